@@ -1,0 +1,5 @@
+import sys
+
+from ime.cli.main import main
+
+sys.exit(main())

@@ -1,0 +1,118 @@
+"""The game interface every stage programs against.
+
+Shaped after OpenSpiel's Game/State split so that three very different games fit one API:
+
+* Reversi: 2 players, perfect information, one mover per turn, an action is one square (or pass).
+* Doudizhu (FightTheLandlord): 3 players, hidden hands, an action is a *set of cards* (major combo
+  plus kickers); the net-side encoding into major/minor codes lives in the game's encoder, not here.
+* Snake: 2 players moving *simultaneously*; ``current_players()`` returns both and the state
+  advances with ``apply_actions({0: a0, 1: a1})``.
+
+Actions are game-specific hashable values (``int`` for Reversi and Snake, ``tuple[int, ...]`` of
+card ids for Doudizhu). The Botzone codec (``request_for`` / ``decode_response`` /
+``encode_response``) is part of the state because the bot protocol and the match logs are
+defined per game by the platform's judges, and an engine that cannot speak them cannot replay a
+platform log.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+Action = Hashable
+
+
+class IllegalMoveError(ValueError):
+    """A response that the judge rejects (illegal move, wrong pass, unparsable response)."""
+
+    def __init__(self, player: int, reason: str, response: Any = None):
+        super().__init__(f"player {player}: {reason} (response={response!r})")
+        self.player = player
+        self.reason = reason
+        self.response = response
+
+
+class State(ABC):
+    """A game position plus the history needed to replay it and to talk Botzone."""
+
+    game: Game
+
+    @abstractmethod
+    def current_players(self) -> list[int]:
+        """Players who must act now; two for a simultaneous move, empty when terminal."""
+
+    @abstractmethod
+    def legal_actions(self, player: int) -> list[Action]:
+        """Legal actions of ``player`` in a deterministic order."""
+
+    @abstractmethod
+    def apply_action(self, action: Action) -> None:
+        """Apply the single current player's action (raises IllegalMoveError if illegal)."""
+
+    def apply_actions(self, actions: Mapping[int, Action]) -> None:
+        """Apply one action per current player (simultaneous games override this)."""
+        (player,) = self.current_players()
+        self.apply_action(actions[player])
+
+    @abstractmethod
+    def forfeit(self, player: int, reason: str) -> None:
+        """End the game on a fault by ``player`` with the scores the game's judge gives."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """Final per-player scores exactly as the Botzone judge's ``finish`` gives them."""
+
+    @abstractmethod
+    def clone(self) -> State: ...
+
+    @property
+    @abstractmethod
+    def ply(self) -> int:
+        """Number of turns played so far (a pass counts as a turn)."""
+
+    # --- Botzone codec -------------------------------------------------------------------------
+    @abstractmethod
+    def request_for(self, player: int) -> Any:
+        """The JSON request the judge sends ``player`` now (must be a current player)."""
+
+    @abstractmethod
+    def decode_response(self, player: int, response: Any) -> Action:
+        """Parse a bot's Botzone response into an action; raises IllegalMoveError."""
+
+    @abstractmethod
+    def encode_response(self, player: int, action: Action) -> Any:
+        """The Botzone response a bot would print for ``action``."""
+
+    @abstractmethod
+    def initdata(self) -> Any:
+        """The ``initdata`` that recreates this game's start (deal, board, seed...)."""
+
+    def display(self) -> Any:
+        """What the judge puts in ``display`` for the last transition."""
+        return ""
+
+
+class Game(ABC):
+    """Static facts about a game and a factory for initial states."""
+
+    name: str
+    num_players: int
+    botzone_game_id: str
+
+    @abstractmethod
+    def new_initial_state(self, initdata: Any = None, seed: int | None = None) -> State:
+        """Initial state, from a log's ``initdata`` or generated from ``seed``."""
+
+
+def legal_mask(actions: Sequence[int], size: int) -> np.ndarray:
+    """A 0/1 mask over a fixed integer action space."""
+    mask = np.zeros(size, dtype=np.uint8)
+    mask[list(actions)] = 1
+    return mask
