@@ -69,6 +69,7 @@ __all__ = [
     "solve_state",
     "solve_wld",
     "random_position",
+    "random_positions",
     "bench_solver",
 ]
 
