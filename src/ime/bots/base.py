@@ -58,5 +58,5 @@ class Bot(ABC):
     def act(self, state: State, ctx: DecisionContext) -> Action:
         """Choose an action for ``ctx.player`` in ``state`` (which must not be mutated)."""
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - optional hook, a no-op for in-process bots
         """Release resources (external processes); in-process bots have none."""

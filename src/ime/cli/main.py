@@ -16,6 +16,8 @@ COMMAND_MODULES = [
     "ime.cli.play",
     "ime.cli.zoo",
     "ime.cli.bench",
+    "ime.cli.import_pack",
+    "ime.cli.pipeline",
 ]
 
 

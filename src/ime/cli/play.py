@@ -39,15 +39,22 @@ def load_specs(game: str, extra_files: list[str]) -> dict:
     return specs
 
 
+def resolve_bot_id(bot: str, specs: dict) -> str:
+    """A zoo id, or the short name of an opponent (``greedy`` -> ``opp_greedy``)."""
+    if bot in specs:
+        return bot
+    if f"opp_{bot}" in specs:
+        return f"opp_{bot}"
+    raise KeyError(f"unknown bot {bot!r}; known: {', '.join(sorted(specs))}")
+
+
 def run(args: argparse.Namespace) -> int:
     from ime.matches.runner import MatchSpec, play_schedule
 
     if args.games < 1:
         raise ValueError("--games must be >= 1")
     specs = load_specs(args.game, args.bots_file)
-    for bot in (args.black, args.white):
-        if bot not in specs:
-            raise KeyError(f"unknown bot {bot!r}; known: {', '.join(sorted(specs))}")
+    args.black, args.white = (resolve_bot_id(b, specs) for b in (args.black, args.white))
     schedule = [
         MatchSpec(i, f"{args.game}-{args.black}-{args.white}-s{args.seed}-{i:06d}",
                   (args.black, args.white))

@@ -1,0 +1,169 @@
+"""The network zoo (thesis Table 4.3) and the checkpoint format.
+
+Every net maps ``(planes[N, C, H, W], mask[N, A]) -> masked logits[N, A]``: illegal actions get a
+large negative logit before the softmax, so they get no probability and the net never has to
+learn the rules (thesis 3.1; the thesis multiplies a 0/1 mask into the last layer, which would
+leave illegal actions with logit 0, i.e. *some* probability; a large negative value is what that
+multiplication is meant to achieve).
+
+Architectures are plain dicts (``config/net/<name>.yaml``):
+
+* ``kind: mlp``: flatten -> dense(hidden[0]) -> ReLU -> ... -> dense(A);
+* ``kind: conv``: conv(k x k, channels[0], same padding) -> ReLU -> ... -> conv(channels[-1])
+  -> batch norm -> ReLU -> flatten -> [dense(hidden) -> ReLU]* -> dense(A).
+
+Initialisation (thesis: "standard normal, never all zero"): weights ~ N(0, std^2) with
+``std = init_std`` when given, else He's ``sqrt(2 / fan_in)`` (a literal N(0, 1) saturates a
+128-wide input layer); biases start at 0.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import torch
+from torch import nn
+
+MASK_VALUE = -1.0e9
+CHECKPOINT_FORMAT = 1
+
+
+class MaskedPolicyNet(nn.Module):
+    """A body producing one logit per action, with illegal actions masked out."""
+
+    def __init__(self, body: nn.Module, name: str, config: Mapping[str, Any]):
+        super().__init__()
+        self.body = body
+        self.name = name
+        self.config = dict(config)
+
+    def forward(self, planes: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        logits = self.body(planes)
+        return logits.masked_fill(mask <= 0, MASK_VALUE)
+
+
+def build_net(
+    config: Mapping[str, Any],
+    in_shape: Sequence[int] = (2, 8, 8),
+    num_actions: int = 64,
+    seed: int | None = None,
+) -> MaskedPolicyNet:
+    """Build a net from its architecture dict; ``seed`` makes the initial weights reproducible."""
+    kind = config.get("kind")
+    c, h, w = (int(x) for x in in_shape)
+    hidden = [int(x) for x in config.get("hidden", [])]
+    layers: list[nn.Module] = []
+    if kind == "mlp":
+        layers.append(nn.Flatten())
+        width = c * h * w
+    elif kind == "conv":
+        k = int(config.get("kernel", 3))
+        chans = [int(x) for x in config["channels"]]
+        prev = c
+        for i, ch in enumerate(chans):
+            layers.append(nn.Conv2d(prev, ch, k, stride=1, padding=k // 2))
+            last = i == len(chans) - 1
+            if last and config.get("batch_norm", True):
+                layers.append(nn.BatchNorm2d(ch))
+            layers.append(nn.ReLU())
+            prev = ch
+        layers.append(nn.Flatten())
+        width = prev * h * w
+    else:
+        raise ValueError(f"unknown net kind {kind!r} (expected mlp or conv)")
+    for units in hidden:
+        layers += [nn.Linear(width, units), nn.ReLU()]
+        width = units
+    layers.append(nn.Linear(width, num_actions))
+    body = nn.Sequential(*layers)
+    gen = torch.Generator().manual_seed(int(seed)) if seed is not None else None
+    init_weights(body, config.get("init_std"), gen)
+    return MaskedPolicyNet(body, str(config.get("name", kind)), config)
+
+
+def init_weights(module: nn.Module, std: float | None, gen: torch.Generator | None) -> None:
+    """Normal weights (He-scaled unless ``std`` is given), zero biases, unit batch-norm scale."""
+    with torch.no_grad():
+        for m in module.modules():
+            if isinstance(m, nn.Linear | nn.Conv2d):
+                fan_in = m.weight[0].numel()
+                s = float(std) if std is not None else math.sqrt(2.0 / fan_in)
+                m.weight.copy_(torch.randn(m.weight.shape, generator=gen) * s)
+                if m.bias is not None:
+                    m.bias.zero_()
+            elif isinstance(m, nn.BatchNorm2d):
+                m.weight.fill_(1.0)
+                m.bias.zero_()
+
+
+def count_params(model: nn.Module) -> int:
+    """Trainable parameters (what Table 4.3 lists)."""
+    return sum(p.numel() for p in model.parameters() if p.requires_grad)
+
+
+def describe(config: Mapping[str, Any], in_shape: Sequence[int] = (2, 8, 8),
+             num_actions: int = 64) -> str:
+    """A one-line layer description for Table 4.3."""
+    c, h, w = in_shape
+    hidden = list(config.get("hidden", []))
+    if config.get("kind") == "mlp":
+        dims = [c * h * w, *hidden, num_actions]
+        return "dense " + "-".join(str(d) for d in dims)
+    k = config.get("kernel", 3)
+    chans = list(config["channels"])
+    bn = " + BN" if config.get("batch_norm", True) else ""
+    dense = [chans[-1] * h * w, *hidden, num_actions]
+    return (f"conv{k}x{k} " + "-".join(str(x) for x in [c, *chans]) + bn
+            + " + dense " + "-".join(str(d) for d in dense))
+
+
+def save_checkpoint(
+    path: str | Path,
+    model: MaskedPolicyNet,
+    *,
+    game: str,
+    encoder_version: str,
+    fold: int,
+    in_shape: Sequence[int],
+    num_actions: int,
+    extra: Mapping[str, Any] | None = None,
+) -> None:
+    """``torch.save`` the checkpoint dict that :func:`load_checkpoint` reads back."""
+    ckpt = {
+        "format": CHECKPOINT_FORMAT,
+        "net": model.name,
+        "net_config": dict(model.config),
+        "state_dict": {k: v.detach().cpu() for k, v in model.state_dict().items()},
+        "game": game,
+        "encoder_version": encoder_version,
+        "fold": int(fold),
+        "in_shape": [int(x) for x in in_shape],
+        "num_actions": int(num_actions),
+        **dict(extra or {}),
+    }
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    torch.save(ckpt, tmp)
+    tmp.replace(path)
+
+
+def load_checkpoint(path: str | Path, device: str | torch.device = "cpu") -> MaskedPolicyNet:
+    """The trained net in eval mode on ``device``.
+
+    ``model(planes_float[N, 2, 8, 8], mask_float[N, 64]) -> masked logits[N, 64]``; the checkpoint
+    dict itself is on ``model.checkpoint`` (minus the weights) for its game / encoder / fold / bot.
+    """
+    ckpt = torch.load(path, map_location="cpu", weights_only=True)
+    model = build_net(ckpt["net_config"], ckpt.get("in_shape", (2, 8, 8)),
+                      int(ckpt.get("num_actions", 64)))
+    model.load_state_dict(ckpt["state_dict"])
+    model.checkpoint = {k: v for k, v in ckpt.items() if k != "state_dict"}  # type: ignore[attr-defined]
+    return model.to(device).eval()
+
+
+__all__ = ["MASK_VALUE", "MaskedPolicyNet", "build_net", "count_params", "describe",
+           "load_checkpoint", "save_checkpoint"]

@@ -1,6 +1,7 @@
 """UCT Monte-Carlo tree search for Reversi in numba (the engine behind thesis bot 3).
 
-After seed 002 (a Connect-Four UCT agent): UCB1 with C = 0.707, ``I_j = X_j + C sqrt(2 ln n / T_j)``,
+After seed 002 (a Connect-Four UCT agent): UCB1 with C = 0.707,
+``I_j = X_j + C sqrt(2 ln n / T_j)``,
 one new node per simulation, and *heuristic* playouts, which that report found lifted its win rate
 from ~30% to ~90%. Its "win now / block the opponent's win" rules become, in Reversi:
 
@@ -20,11 +21,25 @@ visits (ties: more wins, then search order).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 from numba import njit
 
-from ime.games.reversi.bitboard import ONE, PASS, ZERO, flips, legal_moves, lowest_bit_index, popcount
+from ime.bots.base import Bot, DecisionContext
+from ime.bots.reversi.evaluation import SearchParams
+from ime.bots.reversi.search import AlphaBetaBot, decision_seed
+from ime.games.reversi.bitboard import (
+    ONE,
+    PASS,
+    ZERO,
+    flips,
+    legal_moves,
+    lowest_bit_index,
+    popcount,
+)
+from ime.games.reversi.game import ReversiState
 
 U64 = np.uint64
 CORNERS = U64(0x8100000000000081)
@@ -209,3 +224,65 @@ def mcts(P, O, simulations, c, seed, corner_rule, avoid_rule):
     out[M_VISITS] = np.int64(visits[best])
     out[M_NODES] = count
     return out
+
+
+# --- the bot ------------------------------------------------------------------------------------
+
+DEFAULT_ENDGAME: dict[str, Any] = {
+    "weights": "standard",
+    "max_depth": 15,
+    "nodes": 200000,
+    "mobility": 8,
+    "ordering": "mobility",
+    "endgame_empties": 12,
+    "endgame_nodes": 400000,
+    "tie": "random",
+}
+
+
+class MCTSBot(Bot):
+    """UCT with heuristic playouts, switching to alpha-beta when few squares are empty (bot 3).
+
+    Stochastic, but every random draw of a decision comes from ``decision_rng(ctx)``: the same
+    (config, seed, match_id, ply, player) always gives the same move, a different one usually a
+    different tree. With at most ``endgame_empties`` empty squares the move comes from the
+    alpha-beta search configured by ``endgame`` (a ``SearchParams`` mapping; by default
+    iterative deepening capped at depth 15 plus an exact solve), with its ties broken at random
+    from the same per-decision seed.
+    """
+
+    deterministic = False
+
+    def __init__(
+        self,
+        bot_id: str = "mcts",
+        simulations: int = 2000,
+        c: float = 0.707,
+        corner_rule: bool = True,
+        avoid_rule: bool = True,
+        endgame_empties: int = 12,
+        endgame: SearchParams | Mapping[str, Any] | None = None,
+    ):
+        if simulations < 1:
+            raise ValueError("simulations must be >= 1")
+        self.bot_id = bot_id
+        self.simulations = int(simulations)
+        self.c = float(c)
+        self.corner_rule = bool(corner_rule)
+        self.avoid_rule = bool(avoid_rule)
+        self.endgame_empties = int(endgame_empties)
+        if endgame is None:
+            endgame = dict(DEFAULT_ENDGAME)
+        self.endgame_bot = AlphaBetaBot(f"{bot_id}/endgame", endgame)
+
+    def act(self, state: ReversiState, ctx: DecisionContext) -> int:
+        P, O = state.own_opp(state.to_move)
+        empties = 64 - int(popcount(P | O))
+        seed = decision_seed(ctx, "mcts")
+        if empties <= self.endgame_empties:
+            return self.endgame_bot.analyse(state, seed)["move"]
+        r = mcts(
+            P, O, np.int64(self.simulations), self.c, np.int64(seed),
+            self.corner_rule, self.avoid_rule,
+        )
+        return int(r[M_MOVE])

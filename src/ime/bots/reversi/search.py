@@ -35,9 +35,13 @@ below), plus optionally the previous iteration's best move first at the root.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import numpy as np
 from numba import njit
 
+from ime.bots.base import Bot, DecisionContext, decision_rng
 from ime.bots.reversi.evaluation import (
     P_CORNER,
     P_DISC,
@@ -53,6 +57,8 @@ from ime.bots.reversi.evaluation import (
     P_PV_FIRST,
     P_STABLE,
     P_TIE,
+    SearchParams,
+    row_tables,
 )
 from ime.games.reversi.bitboard import (
     ONE,
@@ -63,6 +69,7 @@ from ime.games.reversi.bitboard import (
     lowest_bit_index,
     popcount,
 )
+from ime.games.reversi.game import ReversiState
 
 U64 = np.uint64
 NOT_A = U64(0xFEFEFEFEFEFEFEFE)  # every column but x = 0
@@ -77,6 +84,13 @@ S9 = U64(9)
 INF = np.int64(1) << np.int64(40)
 WIN = np.int64(1) << np.int64(30)
 MAX_PLY = 130  # passes do not consume depth, so a line can hold up to ~2x the empties
+# Every int and bool handed to another njit function goes through these non-literal values: a bare
+# constant is typed ``Literal[int](1)``, which gives a recursive function a second specialisation,
+# and numba's on-disk cache segfaults when it reloads such mismatched recursion (numba#6061/#6713).
+# tests/test_bots_reversi.py checks that each recursive kernel keeps a single signature.
+I0 = np.int64(0)
+I1 = np.int64(1)
+I2 = np.int64(2)
 
 # Result vector of ``search``.
 R_MOVE = 0
@@ -241,7 +255,7 @@ def _solve(P, O, alpha, beta, ply, wld, w, ctr, mbuf, kbuf):
             return d
         return -_solve(O, P, -beta, -alpha, ply + 1, wld, w, ctr, mbuf, kbuf)
     empties = 64 - popcount(P | O)
-    n = _order(P, O, moves, ply, 2 if empties > 6 else 1, w, mbuf, kbuf)
+    n = _order(P, O, moves, ply, I2 if empties > 6 else I1, w, mbuf, kbuf)
     best = -INF
     for i in range(n):
         sq = mbuf[ply, i]
@@ -263,8 +277,8 @@ def _solve(P, O, alpha, beta, ply, wld, w, ctr, mbuf, kbuf):
 def _root(P, O, depth, solve, pv, tab, w, prm, ctr, mbuf, kbuf, res):
     """One root iteration with exact tie-breaking; writes ``res = [move, score]``."""
     moves = legal_moves(P, O)
-    mode = 2 if solve else prm[P_ORDER]
-    n = _order(P, O, moves, 0, mode, w, mbuf, kbuf)
+    mode = I2 if solve != 0 else prm[P_ORDER]
+    n = _order(P, O, moves, I0, mode, w, mbuf, kbuf)
     if pv >= 0 and prm[P_PV_FIRST] != 0:
         for i in range(n):
             if mbuf[0, i] == pv:
@@ -285,10 +299,10 @@ def _root(P, O, depth, solve, pv, tab, w, prm, ctr, mbuf, kbuf, res):
             a = best - 1
         nP = O ^ f
         nO = P | f | (ONE << U64(sq))
-        if solve:
-            v = -_solve(nP, nO, -INF, -a, 1, wld, w, ctr, mbuf, kbuf)
+        if solve != 0:
+            v = -_solve(nP, nO, -INF, -a, I1, wld, w, ctr, mbuf, kbuf)
         else:
-            v = -_negamax(nP, nO, depth - 1, -INF, -a, 1, tab, w, prm, ctr, mbuf, kbuf)
+            v = -_negamax(nP, nO, depth - 1, -INF, -a, I1, tab, w, prm, ctr, mbuf, kbuf)
         if ctr[2]:
             return
         if v > best:
@@ -330,7 +344,7 @@ def search(P, O, tab, w, prm, seed):
     spent = np.int64(0)
     if empties <= prm[P_END_EMPTIES] and prm[P_END_NODES] > 0:
         ctr[1] = prm[P_END_NODES]
-        _root(P, O, empties, True, -1, tab, w, prm, ctr, mbuf, kbuf, res)
+        _root(P, O, empties, I1, -I1, tab, w, prm, ctr, mbuf, kbuf, res)
         if ctr[2] == 0:
             out[R_MOVE] = res[0]
             out[R_SCORE] = res[1]
@@ -347,14 +361,14 @@ def search(P, O, tab, w, prm, seed):
     done = 0
     maxd = min(prm[P_MAX_DEPTH], empties)
     for d in range(1, maxd + 1):
-        _root(P, O, d, False, best, tab, w, prm, ctr, mbuf, kbuf, res)
+        _root(P, O, np.int64(d), I0, best, tab, w, prm, ctr, mbuf, kbuf, res)
         if ctr[2]:
             break
         best = res[0]
         score = res[1]
         done = d
     if best < 0:
-        _order(P, O, moves, 0, prm[P_ORDER], w, mbuf, kbuf)
+        _order(P, O, moves, I0, prm[P_ORDER], w, mbuf, kbuf)
         best = mbuf[0, 0]
     out[R_MOVE] = best
     out[R_SCORE] = score
@@ -371,4 +385,65 @@ def solve_exact(P, O):
     ctr = np.zeros(3, dtype=np.int64)
     ctr[1] = np.int64(1) << np.int64(62)
     w = np.zeros(64, dtype=np.int64)
-    return _solve(P, O, -INF, INF, 0, False, w, ctr, mbuf, kbuf)
+    return _solve(P, O, -INF, INF, I0, ctr[2] != 0, w, ctr, mbuf, kbuf)
+
+
+# --- the bot ------------------------------------------------------------------------------------
+
+
+def decision_seed(ctx: DecisionContext, salt: str) -> int:
+    """A 32-bit seed for the numba generator, keyed by (seed, match, ply, player, salt)."""
+    return int(decision_rng(ctx, salt).integers(0, 2**32))
+
+
+def random_legal(state: ReversiState, rng: np.random.Generator) -> int:
+    """A uniformly random legal action (PASS when it is the only one)."""
+    actions = state.legal_actions()
+    return int(actions[int(rng.integers(len(actions)))])
+
+
+class AlphaBetaBot(Bot):
+    """NegaMax/MiniMax alpha-beta bot (thesis bots 1, 2, 4, 5 and the noisy opponents).
+
+    With ``tie != "random"`` and ``epsilon == 0`` it is deterministic. ``epsilon`` is the chance
+    per decision of playing a uniformly random legal move instead (opponent noise); the coin and
+    the random tie-break are drawn from ``decision_rng(ctx)`` so the decision stays reproducible.
+    """
+
+    def __init__(
+        self,
+        bot_id: str = "alphabeta",
+        params: SearchParams | Mapping[str, Any] | None = None,
+        epsilon: float = 0.0,
+    ):
+        self.bot_id = bot_id
+        if params is None:
+            params = SearchParams()
+        elif not isinstance(params, SearchParams):
+            params = SearchParams.from_mapping(params)
+        self.params = params
+        self.epsilon = float(epsilon)
+        self._w = params.table()
+        self._tab = row_tables(self._w)
+        self._prm = params.pack()
+        self.deterministic = params.tie != "random" and self.epsilon == 0.0
+
+    def analyse(self, state: ReversiState, seed: int = 0) -> dict[str, int]:
+        """The raw search result (move, score, depth, nodes, solved) for the side to move."""
+        P, O = state.own_opp(state.to_move)
+        r = search(P, O, self._tab, self._w, self._prm, np.int64(seed % 2**32))
+        return {
+            "move": int(r[R_MOVE]),
+            "score": int(r[R_SCORE]),
+            "depth": int(r[R_DEPTH]),
+            "nodes": int(r[R_NODES]),
+            "solved": int(r[R_SOLVED]),
+        }
+
+    def act(self, state: ReversiState, ctx: DecisionContext) -> int:
+        if self.epsilon > 0.0:
+            rng = decision_rng(ctx, "epsilon")
+            if rng.random() < self.epsilon:
+                return random_legal(state, rng)
+        seed = decision_seed(ctx, "alphabeta") if self.params.tie == "random" else 0
+        return self.analyse(state, seed)["move"]

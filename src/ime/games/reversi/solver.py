@@ -57,11 +57,53 @@ Q3 = U64(0xF0F0F0F000000000)
 H1 = U64(0x9E3779B97F4A7C15)  # multiplicative hash constants (odd, well mixed)
 H2 = U64(0xC2B2AE3D27D4EB4F)
 S29 = U64(29)
+COL_A = U64(0x0101010101010101)
+COL_H = U64(0x8080808080808080)
+ROW_1 = U64(0x00000000000000FF)
+ROW_8 = U64(0xFF00000000000000)
+EDGE = COL_A | COL_H | ROW_1 | ROW_8
+
+
+def _diag_masks(dx: int) -> np.ndarray:
+    """Masks of the 15 diagonals (dx = 1: A1-H8 direction, dx = -1: H1-A8 direction)."""
+    out = []
+    for d in range(-7, 8):
+        m = 0
+        for y in range(8):
+            x = y + d if dx == 1 else 7 - y + d
+            if 0 <= x < 8:
+                m |= 1 << (y * 8 + x)
+        out.append(m)
+    return np.array(out, dtype=np.uint64)
+
+
+def _neigh_table() -> np.ndarray:
+    """NEIGH[sq]: the (up to 8) squares adjacent to ``sq``."""
+    out = np.zeros(64, dtype=np.uint64)
+    for sq in range(64):
+        x, y = sq % 8, sq // 8
+        m = 0
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                if (dx or dy) and 0 <= x + dx < 8 and 0 <= y + dy < 8:
+                    m |= 1 << ((y + dy) * 8 + x + dx)
+        out[sq] = m
+    return out
+
+
+NEIGH = _neigh_table()
+DIAG9 = _diag_masks(1)
+DIAG7 = _diag_masks(-1)
 
 DEEP_MIN = 7  # empties at which the TT + PVS search takes over
+ETC_MIN = 8  # empties at and above which enhanced transposition cutoffs are tried
 SHALLOW_MAX = 4  # empties at and below which moves are not sorted
 TT_BITS = 20  # 2**20 entries: 16 MiB of keys + 4 MiB of bounds
 MAX_SCORE = 64
+W_MOB = 16  # fastest-first weights (tuned on random 18-empty positions)
+W_POT = 2
+W_PAR = 4
+W_COR = 6
 
 __all__ = [
     "SolveResult",
@@ -96,11 +138,9 @@ def _odd_quadrants(empty):
     return odd
 
 
-@njit(cache=True)
-def _last1(P, O, empty, stats):
-    """One empty square left: count flips directly (the leaves are where most nodes are)."""
-    stats[0] += 1
-    sq = lowest_bit_index(empty)
+@njit(cache=True, inline="always")
+def _last1(P, O, sq):
+    """One empty square ``sq`` left: count flips directly (most nodes are these leaves)."""
     d = popcount(P) - popcount(O)
     f = flips(P, O, sq)
     if f:
@@ -112,37 +152,124 @@ def _last1(P, O, empty, stats):
 
 
 @njit(cache=True)
-def _shallow(P, O, alpha, beta, stats):
-    """Fail-soft alpha-beta for <= SHALLOW_MAX empties: parity order only, no sorting."""
+def _shallow(P, O, alpha, beta):
+    """Fail-soft alpha-beta for <= SHALLOW_MAX empties; returns (score, nodes).
+
+    No move generation and no sorting: the empties in parity order (odd quadrants first), each
+    tried only if it touches an opponent disc (``NEIGH``) and flips something. Node counts travel
+    in the return value, not in a shared array: passing an array into each of the millions of
+    calls here costs reference counting."""
     empty = ~(P | O)
     n = popcount(empty)
-    if n == 0:
-        stats[0] += 1
-        return _diff(P, O)
     if n == 1:
-        return _last1(P, O, empty, stats)
-    stats[0] += 1
-    moves = legal_moves(P, O)
-    if moves == ZERO:
-        if legal_moves(O, P) == ZERO:
-            return _diff(P, O)
-        return -_shallow(O, P, -beta, -alpha, stats)
+        return _last1(P, O, lowest_bit_index(empty)), np.int64(1)
+    if n == 0:
+        return _diff(P, O), np.int64(1)
+    nodes = np.int64(1)
     odd = _odd_quadrants(empty)
     best = -MAX_SCORE - 1
     for k in range(2):
-        mm = moves & odd if k == 0 else moves & ~odd
+        mm = empty & odd if k == 0 else empty & ~odd
         while mm:
             sq = lowest_bit_index(mm)
             mm &= mm - ONE
+            if NEIGH[sq] & O == ZERO:
+                continue
             f = flips(P, O, sq)
-            v = -_shallow(O ^ f, P | f | (ONE << U64(sq)), -beta, -alpha, stats)
+            if f == ZERO:
+                continue
+            bit = ONE << U64(sq)
+            if n == 2:  # straight to the last empty: saves a call per leaf
+                v = -_last1(O ^ f, P | f | bit, lowest_bit_index(empty ^ bit))
+                nodes += 1
+            else:
+                v, c = _shallow(O ^ f, P | f | bit, -beta, -alpha)
+                v = -v
+                nodes += c
             if v > best:
                 best = v
                 if v > alpha:
                     alpha = v
                     if alpha >= beta:
-                        return best
-    return best
+                        return best, nodes
+    if best == -MAX_SCORE - 1:  # no move: pass, or the game is over
+        mm = empty
+        while mm:
+            sq = lowest_bit_index(mm)
+            mm &= mm - ONE
+            if NEIGH[sq] & P and flips(O, P, sq):
+                v, c = _shallow(O, P, -beta, -alpha)
+                return -v, nodes + c
+        return _diff(P, O), nodes
+    return best, nodes
+
+
+@njit(cache=True, inline="always")
+def _shallow_counted(P, O, alpha, beta, stats):
+    v, c = _shallow(P, O, alpha, beta)
+    stats[0] += c
+    return v
+
+
+@njit(cache=True)
+def _stable_count(O, P):
+    """Number of discs of ``O`` that can never be flipped: a disc is stable when, on each of the
+    four axes, its line is full or one neighbour is the board edge or a stable disc of its own
+    colour (fixed point from the edges inwards). Only a lower bound, which is all the stability
+    cutoff needs: the side owning ``P`` can then score at most ``64 - 2 * stable(O)``."""
+    filled = P | O
+    f = filled & (filled >> U64(1))
+    f &= f >> U64(2)
+    f &= f >> U64(4)
+    full_h = (f & COL_A) * U64(0xFF)
+    f = filled & (filled >> U64(8))
+    f &= f >> U64(16)
+    f &= f >> U64(32)
+    full_v = (f & ROW_1) * COL_A
+    full_9 = ZERO
+    full_7 = ZERO
+    for i in range(15):
+        m = DIAG9[i]
+        if filled & m == m:
+            full_9 |= m
+        m = DIAG7[i]
+        if filled & m == m:
+            full_7 |= m
+    ok_h = full_h | COL_A | COL_H
+    ok_v = full_v | ROW_1 | ROW_8
+    ok_9 = full_9 | EDGE
+    ok_7 = full_7 | EDGE
+    S = O & ok_h & ok_v & ok_9 & ok_7
+    if S == ZERO:
+        return np.int64(0)
+    while True:
+        nS = S | (
+            O
+            & (ok_h | ((S << U64(1)) & ~COL_A) | ((S >> U64(1)) & ~COL_H))
+            & (ok_v | (S << U64(8)) | (S >> U64(8)))
+            & (ok_9 | ((S << U64(9)) & ~COL_A) | ((S >> U64(9)) & ~COL_H))
+            & (ok_7 | ((S << U64(7)) & ~COL_H) | ((S >> U64(7)) & ~COL_A))
+        )
+        if nS == S:
+            return popcount(S)
+        S = nS
+
+
+@njit(cache=True, inline="always")
+def _neighbours(b):
+    """Squares adjacent (8 directions) to a disc of ``b``: the opponent's potential mobility."""
+    w = b & ~COL_A  # discs that may shift west
+    e = b & ~COL_H
+    return (
+        (b << U64(8))
+        | (b >> U64(8))
+        | (e << U64(1))
+        | (e << U64(9))
+        | (e >> U64(7))
+        | (w >> U64(1))
+        | (w >> U64(9))
+        | (w << U64(7))
+    )
 
 
 @njit(cache=True, inline="always")
@@ -150,12 +277,13 @@ def _order_key(nP, nO, sq, odd):
     """Fastest-first key (lower = searched earlier): weighted opponent mobility after the move
     (corners count double), with odd-parity squares and corners as tie-breaks."""
     rep = legal_moves(nP, nO)
-    k = (popcount(rep) + popcount(rep & CORNERS)) * 8
+    k = (popcount(rep) + popcount(rep & CORNERS)) * W_MOB
+    k += popcount(_neighbours(nO) & ~(nP | nO)) * W_POT
     bit = ONE << U64(sq)
     if (bit & odd) == ZERO:
-        k += 2
+        k += W_PAR
     if bit & CORNERS:
-        k -= 3
+        k -= W_COR
     return k
 
 
@@ -196,6 +324,10 @@ def _mid(P, O, alpha, beta, mvb, flb, keyb, stats):
         if legal_moves(O, P) == ZERO:
             return _diff(P, O)
         return -_mid(O, P, -beta, -alpha, mvb, flb, keyb, stats)
+    if alpha >= MAX_SCORE - 2 * popcount(O):
+        ub = MAX_SCORE - 2 * _stable_count(O, P)
+        if ub <= alpha:
+            return ub
     n = popcount(~(P | O))
     cnt = _gen_sorted(P, O, moves, n, mvb, flb, keyb, -1)
     best = -MAX_SCORE - 1
@@ -207,7 +339,7 @@ def _mid(P, O, alpha, beta, mvb, flb, keyb, stats):
         if n - 1 > SHALLOW_MAX:
             v = -_mid(nP, nO, -beta, -alpha, mvb, flb, keyb, stats)
         else:
-            v = -_shallow(nP, nO, -beta, -alpha, stats)
+            v = -_shallow_counted(nP, nO, -beta, -alpha, stats)
         if v > best:
             best = v
             if v > alpha:
@@ -256,9 +388,24 @@ def _deep(P, O, alpha, beta, ttk, tti, mvb, flb, keyb, stats, use_tt):
             if hi < beta:
                 beta = hi
             tt_move = np.int64(tti[idx, 2])
+    if alpha >= MAX_SCORE - 2 * popcount(O):
+        ub = MAX_SCORE - 2 * _stable_count(O, P)
+        if ub <= alpha:
+            return ub
     a0 = alpha
     b0 = beta
     cnt = _gen_sorted(P, O, moves, n, mvb, flb, keyb, tt_move)
+    if use_tt and n >= ETC_MIN:
+        # enhanced transposition cutoff: a child whose stored upper bound already refutes it
+        # proves this node >= beta without searching anything
+        mask = U64(ttk.shape[0] - 1)
+        for i in range(cnt):
+            f = flb[n, i]
+            cP = O ^ f
+            cO = P | f | (ONE << U64(mvb[n, i]))
+            j = np.int64(_hash(cP, cO) & mask)
+            if ttk[j, 0] == cP and ttk[j, 1] == cO and -np.int64(tti[j, 1]) >= beta:
+                return -np.int64(tti[j, 1])
     best = -MAX_SCORE - 1
     best_sq = -1
     for i in range(cnt):
@@ -316,7 +463,7 @@ def _search(P, O, alpha, beta, ttk, tti, mvb, flb, keyb, stats, use_tt):
         return _deep(P, O, alpha, beta, ttk, tti, mvb, flb, keyb, stats, use_tt)
     if n > SHALLOW_MAX:
         return _mid(P, O, alpha, beta, mvb, flb, keyb, stats)
-    return _shallow(P, O, alpha, beta, stats)
+    return _shallow_counted(P, O, alpha, beta, stats)
 
 
 # --- Python API ---------------------------------------------------------------------------------
@@ -360,8 +507,17 @@ class _Workspace:
     def search(self, P: np.uint64, O: np.uint64, alpha: int, beta: int, use_tt: bool) -> int:
         return int(
             _search(
-                P, O, np.int64(alpha), np.int64(beta), self.ttk, self.tti,
-                self.mvb, self.flb, self.keyb, self.stats, use_tt,
+                P,
+                O,
+                np.int64(alpha),
+                np.int64(beta),
+                self.ttk,
+                self.tti,
+                self.mvb,
+                self.flb,
+                self.keyb,
+                self.stats,
+                use_tt,
             )
         )
 
@@ -437,7 +593,11 @@ def solve(
                 best.append(sq)
                 scores[sq] = target
     return SolveResult(
-        v, sorted(best), int(ws.stats[0]), time.perf_counter() - t0, exact=exact,
+        v,
+        sorted(best),
+        int(ws.stats[0]),
+        time.perf_counter() - t0,
+        exact=exact,
         move_scores=scores,
     )
 

@@ -1,0 +1,61 @@
+"""``ime zoo agreement|roundrobin``: how distinct and how strong the Reversi targets are."""
+
+from __future__ import annotations
+
+import argparse
+
+TARGETS = ["rev1", "rev2", "rev3", "rev4", "rev5"]
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("zoo", help="bot-zoo checks: pairwise agreement and a round-robin")
+    zsub = p.add_subparsers(dest="zoo_command", metavar="CHECK")
+    zsub.required = True
+    a = zsub.add_parser("agreement", help="pairwise move agreement on seeded mid-game positions")
+    a.add_argument("--bots", nargs="+", default=TARGETS)
+    a.add_argument("--positions", type=int, default=1000)
+    a.add_argument("--seed", type=int, default=0)
+    a.set_defaults(func=run_agreement)
+    r = zsub.add_parser("roundrobin", help="double round-robin from varied openings")
+    r.add_argument("--bots", nargs="+", default=TARGETS)
+    r.add_argument("--rounds", type=int, default=10,
+                   help="double round-robins (each pair plays 2 matches per round)")
+    r.add_argument("--seed", type=int, default=0)
+    r.set_defaults(func=run_roundrobin)
+
+
+def run_agreement(args: argparse.Namespace) -> int:
+    from ime.bots.reversi.analysis import agreement_matrix
+
+    res = agreement_matrix(args.bots, args.positions, args.seed)
+    print(f"pairwise move agreement on {res['n_positions']} seeded mid-game positions "
+          f"(seed {res['seed']})")
+    print(_table(res["bots"], res["matrix"], "{:.1%}"))
+    worst = max(res["matrix"][i][j] for i in range(len(res["bots"]))
+                for j in range(len(res["bots"])) if i != j)
+    print(f"highest off-diagonal agreement: {worst:.1%}")
+    return 0
+
+
+def run_roundrobin(args: argparse.Namespace) -> int:
+    from ime.bots.reversi.analysis import round_robin
+
+    res = round_robin(args.bots, args.rounds, args.seed)
+    print(f"{res['matches']} matches ({res['rounds']} double round-robins, seeded openings); "
+          "win 3 / draw 1 / loss 0")
+    order = sorted(res["bots"], key=lambda b: -res["points"][b])
+    for b in order:
+        print(f"  {b:10s} {res['points'][b]:5d} points  "
+              f"{res['wins'][b]}-{res['draws'][b]}-{res['losses'][b]}")
+    print("order:", " > ".join(order))
+    return 0
+
+
+def _table(names, m, fmt) -> str:
+    width = max(len(n) for n in names) + 2
+    lines = [" " * width + "".join(f"{n:>{width}}" for n in names)]
+    for i, a in enumerate(names):
+        lines.append(f"{a:<{width}}" + "".join(f"{fmt.format(m[i][j]):>{width}}"
+                                               for j in range(len(names))))
+    return "\n".join(lines)
+

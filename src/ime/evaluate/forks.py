@@ -1,0 +1,160 @@
+"""Fork a logged match at a ply and let other bots finish it (thesis 3.2, Fig 3.4).
+
+A fork is the judge's replay with a *prefix*: the first ``ply`` recorded player entries are fed
+through the rules, then the bots take over. Because a bot's decision is a pure function of
+(config, seed, match id, ply, history), forking a match with the very bots that played it, the
+same match id and the same seed reproduces it move for move; that is the self-fork check that
+validates every key endgame.
+
+Outcomes are game-agnostic: a seat *wins* when its score is the highest and not everyone's,
+*draws* when all scores are equal, and *loses* otherwise. That reads Botzone's Reversi scores
+(2/0, 1/1) and Doudizhu's team scores (both farmers share the top score) the same way.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ime.bots.base import Bot
+from ime.games.base import Game, State
+from ime.matches.judge import MatchResult, run_match
+
+LOSS, DRAW, WIN = 0, 1, 2
+OUTCOME_NAMES = {LOSS: "loss", DRAW: "draw", WIN: "win"}
+
+BotProvider = Callable[[str], Bot]
+"""Makes (or returns a cached) bot from its id; see :mod:`ime.evaluate.agents`."""
+
+
+def outcome(scores: Sequence[float], seat: int) -> int:
+    """``WIN``/``DRAW``/``LOSS`` of ``seat`` from the judge's final scores."""
+    s = [round(float(x), 9) for x in scores]
+    top = max(s)
+    if min(s) == top:
+        return DRAW
+    return WIN if s[seat] == top else LOSS
+
+
+@dataclass(frozen=True)
+class LoggedMatch:
+    """What a fork needs from a raw log line: ids, seed, initdata and the player entries."""
+
+    match_id: str
+    players: tuple[str, ...]
+    seed: int
+    initdata: Any
+    entries: tuple[Mapping[str, Any], ...]
+    scores: tuple[float, ...]
+    faulted: bool
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], default_seed: int) -> LoggedMatch:
+        """Read a Botzone match line; ``seed`` comes from the line when recorded there.
+
+        Our runner plays every match of a schedule with the schedule's seed; a line may carry
+        its own ``seed`` (then it wins) so that logs from different schedules can be mixed.
+        """
+        from ime.matches.logs import finish_scores, parse_initdata, player_entries
+
+        players = tuple(
+            str(p.get("bot", p.get("name", "?"))) if isinstance(p, Mapping) else str(p)
+            for p in data.get("players", [])
+        )
+        seed = data.get("seed", default_seed)
+        return cls(
+            match_id=str(data["_id"]),
+            players=players,
+            seed=int(seed),
+            initdata=parse_initdata(data.get("initdata")),
+            entries=tuple(player_entries(data)),
+            scores=tuple(finish_scores(data)),
+            faulted="fault" in data or any(
+                isinstance(v, Mapping) and v.get("verdict", "OK") != "OK"
+                for e in player_entries(data) for v in e.values()
+            ),
+        )
+
+
+def state_at(game: Game, match: LoggedMatch, ply: int) -> State:
+    """The position before turn ``ply`` (a pass is a turn), replayed through the rules."""
+    state = game.new_initial_state(initdata=match.initdata, seed=match.seed)
+    for turn in range(ply):
+        entry = match.entries[turn]
+        actions = {p: state.decode_response(p, entry[str(p)]["response"])
+                   for p in state.current_players()}
+        state.apply_actions(actions)
+    return state
+
+
+def fork(
+    game: Game,
+    match: LoggedMatch,
+    ply: int,
+    bots: Sequence[Bot],
+    player_ids: Sequence[str] | None = None,
+) -> MatchResult:
+    """Replay ``match`` up to ``ply`` and let ``bots`` (one per seat) finish it.
+
+    Same match id and seed as the original: a bot that played the original in that seat makes
+    the same decisions again.
+    """
+    return run_match(game, bots, match_id=match.match_id, seed=match.seed,
+                     initdata=match.initdata, prefix=list(match.entries[:ply]),
+                     player_ids=player_ids)
+
+
+@dataclass(frozen=True)
+class ForkOutcome:
+    """A fork seen from the evaluated seat: its first decision there and its final outcome."""
+
+    action: Any
+    outcome: int
+    moves_same: bool | None  # for self-forks: did the whole game replay move for move?
+
+
+def finish_as(
+    game: Game,
+    match: LoggedMatch,
+    ply: int,
+    seat: int,
+    agent: Bot,
+    provider: BotProvider,
+    *,
+    compare_moves: bool = False,
+    state: State | None = None,
+) -> ForkOutcome:
+    """``agent`` takes ``seat`` at ``ply``; every other seat keeps the program it had.
+
+    The agent's first response (turn ``ply``) is its single-step action (S1); the end result
+    is its endgame outcome (S2). ``compare_moves`` checks the whole continuation against the
+    log (used for the target's self-fork). ``state``: the position at ``ply`` when the caller
+    has it already (saves a replay when decoding the first response).
+    """
+    bots = [agent if p == seat else provider(pid) for p, pid in enumerate(match.players)]
+    ids = list(match.players)
+    res = fork(game, match, ply, bots, player_ids=ids)
+    entries = [e for k, e in enumerate(res.log) if k % 2 == 1]
+    first = entries[ply].get(str(seat), {}) if ply < len(entries) else {}
+    action: Any = None
+    if first.get("verdict", "OK") == "OK" and "response" in first:
+        st = state if state is not None else state_at(game, match, ply)
+        try:
+            action = st.decode_response(seat, first["response"])
+        except ValueError:
+            action = None
+    same = None
+    if compare_moves:
+        same = _canon(entries) == _canon(match.entries)
+    return ForkOutcome(action=action, outcome=outcome(res.scores, seat), moves_same=same)
+
+
+def _canon(entries: Sequence[Mapping[str, Any]]) -> list[str]:
+    out = []
+    for e in entries:
+        out.append(json.dumps({k: (v.get("verdict", "OK"), v.get("response"))
+                               for k, v in e.items() if isinstance(v, Mapping)},
+                              sort_keys=True))
+    return out

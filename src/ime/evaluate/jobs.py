@@ -1,0 +1,142 @@
+"""What each evaluation job does, called by the one-line scripts in ``workflow_scripts/``.
+
+Every job gets the ``snakemake`` object; its params are plain values made by
+:mod:`ime.evaluate.workflow`; its stdout/stderr go to the rule's log file (via the pipeline's
+:func:`ime.cli.pipeline.job_logging`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+import pandas as pd
+
+log = logging.getLogger("ime.evaluate")
+
+
+def _logging(smk: Any):
+    from ime.cli.pipeline import job_logging
+
+    return job_logging(str(smk.log[0]) if len(smk.log) else None)
+
+
+def job_keys(smk: Any) -> None:
+    """Mine one target's key endgames from its logged matches."""
+    from ime.evaluate.agents import ProviderFactory
+    from ime.evaluate.keys import mine_keys, write_keyset
+    from ime.games.registry import get_game
+
+    p = smk.params.spec
+    with _logging(smk):
+        log.info("%s: references %s, %d key(s) wanted, %d worker(s)", p["target"],
+                 p["references"], p["n_keys"], smk.threads)
+        res = mine_keys(get_game(p["game"]), p["target"], p["references"], list(smk.input.logs),
+                        ProviderFactory(p["game"], p["bot_specs"]), n_keys=int(p["n_keys"]),
+                        max_candidates=p["max_candidates"], min_legal=int(p["min_legal"]),
+                        seed=int(p["seed"]), match_seed=int(p["match_seed"]),
+                        workers=int(smk.threads), progress=True)
+        write_keyset(res, smk.output.keyset, smk.output.candidates, smk.output.stats,
+                     smk.output.timing)
+        s = res.stats
+        log.info("%s: %d keys from %d candidates (key rate %.3f) in %d matches; self-fork "
+                 "reproduced %d/%d; %d forks in %.1f s (%.1f forks/s)", s.target, s.n_keys,
+                 s.candidates_forked, s.key_rate, s.matches_with_keys, s.self_fork_reproduced,
+                 s.candidates_forked, s.forks, s.seconds, s.forks_per_s)
+        if s.n_keys < s.n_keys_wanted:
+            log.warning("%s: only %d of %d keys found (%d candidates available): use more "
+                        "matches or fewer keys", s.target, s.n_keys, s.n_keys_wanted,
+                        s.candidates_available)
+        if s.self_fork_failed:
+            log.warning("%s: %d self-fork(s) did NOT reproduce the logged game: the bot is not "
+                        "a pure function of (config, seed, match, ply, history), or the match "
+                        "seed is wrong", s.target, s.self_fork_failed)
+
+
+def job_score(smk: Any) -> None:
+    """Score one agent on one target's key set (forks, or stored reference columns)."""
+    from ime.evaluate.agents import ProviderFactory
+    from ime.evaluate.keys import read_keyset
+    from ime.evaluate.scoring import score_agent, write_scores
+
+    p = smk.params.spec
+    with _logging(smk):
+        ks = read_keyset(smk.input.keyset)
+        df, info = score_agent(ks, p["agent"], ProviderFactory(p["game"], p["bot_specs"]),
+                               workers=int(smk.threads), progress=True)
+        write_scores(df, info, smk.output.scores, smk.output.timing)
+        log.info("%s on %s: %d keys (%s), %.1f s", p["agent"], p["target"], len(df),
+                 info["source"], info.get("seconds", 0.0))
+
+
+def job_tournament_pair(smk: Any) -> None:
+    """All rounds of one pair of the double round-robin (both colours per opening)."""
+    from ime.evaluate.agents import ProviderFactory
+    from ime.evaluate.tournament import pair_schedule, play_games, write_games
+
+    p = smk.params.spec
+    with _logging(smk):
+        t0 = time.perf_counter()
+        games = pair_schedule(p["a"], p["b"], int(p["rounds"]))
+        res, logs = play_games(p["game"], games, ProviderFactory(p["game"], p["bot_specs"]),
+                               rounds=int(p["rounds"]), opening_plies=int(p["opening_plies"]),
+                               seed=int(p["seed"]), max_mobility_gap=p["max_mobility_gap"],
+                               workers=int(smk.threads), progress=True,
+                               desc=f"{p['a']} vs {p['b']}")
+        write_games(res, logs, smk.output.results, smk.output.logs)
+        seconds = time.perf_counter() - t0
+        with open(smk.output.timing, "w", encoding="utf-8") as f:
+            json.dump({"a": p["a"], "b": p["b"], "games": len(res),
+                       "plies": int(res["plies"].sum()), "seconds": round(seconds, 3),
+                       "workers": int(smk.threads)}, f, indent=2)
+        o = res["outcome0"].to_numpy()
+        a_first = (res["player0"] == p["a"]).to_numpy()
+        a_wins = int(((o == 2) & a_first).sum() + ((o == 0) & ~a_first).sum())
+        draws = int((o == 1).sum())
+        log.info("%s vs %s: %d games, %s wins %d, draws %d", p["a"], p["b"], len(res), p["a"],
+                 a_wins, draws)
+
+
+def job_similarity(smk: Any) -> None:
+    """Every (agent, target) S1/S2 with CIs, and the pairwise table among the originals."""
+    from ime.evaluate.keys import read_keyset
+    from ime.evaluate.scoring import read_scores
+    from ime.evaluate.similarity import pairwise_similarity, similarity
+
+    p = smk.params.spec
+    with _logging(smk):
+        keys = {t: read_keyset(path).df for t, path in p["keys"].items()}
+        scores = {}
+        for key, path in p["scores"].items():
+            agent, target = key.split("|")
+            scores[(agent, target)] = read_scores(path)[0]
+        rows = []
+        for (agent, target), df in scores.items():
+            if not len(keys[target]):
+                log.warning("%s has no key endgames: no similarity on its set", target)
+                continue
+            rows.append(similarity(keys[target], df, agent=agent, target=target,
+                                   n_boot=int(p["bootstrap"]), level=float(p["ci"]),
+                                   seed=int(p["seed"])).to_row())
+        sims = pd.DataFrame(rows)
+        _csv(sims, smk.output.similarity)
+        pairs = pairwise_similarity({t: k for t, k in keys.items() if len(k)}, scores,
+                                    p["targets"], n_boot=int(p["bootstrap"]),
+                                    level=float(p["ci"]), seed=int(p["seed"]))
+        _csv(pairs, smk.output.pairwise)
+        log.info("similarities of %d (agent, target) pairs; %d pairs of originals", len(sims),
+                 len(pairs))
+
+
+def _csv(df: pd.DataFrame, path: str) -> None:
+    from pathlib import Path
+
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    df.to_csv(path, index=False, float_format="%.6g")
+
+
+def read_json(path: str) -> dict:
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)

@@ -1,0 +1,72 @@
+"""Ordered parallel map with early stop, shared by key mining, scoring and tournaments.
+
+Forks and tournament games are independent, CPU-bound and seconds long, so a process pool with
+``imap`` (results come back in task order) keeps every output independent of the number of
+workers: the caller consumes results in order and may stop early (``should_stop``), and whatever
+was computed beyond that point is discarded, never used.
+
+Workers are forked (not spawned) so that the initializer's arguments (bot factories, loaded
+matches) need not be picklable; each worker builds its own bots once.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+_STATE: dict[str, Any] = {}
+
+
+def _init(setup: Callable[[], Any]) -> None:
+    # One torch thread per worker (the pool is the parallelism). Only if torch is already loaded:
+    # importing it costs seconds per worker and most forks never touch a net.
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(1)
+    _STATE["ctx"] = setup()
+
+
+def _call(args: tuple[Callable[[Any, Any], Any], Any]) -> Any:
+    fn, task = args
+    return fn(_STATE["ctx"], task)
+
+
+def ordered_map(
+    fn: Callable[[Any, T], R],
+    tasks: Sequence[T] | Iterable[T],
+    setup: Callable[[], Any],
+    *,
+    workers: int = 1,
+    chunksize: int = 1,
+) -> Iterator[R]:
+    """Yield ``fn(ctx, task)`` for every task, in task order; ``ctx = setup()`` once per worker.
+
+    ``workers <= 1`` runs in this process (no pool): the path unit tests and debuggers take.
+    Closing the generator early terminates the pool.
+    """
+    if workers <= 1:
+        ctx = setup()
+        for t in tasks:
+            yield fn(ctx, t)
+        return
+    method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
+    pool = mp.get_context(method).Pool(workers, initializer=_init, initargs=(setup,))
+    try:
+        yield from pool.imap(_call, ((fn, t) for t in tasks), chunksize=chunksize)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def default_workers(requested: int | None) -> int:
+    """``None``/``0`` -> every core; otherwise the request (at least 1)."""
+    if not requested:
+        return os.cpu_count() or 1
+    return max(1, int(requested))

@@ -1,0 +1,233 @@
+"""Train one (bot, net, fold): Adam, mini-batches, early stopping, masked cross-entropy.
+
+Why it looks like this:
+
+* The whole dataset lives on the device as tensors (uint8 planes and masks are < 200 bytes per
+  row: the thesis scale's ~175k rows are ~35 MB), batches are index gathers, and there is no
+  per-sample Python loop, so one epoch costs a few hundred small matrix products.
+* Deterministic on CPU: seeds derived from (train.seed, bot, net, fold) drive the initial weights
+  and the epoch shuffles, ``torch.use_deterministic_algorithms(True)`` and a fixed thread count
+  (the rule's ``threads``) make the same config give the same metrics. GPUs are used when present
+  (``train.device=auto``) and are fast but not bit-reproducible.
+* Early stopping watches the validation loss with ``patience`` epochs (the thesis's Keras setup)
+  and restores the best epoch's weights; the reported accuracies are that epoch's, measured in
+  eval mode on the whole training and validation folds.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import logging
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+from tqdm.auto import tqdm
+
+from ime.bots.base import derive_seed
+from ime.datasets.schema import read_arrays
+from ime.nets import build_net, count_params, save_checkpoint
+from ime.train.folds import split_indices
+
+log = logging.getLogger("ime.train")
+
+
+def pick_device(name: str = "auto") -> torch.device:
+    """``auto``: CUDA if available, else Apple MPS, else CPU."""
+    if name == "auto":
+        if torch.cuda.is_available():
+            return torch.device("cuda")
+        if getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available():
+            return torch.device("mps")
+        return torch.device("cpu")
+    if name == "cuda" and not torch.cuda.is_available():
+        raise RuntimeError("train.device=cuda but no CUDA device is visible")
+    return torch.device(name)
+
+
+def set_determinism(threads: int, device: torch.device) -> None:
+    """Fixed threads and deterministic kernels (bit-identical CPU runs)."""
+    torch.set_num_threads(max(1, int(threads)))
+    try:
+        torch.set_num_interop_threads(1)
+    except RuntimeError:  # already set in this process
+        pass
+    torch.use_deterministic_algorithms(True, warn_only=device.type != "cpu")
+    if device.type == "cuda":
+        torch.backends.cudnn.benchmark = False
+
+
+@dataclass
+class TensorData:
+    """A dataset on the device: planes/masks as float, actions as int64, rows by match fold."""
+
+    planes: torch.Tensor
+    mask: torch.Tensor
+    action: torch.Tensor
+    train_idx: torch.Tensor
+    val_idx: torch.Tensor
+    in_shape: tuple[int, ...]
+    num_actions: int
+    encoder_version: str
+    game: str
+
+
+def load_fold(path: str | Path, fold: int, folds: int, seed: int,
+              device: torch.device) -> TensorData:
+    """Read a dataset file and split it by match for ``fold`` of ``folds``."""
+    arr = read_arrays(path)
+    if len(arr) == 0:
+        raise ValueError(f"{path}: empty dataset (no decisions of this bot)")
+    tr, va = split_indices(arr.match_id, folds, fold, seed)
+    planes = torch.from_numpy(np.require(arr.state, requirements=["C", "W"])).to(device).float()
+    mask = torch.from_numpy(np.require(arr.mask, requirements=["C", "W"])).to(device).float()
+    action = torch.from_numpy(arr.action.astype(np.int64)).to(device)
+    return TensorData(
+        planes=planes, mask=mask, action=action,
+        train_idx=torch.from_numpy(tr).to(device), val_idx=torch.from_numpy(va).to(device),
+        in_shape=tuple(arr.state.shape[1:]), num_actions=int(arr.mask.shape[1]),
+        encoder_version=str(arr.metadata.get("encoder_version")),
+        game=str(arr.metadata.get("game")),
+    )
+
+
+@torch.no_grad()
+def evaluate(model: nn.Module, data: TensorData, idx: torch.Tensor,
+             batch: int = 4096) -> tuple[float, float]:
+    """(mean cross-entropy, accuracy in %) of ``model`` on rows ``idx``, in eval mode."""
+    model.eval()
+    loss_sum = 0.0
+    correct = 0
+    n = int(idx.numel())
+    if n == 0:
+        return float("nan"), float("nan")
+    for b in range(0, n, batch):
+        i = idx[b:b + batch]
+        logits = model(data.planes[i], data.mask[i])
+        loss_sum += float(nn.functional.cross_entropy(logits, data.action[i], reduction="sum"))
+        correct += int((logits.argmax(dim=1) == data.action[i]).sum())
+    return loss_sum / n, 100.0 * correct / n
+
+
+def train_fold(
+    dataset_path: str | Path,
+    net_config: Mapping[str, Any],
+    train_cfg: Mapping[str, Any],
+    *,
+    bot: str,
+    fold: int,
+    checkpoint_path: str | Path,
+    metrics_path: str | Path,
+    threads: int = 1,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """Train one fold, write the checkpoint and the metrics JSON, return the metrics."""
+    device = pick_device(str(train_cfg.get("device", "auto")))
+    set_determinism(threads, device)
+    folds = int(train_cfg["folds"])
+    seed = int(train_cfg["seed"])
+    net_name = str(net_config.get("name", net_config.get("kind")))
+    data = load_fold(dataset_path, fold, folds, seed, device)
+    run_seed = derive_seed("train", seed, bot, net_name, fold)
+    torch.manual_seed(run_seed)
+    model = build_net(net_config, data.in_shape, data.num_actions, seed=run_seed).to(device)
+    opt = torch.optim.Adam(model.parameters(), lr=float(train_cfg["lr"]),
+                           weight_decay=float(train_cfg.get("weight_decay", 0.0)))
+    bs = int(train_cfg["batch_size"])
+    max_epochs = int(train_cfg["max_epochs"])
+    patience = int(train_cfg["patience"])
+    gen = torch.Generator().manual_seed(derive_seed("shuffle", run_seed))
+    n_tr = int(data.train_idx.numel())
+    log.info("%s %s fold %d/%d: %d train rows, %d validation rows, %d params, device %s, "
+             "%d thread(s)", bot, net_name, fold, folds, n_tr, int(data.val_idx.numel()),
+             count_params(model), device, threads)
+    history: list[dict[str, Any]] = []
+    best_loss = float("inf")
+    best_state = copy.deepcopy(model.state_dict())
+    best_epoch = 0
+    wait = 0
+    train_time = 0.0
+    samples = 0
+    bar = tqdm(total=max_epochs, desc=f"{bot}/{net_name}/fold{fold}", unit="epoch",
+               disable=not progress, mininterval=1.0)
+    for epoch in range(1, max_epochs + 1):
+        model.train()
+        t0 = time.perf_counter()
+        perm = data.train_idx[torch.randperm(n_tr, generator=gen).to(device)]
+        run_loss = torch.zeros((), device=device)
+        run_correct = torch.zeros((), dtype=torch.long, device=device)
+        for b in range(0, n_tr, bs):
+            i = perm[b:b + bs]
+            logits = model(data.planes[i], data.mask[i])
+            loss = nn.functional.cross_entropy(logits, data.action[i])
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            run_loss += loss.detach() * i.numel()
+            run_correct += (logits.detach().argmax(dim=1) == data.action[i]).sum()
+        if device.type == "cuda":
+            torch.cuda.synchronize()
+        dt = time.perf_counter() - t0
+        train_time += dt
+        samples += n_tr
+        val_loss, val_acc = evaluate(model, data, data.val_idx)
+        rec = {"epoch": epoch, "train_loss": float(run_loss) / n_tr,
+               "train_acc_running": 100.0 * float(run_correct) / n_tr,
+               "val_loss": val_loss, "val_acc": val_acc}
+        history.append(rec)
+        improved = val_loss < best_loss
+        if improved:
+            best_loss, best_epoch, wait = val_loss, epoch, 0
+            best_state = copy.deepcopy(model.state_dict())
+        else:
+            wait += 1
+        log.info("%s %s fold %d epoch %d: train loss %.4f acc %.2f%% | val loss %.4f acc "
+                 "%.2f%%%s | %.0f samples/s", bot, net_name, fold, epoch, rec["train_loss"],
+                 rec["train_acc_running"], val_loss, val_acc, " *" if improved else "",
+                 n_tr / dt if dt > 0 else float("nan"))
+        bar.update()
+        bar.set_postfix(val_acc=f"{val_acc:.1f}")
+        if wait >= max(1, patience):  # Keras's EarlyStopping(patience) semantics
+            break
+    bar.close()
+    model.load_state_dict(best_state)
+    train_loss, train_acc = evaluate(model, data, data.train_idx)
+    val_loss, val_acc = evaluate(model, data, data.val_idx)
+    metrics = {
+        "bot": bot,
+        "net": net_name,
+        "fold": fold,
+        "folds": folds,
+        "game": data.game,
+        "encoder_version": data.encoder_version,
+        "params": count_params(model),
+        "train_rows": n_tr,
+        "val_rows": int(data.val_idx.numel()),
+        "train_acc": train_acc,
+        "val_acc": val_acc,
+        "train_loss": train_loss,
+        "val_loss": val_loss,
+        "best_epoch": best_epoch,
+        "epochs": len(history),
+        "history": history,
+        "config": {"net": dict(net_config), "train": dict(train_cfg)},
+        # timing differs run to run; everything above is deterministic on CPU
+        "timing": {"device": str(device), "threads": threads, "train_seconds": train_time,
+                   "samples_per_s": samples / train_time if train_time > 0 else None},
+    }
+    save_checkpoint(checkpoint_path, model, game=data.game, encoder_version=data.encoder_version,
+                    fold=fold, in_shape=data.in_shape, num_actions=data.num_actions,
+                    extra={"bot": bot, "metrics": {k: metrics[k] for k in (
+                        "train_acc", "val_acc", "best_epoch", "epochs", "folds")}})
+    Path(metrics_path).parent.mkdir(parents=True, exist_ok=True)
+    Path(metrics_path).write_text(json.dumps(metrics, indent=1, sort_keys=True) + "\n")
+    log.info("%s %s fold %d: best epoch %d, train acc %.2f%%, val acc %.2f%%, %.0f samples/s",
+             bot, net_name, fold, best_epoch, train_acc, val_acc,
+             metrics["timing"]["samples_per_s"] or 0)
+    return metrics

@@ -1,0 +1,69 @@
+"""Tables 4.3 (the nets) and 4.4 (imitation accuracy, mean and std over the k folds)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ime.nets import build_net, count_params, describe
+
+TABLE4_4_COLUMNS = ["bot", "baseline", "net", "train_acc_mean", "train_acc_std",
+                    "val_acc_mean", "val_acc_std", "folds", "pairs", "epochs_mean"]
+
+
+def table4_3(nets: Mapping[str, Mapping[str, Any]], in_shape: Sequence[int] = (2, 8, 8),
+             num_actions: int = 64) -> pd.DataFrame:
+    """Per net: our exact trainable-parameter count, the thesis's count, and the layers."""
+    rows = []
+    for name, cfg in nets.items():
+        model = build_net(cfg, in_shape, num_actions, seed=0)
+        rows.append({"net": name, "params": count_params(model),
+                     "thesis_params": cfg.get("thesis_params"),
+                     "layers": describe(cfg, in_shape, num_actions)})
+    return pd.DataFrame(rows, columns=["net", "params", "thesis_params", "layers"])
+
+
+def _std(x: list[float]) -> float:
+    """Sample standard deviation over folds (0 for a single fold)."""
+    return float(np.std(x, ddof=1)) if len(x) > 1 else 0.0
+
+
+def table4_4(metrics: Sequence[Mapping[str, Any]],
+             dataset_stats: Mapping[str, Mapping[str, Any]],
+             bots: Sequence[str], nets: Sequence[str]) -> pd.DataFrame:
+    """One row per (bot, net): accuracies in % as mean and sample std over the folds."""
+    by: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
+    for m in metrics:
+        by.setdefault((m["bot"], m["net"]), []).append(m)
+    rows = []
+    for bot in bots:
+        st = dataset_stats[bot]
+        for net in nets:
+            ms = sorted(by.get((bot, net), []), key=lambda m: m["fold"])
+            if not ms:
+                raise ValueError(f"no metrics for bot {bot!r} net {net!r}")
+            tr = [float(m["train_acc"]) for m in ms]
+            va = [float(m["val_acc"]) for m in ms]
+            rows.append({
+                "bot": bot, "baseline": round(float(st["baseline"]), 2), "net": net,
+                "train_acc_mean": round(float(np.mean(tr)), 2), "train_acc_std": round(_std(tr), 2),
+                "val_acc_mean": round(float(np.mean(va)), 2), "val_acc_std": round(_std(va), 2),
+                "folds": len(ms), "pairs": int(st["pairs"]),
+                "epochs_mean": round(float(np.mean([m["epochs"] for m in ms])), 1),
+            })
+    return pd.DataFrame(rows, columns=TABLE4_4_COLUMNS)
+
+
+def sweep_table(points: Sequence[tuple[Any, Sequence[Mapping[str, Any]],
+                                       Mapping[str, Mapping[str, Any]]]],
+                key: str, bots: Sequence[str], nets: Sequence[str]) -> pd.DataFrame:
+    """Table 4.4's columns for every sweep value, with the swept value as the first column."""
+    frames = []
+    for value, metrics, stats in points:
+        df = table4_4(metrics, stats, bots, nets)
+        df.insert(0, key, value if not isinstance(value, list | dict) else str(value))
+        frames.append(df)
+    return pd.concat(frames, ignore_index=True)

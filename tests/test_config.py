@@ -1,0 +1,159 @@
+"""Config composition, validation, and variant directories (src/ime/config.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ime.config import (
+    ConfigError,
+    WorkflowIndex,
+    compose,
+    default_config_dir,
+    make_plan,
+    parse_overrides,
+    tag,
+    to_plain,
+)
+
+CONFIG = default_config_dir()
+
+
+def _options(group: str) -> list[str]:
+    return sorted(p.stem for p in (CONFIG / group).glob("*.yaml"))
+
+
+def test_default_composes() -> None:
+    c = to_plain(compose([]))
+    assert c["game"]["name"] == "reversi"
+    assert c["game"]["num_actions"] == 64 and c["game"]["planes"] == 2
+    assert c["game"]["targets"] == ["rev1", "rev2", "rev3", "rev4", "rev5"]
+    assert c["run"]["choices"]["scale"] == "quick"
+    assert set(c["nets"]) == {"mlp1", "mlp2", "conv"}
+    assert "hydra" not in c
+
+
+@pytest.mark.parametrize("group", ["game", "net", "scale", "experiment"])
+def test_every_group_option_composes(group: str) -> None:
+    options = _options(group)
+    assert options, f"config/{group}/ is empty"
+    for option in options:
+        c = to_plain(compose([f"{group}={option}"]))
+        assert c["run"]["choices"][group] == option
+
+
+def test_every_experiment_plans() -> None:
+    for option in _options("experiment"):
+        plan = make_plan([f"experiment={option}"])
+        key = plan.main.cfg["sweep"]["key"]
+        if key is not None:
+            assert len(plan.sweep) == len(plan.main.cfg["sweep"]["values"])
+
+
+def test_scales() -> None:
+    thesis = to_plain(compose(["scale=thesis"]))
+    assert thesis["matches"]["per_target"] == 5800
+    assert thesis["train"]["folds"] == 5 and thesis["train"]["max_epochs"] == 30
+    tiny = to_plain(compose(["scale=tiny"]))
+    assert tiny["matches"]["per_target"] < 50
+
+
+def test_net_override_reaches_nets() -> None:
+    c = to_plain(compose(["net=mlp2", "net.hidden=[64,64]"]))
+    assert c["nets"]["mlp2"]["hidden"] == [64, 64]
+    assert c["nets"]["conv"]["channels"] == to_plain(compose([]))["nets"]["conv"]["channels"]
+
+
+@pytest.mark.parametrize("bad, words", [
+    (["scale=huge"], ["scale", "huge"]),
+    (["nosuchkey=1"], ["nosuchkey"]),
+    (["matches.per_target=abc"], ["matches.per_target", "int"]),
+    (["train.lr=fast"], ["train.lr"]),
+    (["dataset.mode=sloppy"], ["dataset.mode", "strict"]),
+    (["train.folds=1"], ["train.folds"]),
+    (["train.nets=[mlp1,resnet]"], ["resnet"]),
+    (["net.kind=rnn"], ["net.kind"]),
+    (["game.targets=[]"], ["game.targets"]),
+    (["sweep.key=no.such.key", "sweep.values=[1]"], ["sweep.key"]),
+])
+def test_bad_overrides_fail_clearly(bad: list[str], words: list[str]) -> None:
+    with pytest.raises(ConfigError) as e:
+        make_plan(bad)
+    for w in words:
+        assert w in str(e.value)
+
+
+def test_parse_overrides() -> None:
+    assert parse_overrides(None) == []
+    assert parse_overrides("scale=tiny") == ["scale=tiny"]
+    assert parse_overrides(["scale=tiny", "net=conv"]) == ["scale=tiny", "net=conv"]
+    assert parse_overrides("[scale=tiny,net=conv]") == ["scale=tiny", "net=conv"]
+    with pytest.raises(ConfigError):
+        parse_overrides([1, 2])
+
+
+def test_default_variant_writes_results_game() -> None:
+    v = make_plan([]).main
+    assert v.results_dir == "results/reversi"
+    assert v.logs_tag == v.dataset_tag == v.train_tag == "quick"
+    assert v.dataset_path("rev1") == "data/reversi/datasets/quick/rev1.parquet"
+    assert v.checkpoint_path("rev1", "conv", 2) == "data/reversi/models/quick/conv/rev1/fold2.pt"
+
+
+def test_variants_get_their_own_directories() -> None:
+    base = make_plan([]).main
+    size = make_plan(["dataset.matches=100"]).main
+    assert size.logs_tag == base.logs_tag  # same logs, subsampled
+    assert size.dataset_tag != base.dataset_tag and "dataset.matches-100" in size.dataset_tag
+    assert size.results_dir != base.results_dir
+    lr = make_plan(["train.lr=0.0005"]).main
+    assert lr.dataset_tag == base.dataset_tag and lr.train_tag != base.train_tag
+    arch = make_plan(["net.channels=[32,16]"]).main
+    assert arch.train_tag == base.train_tag and arch.net_dirs["conv"] != "conv"
+    assert arch.net_dirs["mlp1"] == "mlp1"
+    tiny = make_plan(["scale=tiny"]).main
+    assert tiny.results_dir == "results/reversi/tiny" and tiny.logs_tag == "tiny"
+    named = make_plan(["dataset.matches=100", "run.name=small"]).main
+    assert named.results_dir == "results/reversi/small"
+    # runtime-only settings change no directory
+    rt = make_plan(["train.threads=2", "train.device=cpu"]).main
+    assert rt.results_dir == base.results_dir and rt.train_tag == base.train_tag
+
+
+def test_tag_falls_back_to_hash() -> None:
+    ref = {"a.b": 1}
+    assert tag(ref, ref, "quick") == "quick"
+    assert tag({"a.b": 2}, ref, "quick") == "quick__a.b-2"
+    long = {"a.b": "x" * 200}
+    assert tag(long, ref, "quick").startswith("quick__h")
+
+
+def test_sweep_plan_shares_logs() -> None:
+    plan = make_plan(["experiment=dataset_size_quick"])
+    tags = {v.dataset_tag for _, v in plan.sweep}
+    assert len(tags) == len(plan.sweep)
+    assert {v.logs_tag for _, v in plan.sweep} == {plan.main.logs_tag}
+    idx = WorkflowIndex(plan, {b: {"kind": "random"} for b in [
+        *plan.main.cfg["game"]["targets"], *plan.main.cfg["game"]["opponents"]]})
+    assert idx.sweep_path() == "results/reversi/sweep_dataset.matches.csv"
+    assert len(idx.sweep_spec()["points"]) == len(plan.sweep)
+
+
+def test_unknown_bot_is_reported() -> None:
+    plan = make_plan(["scale=tiny"])
+    with pytest.raises(ConfigError, match="not in config/bots"):
+        WorkflowIndex(plan, {"rev1": {"kind": "random"}})
+
+
+def test_raw_source_needs_files(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="holds no"):
+        make_plan(["matches.source=raw"], base=tmp_path)
+    raw = tmp_path / "data" / "raw" / "reversi"
+    raw.mkdir(parents=True)
+    (raw / "pack.matches").write_text("{}\n")
+    (raw / "b.jsonl").write_text("{}\n")
+    v = make_plan(["matches.source=raw"], base=tmp_path).main
+    assert v.log_paths() == ["data/raw/reversi/b.jsonl", "data/raw/reversi/pack.matches"]
+    assert v.parts() == ["b_jsonl", "pack_matches"]
+    assert v.results_dir != "results/reversi"

@@ -1,0 +1,76 @@
+"""The network zoo of Table 4.3 and the checkpoint contract (src/ime/nets)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+
+from ime.config import compose, to_plain
+from ime.nets import MASK_VALUE, build_net, count_params, load_checkpoint, save_checkpoint
+from ime.train.tables import table4_3
+
+NETS = to_plain(compose([]))["nets"]
+THESIS = {"mlp1": 33472, "mlp2": 79104, "conv": 75088}
+
+
+@pytest.mark.parametrize("name", ["mlp1", "mlp2", "conv"])
+def test_param_counts_match_thesis(name: str) -> None:
+    n = count_params(build_net(NETS[name], seed=0))
+    assert abs(n - THESIS[name]) / THESIS[name] < 0.001, n
+    assert NETS[name]["thesis_params"] == THESIS[name]
+
+
+def test_exact_counts() -> None:
+    df = table4_3(NETS)
+    assert dict(zip(df.net, df.params, strict=True)) == {
+        "mlp1": 33469, "mlp2": 79104, "conv": 75102}
+    assert "BN" in df.set_index("net").loc["conv", "layers"]
+
+
+@pytest.mark.parametrize("name", ["mlp1", "mlp2", "conv"])
+def test_mask_removes_illegal_actions(name: str) -> None:
+    net = build_net(NETS[name], seed=1).eval()
+    x = torch.randint(0, 2, (8, 2, 8, 8)).float()
+    mask = torch.zeros(8, 64)
+    mask[:, [3, 17, 40]] = 1
+    logits = net(x, mask)
+    assert logits.shape == (8, 64)
+    p = torch.softmax(logits, dim=1)
+    assert torch.all(p[:, [i for i in range(64) if i not in (3, 17, 40)]] == 0)
+    assert torch.allclose(p.sum(dim=1), torch.ones(8))
+    assert torch.all(logits[mask == 0] == MASK_VALUE)
+    assert set(logits.argmax(dim=1).tolist()) <= {3, 17, 40}
+
+
+def test_init_is_normal_not_zero() -> None:
+    net = build_net(NETS["mlp1"], seed=0)
+    w = net.body[1].weight
+    assert w.std().item() == pytest.approx((2 / 128) ** 0.5, rel=0.1)
+    assert abs(w.mean().item()) < 0.02
+    a = build_net(NETS["conv"], seed=3).state_dict()
+    b = build_net(NETS["conv"], seed=3).state_dict()
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    std1 = build_net({**NETS["mlp1"], "init_std": 1.0}, seed=0).body[1].weight.std().item()
+    assert std1 == pytest.approx(1.0, rel=0.1)
+
+
+def test_checkpoint_round_trip(tmp_path: Path) -> None:
+    net = build_net(NETS["conv"], seed=0)
+    net.train()
+    x = torch.randint(0, 2, (16, 2, 8, 8)).float()
+    mask = torch.ones(16, 64)
+    net(x, mask)  # move the batch-norm running stats away from their init
+    net.eval()
+    path = tmp_path / "m.pt"
+    save_checkpoint(path, net, game="reversi", encoder_version="reversi-planes-v1", fold=2,
+                    in_shape=(2, 8, 8), num_actions=64, extra={"bot": "rev1"})
+    raw = torch.load(path, weights_only=True)
+    assert {"net", "net_config", "state_dict", "game", "encoder_version", "fold"} <= set(raw)
+    assert raw["net"] == "conv" and raw["fold"] == 2 and raw["game"] == "reversi"
+    back = load_checkpoint(path)
+    assert not back.training
+    assert back.checkpoint["bot"] == "rev1"
+    with torch.no_grad():
+        assert torch.equal(back(x, mask), net(x, mask))

@@ -1,0 +1,141 @@
+"""The tiny pipeline end to end through the real ``snakemake`` CLI, in a temporary directory.
+
+One module-scoped run (``scale=tiny``: 2 targets, a few dozen matches, 2 folds, 2 epochs) is
+checked for the tables' shapes and value ranges, a no-op re-run, what a changed override would
+re-run, byte-identical datasets and identical CPU metrics on re-running, and the clear failure
+of a bad override before any job runs.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SNAKEFILE = REPO / "Snakefile"
+TINY = "overrides=[scale=tiny]"
+RES = "results/reversi/tiny"
+TABLES = [f"{RES}/table4_2.csv", f"{RES}/table4_3.csv", f"{RES}/table4_4.csv",
+          f"{RES}/run_report.json"]
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("snakemake") is None, reason="snakemake CLI not installed"),
+]
+
+
+def smk(workdir: Path, *args: str, check: bool = True,
+        timeout: int = 600) -> subprocess.CompletedProcess:
+    """Run ``snakemake`` on the repository's Snakefile with outputs under ``workdir``.
+
+    Targets go before ``--config`` (which takes every following word as a config entry).
+    """
+    cmd = ["snakemake", "-s", str(SNAKEFILE), "--directory", str(workdir), *args]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"{' '.join(cmd)} failed ({proc.returncode}):\n"
+                             f"{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
+    return proc
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    work = tmp_path_factory.mktemp("ime_e2e")
+    smk(work, "-j2", *TABLES, "--config", TINY)
+    return work
+
+
+def test_tables(run: Path) -> None:
+    t2 = pd.read_csv(run / RES / "table4_2.csv")
+    assert list(t2.columns) == ["bot", "pairs", "baseline"]
+    assert list(t2.bot) == ["rev1", "rev2"]
+    assert (t2.pairs > 50).all()
+    assert t2.baseline.between(3, 60).all()  # Reversi: ~8 legal moves on average
+
+    t3 = pd.read_csv(run / RES / "table4_3.csv")
+    assert list(t3.net) == ["mlp1", "mlp2", "conv"]
+    assert (abs(t3.params - t3.thesis_params) / t3.thesis_params < 0.001).all()
+
+    t4 = pd.read_csv(run / RES / "table4_4.csv")
+    assert len(t4) == 2 * 3
+    assert {"bot", "baseline", "net", "train_acc_mean", "train_acc_std", "val_acc_mean",
+            "val_acc_std"} <= set(t4.columns)
+    for col in ("train_acc_mean", "val_acc_mean", "baseline"):
+        assert t4[col].between(0, 100).all(), col
+    assert (t4[["train_acc_std", "val_acc_std"]] >= 0).all().all()
+    assert (t4.folds == 2).all()
+    assert (t4.train_acc_mean > t4.baseline).all()  # two epochs already beat chance
+
+    rep = json.loads((run / RES / "run_report.json").read_text())
+    assert rep["matches_accepted"] > 0 and rep["lines_rejected"] == 0
+    assert set(rep["bots"]) == {"rev1", "rev2"}
+    assert rep["tags"] == {"logs": "tiny", "dataset": "tiny", "train": "tiny"}
+
+
+def test_noop_rerun(run: Path) -> None:
+    out = smk(run, "-n", *TABLES, "--config", TINY)
+    assert "Nothing to be done" in out.stdout + out.stderr
+
+
+def _dry_jobs(run: Path, *overrides: str) -> dict[str, int]:
+    """Job counts of a dry run of the tables of a variant."""
+    ov = "overrides=[" + ",".join(["scale=tiny", *overrides]) + "]"
+    out = smk(run, "-n", "--config", ov)
+    text = out.stdout + out.stderr
+    counts: dict[str, int] = {}
+    in_stats = False
+    for line in text.splitlines():
+        if line.startswith("job ") and "count" in line:
+            in_stats = True
+            continue
+        if in_stats:
+            parts = line.split()
+            if len(parts) == 2 and parts[1].isdigit():
+                counts[parts[0]] = int(parts[1])
+            elif parts and parts[0] == "total":
+                break
+    return counts
+
+
+def test_override_reruns_only_dependents(run: Path) -> None:
+    jobs = _dry_jobs(run, "train.lr=0.002", "train.nets=[conv]")
+    assert jobs.get("train") == 2 * 2  # 2 bots x conv x 2 folds, nothing upstream
+    assert not {"matches", "decisions", "dataset"} & set(jobs)
+    jobs = _dry_jobs(run, "dataset.matches=5", "train.nets=[conv]")
+    assert jobs.get("dataset") == 2 and "matches" not in jobs and "decisions" not in jobs
+
+
+def test_same_config_same_bytes(run: Path) -> None:
+    ds = run / "data/reversi/datasets/tiny/rev1.parquet"
+    metrics = run / "data/reversi/models/tiny/conv/rev1/fold0.json"
+    before = ds.read_bytes()
+    m_before = json.loads(metrics.read_text())
+    ckpt = str(metrics.relative_to(run).with_suffix(".pt"))
+    smk(run, "-j2", str(ds.relative_to(run)), "--forcerun", "decisions", "dataset",
+        "--config", TINY)
+    smk(run, "-j1", ckpt, "--forcerun", ckpt, "--config", TINY)
+    assert ds.read_bytes() == before
+    m_after = json.loads(metrics.read_text())
+    m_before.pop("timing")
+    m_after.pop("timing")
+    assert m_after == m_before
+
+
+def test_bad_override_fails_before_any_job(tmp_path: Path) -> None:
+    out = smk(tmp_path, "-n", "--config", "overrides=[scale=huge]", check=False)
+    assert out.returncode != 0
+    text = out.stdout + out.stderr
+    assert "IME config error" in text and "scale/huge" in text and "quick" in text
+    out = smk(tmp_path, "-n", "--config", "overrides=[train.lr=fast]", check=False)
+    assert out.returncode != 0 and "train.lr must be a number" in out.stdout + out.stderr
+    assert not (tmp_path / "data").exists()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(pytest.main([__file__, "-v"]))

@@ -1,0 +1,106 @@
+"""k-fold split by match, the training loop's determinism, and Table 4.4 (src/ime/train)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ime.datasets.schema import make_table, write_table
+from ime.nets import load_checkpoint
+from ime.train.folds import match_folds, row_folds, split_indices
+from ime.train.loop import train_fold
+from ime.train.tables import table4_4
+
+
+def test_folds_split_by_match() -> None:
+    ids = np.array([f"m{i // 7:03d}" for i in range(7 * 23)], dtype=object)  # 23 matches
+    f = row_folds(ids, 5, seed=0)
+    for m in set(ids):
+        assert len(set(f[ids == m])) == 1  # a match never straddles folds
+    sizes = np.bincount([match_folds(ids, 5, 0)[m] for m in sorted(set(ids))])
+    assert sizes.max() - sizes.min() <= 1 and sizes.sum() == 23
+    assert np.array_equal(f, row_folds(ids, 5, seed=0))
+    assert not np.array_equal(f, row_folds(ids, 5, seed=1))
+    covered = np.zeros(len(ids), dtype=int)
+    for k in range(5):
+        tr, va = split_indices(ids, 5, k, seed=0)
+        assert not set(ids[tr]) & set(ids[va])
+        assert len(tr) + len(va) == len(ids)
+        covered[va] += 1
+    assert (covered == 1).all()  # every row validates exactly once
+    # order of rows does not change a match's fold
+    perm = np.random.default_rng(0).permutation(len(ids))
+    assert np.array_equal(row_folds(ids[perm], 5, 0), f[perm])
+    with pytest.raises(ValueError):
+        match_folds(["a", "b"], 5, 0)
+
+
+def _synthetic(path: Path, n_matches: int = 40, per: int = 20) -> None:
+    """A learnable bot: plays the legal square with the most own-disc neighbours... roughly."""
+    rng = np.random.default_rng(0)
+    n = n_matches * per
+    state = rng.integers(0, 2, (n, 2, 8, 8)).astype(np.uint8)
+    mask = (rng.random((n, 64)) < 0.2).astype(np.uint8)
+    mask[np.arange(n), rng.integers(0, 64, n)] = 1
+    score = state[:, 0].reshape(n, 64) * 2.0 + np.arange(64) / 64.0
+    action = np.where(mask == 1, score, -1).argmax(axis=1)
+    cols = {
+        "bot": ["b"] * n, "match_id": [f"m{i // per:03d}" for i in range(n)],
+        "ply": np.arange(n) % per, "seat": np.zeros(n), "players": [["b", "o"]] * n,
+        "state": state.reshape(n, -1), "mask": mask, "action": action,
+        "response": ["{}"] * n,
+    }
+    write_table(make_table(cols, 128, 64), path,
+                {"game": "reversi", "encoder_version": "reversi-planes-v1",
+                 "state_shape": [2, 8, 8], "num_actions": 64})
+
+
+NET = {"name": "mlp1", "kind": "mlp", "hidden": [32, 32], "init_std": None}
+TRAIN = {"folds": 4, "seed": 0, "lr": 2e-3, "batch_size": 64, "max_epochs": 4, "patience": 3,
+         "device": "cpu", "weight_decay": 0.0}
+
+
+def test_train_fold_is_deterministic(tmp_path: Path) -> None:
+    ds = tmp_path / "b.parquet"
+    _synthetic(ds)
+    runs = []
+    for k in range(2):
+        m = train_fold(ds, NET, TRAIN, bot="b", fold=1, checkpoint_path=tmp_path / f"{k}.pt",
+                       metrics_path=tmp_path / f"{k}.json", threads=1, progress=False)
+        runs.append(m)
+    a, b = (json.loads((tmp_path / f"{k}.json").read_text()) for k in range(2))
+    a.pop("timing"), b.pop("timing")
+    assert a == b
+    m = runs[0]
+    assert m["val_rows"] == 10 * 20 and m["train_rows"] == 30 * 20
+    assert 1 <= m["epochs"] <= 4 and len(m["history"]) == m["epochs"]
+    assert m["train_acc"] > 30  # far above chance (~1/14): the toy bot is learnable
+    assert m["timing"]["samples_per_s"] > 0
+    net = load_checkpoint(tmp_path / "0.pt")
+    assert net.checkpoint["fold"] == 1 and net.checkpoint["encoder_version"]
+
+
+def test_early_stopping(tmp_path: Path) -> None:
+    ds = tmp_path / "b.parquet"
+    _synthetic(ds, n_matches=12, per=10)
+    cfg = {**TRAIN, "max_epochs": 50, "patience": 1, "lr": 2e-3}
+    m = train_fold(ds, NET, cfg, bot="b", fold=0, checkpoint_path=tmp_path / "c.pt",
+                   metrics_path=tmp_path / "c.json", progress=False)
+    assert m["epochs"] < 50
+    assert m["epochs"] - m["best_epoch"] == 1  # stopped one epoch after the best
+    losses = [h["val_loss"] for h in m["history"]]
+    assert min(losses) == losses[m["best_epoch"] - 1]
+
+
+def test_table4_4() -> None:
+    metrics = [{"bot": "b", "net": "conv", "fold": k, "train_acc": 90 + k, "val_acc": 80 - k,
+                "epochs": 5} for k in range(3)]
+    df = table4_4(metrics, {"b": {"baseline": 20.0, "pairs": 100}}, ["b"], ["conv"])
+    row = df.iloc[0]
+    assert row.train_acc_mean == 91 and row.val_acc_mean == 79
+    assert row.val_acc_std == pytest.approx(1.0) and row.folds == 3
+    with pytest.raises(ValueError):
+        table4_4(metrics, {"b": {"baseline": 20.0, "pairs": 100}}, ["b"], ["mlp1"])
