@@ -27,8 +27,8 @@ Faults get Botzone's verdicts (the judge then ends the match with ``INVALID_INPU
 TLE    no complete answer before the turn's deadline (``time_limit`` s, and
        ``keep_running_time_limit`` s for later turns of a kept-running process: Botzone's Python
        limits are 6 s and 4 s); the process group is killed at the deadline.
-RE     the program could not start, crashed, exited with a non-zero status or by a signal, or died
-       between keep-running turns.
+RE     the program could not start, crashed, exited with a non-zero status or by a signal, or
+       died between keep-running turns / quit instead of answering a keep-running turn.
 MLE    the program died with a memory error while ``memory_limit_mb`` was enforced (RLIMIT_AS).
 OLE    more than 1 MiB of output in one turn (Botzone's wrapper limit).
 NJ     JSON interaction only: the output (or its first line) is not JSON, including no output at
@@ -613,6 +613,7 @@ class ExternalBot(Bot):
     def _turn(self, sess: _Session, game: str, ctx: DecisionContext) -> Any:
         spec = self.spec
         prog = sess.program
+        continuing = prog is not None
         t0 = time.monotonic()
         if prog is not None:
             stray = prog.drain()
@@ -662,6 +663,9 @@ class ExternalBot(Bot):
                 verdict = "MLE" if spec.memory_limit_mb and _memory_error(err, rc) else "RE"
                 raise BotFault(verdict, _status(rc) + _tail(err),
                                raw=out.decode("utf-8", "replace"))
+            if continuing and not text.strip():  # it quit instead of answering the request
+                raise BotFault("RE", "kept-running program exited without answering ("
+                               + _status(rc) + ")" + _tail(err))
         seconds = time.monotonic() - t0
         decoded = text.decode("utf-8", "replace")
         if spec.protocol == "simple":

@@ -12,6 +12,9 @@ net and plays the most probable legal square. Details that matter for reproducib
   drop pass-only decisions).
 * **Ensembles** average the folds' softmax distributions (not logits), so each fold votes with a
   probability distribution on the same scale.
+* **One torch thread** (``threads=1``, process-wide): one position through a 75k-parameter net
+  gains nothing from intra-op threads, and next to numba's kernels on a small machine threaded
+  torch was measured ~10x *slower* (130 ms instead of ~3 ms per move on 2 cores).
 
 Registered as kind ``imitator``: ``{kind: imitator, params: {checkpoints: [path, ...]}}`` makes an
 imitator usable anywhere a zoo bot is (matches, forks, tournaments).
@@ -36,9 +39,14 @@ class ImitatorBot(Bot):
 
     deterministic = True
 
-    def __init__(self, bot_id: str, models: Sequence[Any], device: str = "cpu"):
+    def __init__(self, bot_id: str, models: Sequence[Any], device: str = "cpu",
+                 threads: int | None = 1):
         if not models:
             raise ValueError(f"imitator {bot_id!r}: needs at least one model")
+        if threads:
+            import torch
+
+            torch.set_num_threads(int(threads))
         self.bot_id = bot_id
         self.models = list(models)
         self.device = device
@@ -47,15 +55,16 @@ class ImitatorBot(Bot):
                 m.eval()
 
     @classmethod
-    def from_checkpoints(cls, bot_id: str, paths: Sequence[str | Path],
-                         device: str = "cpu") -> ImitatorBot:
+    def from_checkpoints(cls, bot_id: str, paths: Sequence[str | Path], device: str = "cpu",
+                         threads: int | None = 1) -> ImitatorBot:
         """Load every checkpoint with :func:`ime.nets.load_checkpoint` (one per fold)."""
         from ime.nets import load_checkpoint
 
         missing = [str(p) for p in paths if not Path(p).is_file()]
         if missing:
             raise FileNotFoundError(f"imitator {bot_id!r}: missing checkpoint(s) {missing}")
-        return cls(bot_id, [load_checkpoint(str(p), device=device) for p in paths], device)
+        return cls(bot_id, [load_checkpoint(str(p), device=device) for p in paths], device,
+                   threads)
 
     def policy(self, planes: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """Mean over models of the softmax restricted to legal squares: ``float64[N, 64]``.
@@ -104,7 +113,8 @@ class ImitatorBot(Bot):
 
 
 def _factory(game: str, bot_id: str, params: Mapping[str, Any]) -> Bot:
-    """``params``: ``checkpoints`` (list of paths, one per fold; several = ensemble), ``device``."""
+    """``params``: ``checkpoints`` (paths, one per fold; several = ensemble), ``device``,
+    ``threads`` (torch threads, default 1; null leaves torch's setting alone)."""
     if game != "reversi":
         raise KeyError(f"imitator bots exist for reversi only, not {game!r}")
     paths = params.get("checkpoints")
@@ -112,8 +122,9 @@ def _factory(game: str, bot_id: str, params: Mapping[str, Any]) -> Bot:
         paths = [paths]
     if not paths:
         raise ValueError(f"imitator {bot_id!r}: params.checkpoints must list checkpoint files")
-    return ImitatorBot.from_checkpoints(bot_id, list(paths), device=str(params.get("device",
-                                                                                 "cpu")))
+    device = str(params.get("device", "cpu"))
+    return ImitatorBot.from_checkpoints(bot_id, list(paths), device=device,
+                                        threads=params.get("threads", 1))
 
 
 def register() -> None:

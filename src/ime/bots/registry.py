@@ -12,6 +12,7 @@ ignored here.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -65,6 +66,13 @@ def make_bot(game: str, bot_id: str, specs: Mapping[str, Mapping[str, Any]] | No
     spec = specs[bot_id]
     kind = spec["kind"]
     factory = _FACTORIES.get((game, kind)) or _FACTORIES.get((None, kind))
+    if factory is None and str(kind).isidentifier():
+        # Plug-in kinds (external, imitator) register themselves when their module is imported.
+        try:
+            importlib.import_module(f"ime.bots.{kind}")
+        except ImportError:
+            pass
+        factory = _FACTORIES.get((game, kind)) or _FACTORIES.get((None, kind))
     if factory is None:
         raise KeyError(f"bot {bot_id!r}: unknown kind {kind!r} for {game}; "
                        f"known: {known_kinds(game)}")

@@ -88,15 +88,26 @@ def _board_axes(ax: plt.Axes) -> None:
     ax.tick_params(length=0, labelsize=8)
 
 
+START = [(3, 3), (3, 4), (4, 3), (4, 4)]  # (y, x) of the four initial discs: never a move
+
+
+def _mark_start(ax: plt.Axes) -> None:
+    """Grey out the four centre squares (occupied from the start, so nobody can move there)."""
+    for y, x in START:
+        ax.add_patch(plt.Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor="0.85", edgecolor="0.6",
+                                   hatch="//", lw=0.5))
+
+
 def _heat(ax: plt.Axes, grid: np.ndarray, vmax: float, title: str, annotate: bool) -> Any:
     im = ax.imshow(grid * 100, cmap="viridis", vmin=0, vmax=vmax * 100)
     ax.set_title(title, fontsize=10)
     _board_axes(ax)
+    _mark_start(ax)
     if annotate:
         for y in range(8):
             for x in range(8):
                 v = grid[y, x] * 100
-                if v >= 0.05:
+                if v >= 0.05 and (y, x) not in START:
                     ax.text(x, y, f"{v:.1f}", ha="center", va="center", fontsize=6,
                             color="white" if v < 0.6 * vmax * 100 else "black")
     return im
@@ -142,9 +153,10 @@ def plot_fig4_2(counts: Mapping[str, np.ndarray], left: str, right: str, png: st
     im2 = axes[2].imshow(d, cmap="RdBu_r", vmin=-lim, vmax=lim)
     axes[2].set_title(f"{right} minus {left} (percentage points)", fontsize=10)
     _board_axes(axes[2])
+    _mark_start(axes[2])
     for y in range(8):
         for x in range(8):
-            if abs(d[y, x]) >= 0.05:
+            if abs(d[y, x]) >= 0.05 and (y, x) not in START:
                 axes[2].text(x, y, f"{d[y, x]:+.1f}", ha="center", va="center", fontsize=6)
     fig.colorbar(im2, ax=axes[2], shrink=0.85, label="difference (pp)")
     fig.suptitle(f"Where {left} and {right} move (Fig 4.2)", fontsize=12)
@@ -186,7 +198,7 @@ def plot_dendrograms(trees: Sequence[tuple[str, np.ndarray, Sequence[str]]], png
             ax.text(0.5, 0.5, "fewer than two bots", ha="center", va="center")
             ax.set_xticks([])
         ax.set_title(title, fontsize=10)
-    fig.suptitle("Hierarchical clustering of the bots (average linkage)", fontsize=12)
+    fig.suptitle("Hierarchical clustering of the bots (average linkage)", fontsize=12, y=1.04)
     _save(fig, png, pdf)
 
 
@@ -197,9 +209,9 @@ def plot_similarity_panels(mats: Sequence[pd.DataFrame], titles: Sequence[str],
     n = len(mats)
     rows, cols = mats[0].shape if n else (1, 1)
     fig, axes = plt.subplots(1, n, figsize=(n * (0.9 * cols + 2.6), 0.55 * rows + 1.8),
-                             squeeze=False)
+                             squeeze=False, layout="constrained")
     im = None
-    for ax, mat, title in zip(axes.flat, mats, titles, strict=True):
+    for k, (ax, mat, title) in enumerate(zip(axes.flat, mats, titles, strict=True)):
         v = mat.to_numpy(dtype=float)
         im = ax.imshow(v, cmap="magma", vmin=0.0, vmax=1.0, aspect="auto")
         ax.set_xticks(range(v.shape[1]), list(mat.columns), rotation=45, ha="right")
@@ -211,7 +223,8 @@ def plot_similarity_panels(mats: Sequence[pd.DataFrame], titles: Sequence[str],
                             color="white" if v[i, j] < 0.6 else "black")
         ax.set_title(title, fontsize=10)
         ax.set_xlabel(xlabel)
-        ax.set_ylabel(ylabel)
+        if k == 0:
+            ax.set_ylabel(ylabel)
     if im is not None:
         fig.colorbar(im, ax=axes.ravel().tolist(), shrink=0.8, label="similarity")
     _save(fig, png, pdf)
@@ -227,8 +240,12 @@ def plot_ratings(table: pd.DataFrame, png: str | Path, pdf: str | Path | None = 
         c = colours.get(r.type, "tab:gray")
         ax.errorbar(r.elo, k, xerr=[[r.elo - r.elo_lo], [r.elo_hi - r.elo]], fmt="o", color=c,
                     capsize=3)
-        ax.text(r.elo_hi + 8, k, f"{int(r.points)} pts", va="center", fontsize=7)
+        ax.text(r.elo_hi + 15, k, f"{int(r.points)} pts", va="center", fontsize=7)
     ax.set_yticks(y, list(df["bot"]))
+    lo, hi = float(df["elo_lo"].min()), float(df["elo_hi"].max())
+    pad = max(60.0, 0.12 * (hi - lo))
+    ax.set_xlim(lo - pad, hi + 2 * pad)
+    ax.set_ylim(-0.7, len(df) - 0.3)
     ax.set_xlabel("Bradley-Terry rating (Elo scale, mean 1500) with 95% CI")
     for t, c in colours.items():
         ax.plot([], [], "o", color=c, label=t)
