@@ -89,7 +89,12 @@ def test_evaluation_rules_end_to_end(tmp_path):
     assert "Nothing to be done" in again.stdout + again.stderr, again.stdout[-3000:]
 
     # a new agent: only its score jobs and the aggregate tables (of its own results variant)
-    plus = _snakemake(tmp_path, "-n", "--config", _overrides("evaluate.agents=[opp_random]"))
+    extra = "evaluate.agents=[opp_random]"
+    dry2 = _snakemake(tmp_path, "-n", "--config", _overrides(extra))
+    rdir2 = re.search(r"(results/reversi/[^/\s]+)/table4_5\.csv", dry2.stdout + dry2.stderr)
+    assert rdir2, (dry2.stdout + dry2.stderr)[-3000:]
+    plus = _snakemake(tmp_path, "-n", *[f"{rdir2.group(1)}/{o}" for o in outputs], "--config",
+                      _overrides(extra))
     text = plus.stdout + plus.stderr
     assert plus.returncode == 0, text[-3000:]
     counts = dict(re.findall(r"^(\w+)\s+(\d+)$", text, re.M))

@@ -84,3 +84,29 @@ class ProviderFactory:
 
     def __call__(self) -> Provider:
         return Provider(self.game, self.specs, self.extra)
+
+
+def warm_up(provider: Any, bot_ids: Sequence[str], game: Any) -> None:
+    """Build each bot and let in-process bots move once from the start position.
+
+    Called in the parent before worker processes are forked, so numba's compiled kernels and
+    torch are loaded once and inherited, not re-loaded by every worker. External programs (bots
+    with a ``respond`` method) are only built, never started here. Failures are left to the
+    real calls, which report them with their match and ply.
+    """
+    from ime.bots.base import DecisionContext
+
+    for bot_id in dict.fromkeys(bot_ids):
+        try:
+            bot = provider(bot_id)
+        except (KeyError, ValueError, FileNotFoundError):
+            continue
+        if getattr(bot, "respond", None) is not None:
+            continue
+        state = game.new_initial_state(seed=0)
+        (player,) = state.current_players()[:1] or (0,)
+        try:
+            bot.act(state.clone(), DecisionContext(seed=0, match_id="warm-up", ply=0,
+                                                   player=player))
+        except Exception:  # noqa: BLE001 - a warm-up must never decide anything
+            pass

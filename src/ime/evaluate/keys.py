@@ -41,6 +41,7 @@ import pyarrow.parquet as pq
 from tqdm.auto import tqdm
 
 from ime.bots.base import derive_seed
+from ime.evaluate.agents import warm_up
 from ime.evaluate.forks import BotProvider, LoggedMatch, finish_as, outcome, state_at
 from ime.evaluate.parallel import ordered_map
 from ime.games.base import Game, State
@@ -308,7 +309,11 @@ def mine_keys(
         cands = cands[:max_candidates]
 
     def setup() -> MiningContext:
-        return MiningContext(game, pool, provider_factory(), target, references)
+        prov = provider_factory()
+        if workers > 1:
+            warm_up(prov, [target, *references, *(p for m in pool.matches for p in m.players)],
+                    game)
+        return MiningContext(game, pool, prov, target, references)
 
     results: list[CandidateResult] = []
     n_found = 0

@@ -5,8 +5,10 @@ Forks and tournament games are independent, CPU-bound and seconds long, so a pro
 workers: the caller consumes results in order and may stop early (``should_stop``), and whatever
 was computed beyond that point is discarded, never used.
 
-Workers are forked (not spawned) so that the initializer's arguments (bot factories, loaded
-matches) need not be picklable; each worker builds its own bots once.
+Workers are forked (not spawned): the context (``setup()``: the game, the loaded matches, the
+bots, with torch and numba already imported and compiled) is built *once in the parent* and every
+worker inherits a copy, instead of each worker re-importing torch (seconds) and re-loading numba's
+cache. Where fork is unavailable, each spawned worker calls ``setup()`` itself.
 """
 
 from __future__ import annotations
@@ -23,13 +25,14 @@ R = TypeVar("R")
 _STATE: dict[str, Any] = {}
 
 
-def _init(setup: Callable[[], Any]) -> None:
+def _init(setup: Callable[[], Any] | None) -> None:
     # One torch thread per worker (the pool is the parallelism). Only if torch is already loaded:
     # importing it costs seconds per worker and most forks never touch a net.
     torch = sys.modules.get("torch")
     if torch is not None:
         torch.set_num_threads(1)
-    _STATE["ctx"] = setup()
+    if setup is not None:  # spawned worker: build the context here
+        _STATE["ctx"] = setup()
 
 
 def _call(args: tuple[Callable[[Any, Any], Any], Any]) -> Any:
@@ -56,13 +59,19 @@ def ordered_map(
             yield fn(ctx, t)
         return
     method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
-    pool = mp.get_context(method).Pool(workers, initializer=_init, initargs=(setup,))
+    if method == "fork":
+        _STATE["ctx"] = setup()  # inherited by every forked worker
+        init_arg: Callable[[], Any] | None = None
+    else:  # pragma: no cover - Windows / macOS spawn
+        init_arg = setup
+    pool = mp.get_context(method).Pool(workers, initializer=_init, initargs=(init_arg,))
     try:
         yield from pool.imap(_call, ((fn, t) for t in tasks), chunksize=chunksize)
         pool.close()
     finally:
         pool.terminate()
         pool.join()
+        _STATE.pop("ctx", None)
 
 
 def default_workers(requested: int | None) -> int:

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
+from ime.evaluate.agents import warm_up
 from ime.evaluate.forks import BotProvider, finish_as, state_at
 from ime.evaluate.keys import KeySet, read_keyset
 from ime.evaluate.parallel import ordered_map
@@ -73,12 +74,15 @@ def score_agent(
         return base, {"agent": agent, "target": keys.target, "source": "target itself",
                       "keys": len(base), "forks": 0, "seconds": 0.0}
 
-    # Build the agent here first: a bad id fails with the registry's message, and heavy imports
-    # (torch for imitators) happen once, before the worker processes are forked.
+    # Build the agent here first: a bad id fails with the registry's message (not in a worker).
     provider_factory()(agent)
 
     def setup() -> _ScoreCtx:
-        return _ScoreCtx(keys, provider_factory(), agent)
+        prov = provider_factory()
+        if workers > 1:
+            opponents = {p for s in keys.df["players_json"] for p in json.loads(s)}
+            warm_up(prov, [agent, *sorted(opponents)], get_game(keys.game))
+        return _ScoreCtx(keys, prov, agent)
 
     n = len(keys.df)
     actions = np.full(n, -1, dtype=np.int64)

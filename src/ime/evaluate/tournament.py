@@ -26,6 +26,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from ime.bots.base import derive_seed
+from ime.evaluate.agents import warm_up
 from ime.evaluate.forks import BotProvider, outcome
 from ime.evaluate.parallel import ordered_map
 from ime.games.base import Game, State
@@ -164,7 +165,10 @@ def play_games(
                                   max_mobility_gap=max_mobility_gap)]
 
     def setup() -> _Ctx:
-        return _Ctx(game, provider_factory(), openings, seed)
+        prov = provider_factory()
+        if workers > 1:
+            warm_up(prov, sorted({b for g in games for b in (g.player0, g.player1)}), game)
+        return _Ctx(game, prov, openings, seed)
 
     rows, logs = [], []
     bar = tqdm(total=len(games), desc=desc, unit="game", disable=not progress)
