@@ -1,5 +1,7 @@
 # Stage 4: evaluation (thesis 3.2, 4.4): key endgames per target, every agent scored on every
 # target's stored key set (S1/S2), and the originals-vs-imitators round-robin (Table 4.8).
+# References (the other targets) were forked while mining: their scores are read from the key
+# sets by eval_similarity, so only imitators and extra agents (evaluate.agents) get score jobs.
 # Paths and params come from ime.evaluate.workflow (see its module doc); the jobs' logic lives
 # in ime.evaluate.jobs. docs/evaluation.md explains the method.
 
@@ -17,12 +19,6 @@ EVAL_WORKERS = int(EVAL_MAIN.e["workers"])
 
 wildcard_constraints:
     **EVAL.constraints(),
-
-
-def _eval_score_threads(wildcards):
-    # a stored reference is only read back from the key set: one thread is plenty
-    ep = EVAL.for_keys(wildcards.game, wildcards.ltag, wildcards.ktag)
-    return 1 if wildcards.agent in ep.references(wildcards.target) else EVAL_WORKERS
 
 
 rule eval_keys:
@@ -58,7 +54,7 @@ rule eval_score_zoo:
         spec=lambda wc: EVAL.for_keys(wc.game, wc.ltag, wc.ktag).score_spec(
             wc.agent, wc.target
         ),
-    threads: _eval_score_threads
+    threads: EVAL_WORKERS
     resources:
         mem_mb=1500,
     log:

@@ -157,3 +157,13 @@ def test_raw_source_needs_files(tmp_path: Path) -> None:
     assert v.log_paths() == ["data/raw/reversi/b.jsonl", "data/raw/reversi/pack.matches"]
     assert v.parts() == ["b_jsonl", "pack_matches"]
     assert v.results_dir != "results/reversi"
+
+
+def test_run_folds() -> None:
+    v = make_plan(["train.run_folds=2"]).main
+    assert v.folds == 2 and v.cfg["train"]["folds"] == 5
+    base = make_plan(["train.run_folds=5"]).main
+    assert base.train_tag == v.train_tag  # the same fold trains into the same file
+    assert base.results_dir != v.results_dir  # but the table averages different folds
+    with pytest.raises(ConfigError, match="run_folds"):
+        make_plan(["train.run_folds=6"])

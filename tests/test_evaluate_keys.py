@@ -51,8 +51,9 @@ def test_mining_finds_keys_and_self_forks_reproduce(mined):
     st = res.stats
     assert st.n_keys == 12 and len(res.keys) == 12
     assert st.self_fork_failed == 0 and st.self_fork_rate == 1.0
+    assert st.self_fork_checked == st.n_keys  # every would-be key was self-forked, and was one
     assert 0 < st.key_rate <= 1 and st.candidates_forked >= 12
-    assert st.forks == st.candidates_forked * 3  # target + two references
+    assert st.forks == st.candidates_forked * 2 + st.self_fork_checked  # 2 refs (+ self)
     assert st.matches_total == 16 and st.matches_with_keys >= 4  # spread over matches
     assert (res.keys["n_legal"] >= 2).all()
     # every key: some reference's result differs from the target's logged result
@@ -94,11 +95,22 @@ def test_mining_is_worker_independent_and_prefix_stable(mined):
     assert small.keys[cols].equals(res.keys[cols].iloc[:5].reset_index(drop=True))
 
 
+def test_self_fork_of_every_candidate_on_request(mined):
+    _, path, res = mined
+    full = mine_keys(GAME, "toy_first", ["toy_last", "toy_random"], [path],
+                     ToyProviderFactory(), n_keys=12, seed=3, match_seed=MATCH_SEED,
+                     progress=False, check_all_self=True)
+    assert full.stats.self_fork_checked == full.stats.candidates_forked
+    assert full.stats.self_fork_failed == 0
+    assert full.keys["match_id"].tolist() == res.keys["match_id"].tolist()
+
+
 def test_self_fork_failure_is_counted_and_excluded(tmp_path):
     # a bot with a shared random stream breaks the contract: its forks do not replay
     path = _logs(tmp_path, target="toy_unseeded", opponent="toy_first", n=4)
     res = mine_keys(GAME, "toy_unseeded", ["toy_last"], [path], ToyProviderFactory(), n_keys=3,
-                    max_candidates=15, seed=0, match_seed=MATCH_SEED, progress=False)
+                    max_candidates=15, seed=0, match_seed=MATCH_SEED, progress=False,
+                    check_all_self=True)
     assert res.stats.self_fork_failed > 0 and res.stats.self_fork_rate < 1.0
     ok = res.candidates["self_moves_same"] & (
         res.candidates["self_outcome"] == res.candidates["target_outcome"])
@@ -110,7 +122,8 @@ def test_wrong_match_seed_breaks_reproduction(tmp_path):
     # the opponent is random per (seed, match, ply): forking with another seed changes its play
     path = _logs(tmp_path, n=4)
     res = mine_keys(GAME, "toy_first", ["toy_last"], [path], ToyProviderFactory(), n_keys=50,
-                    max_candidates=20, seed=0, match_seed=MATCH_SEED + 1, progress=False)
+                    max_candidates=20, seed=0, match_seed=MATCH_SEED + 1, progress=False,
+                    check_all_self=True)
     assert res.stats.self_fork_failed > 0
 
 

@@ -74,3 +74,14 @@ def test_checkpoint_round_trip(tmp_path: Path) -> None:
     assert back.checkpoint["bot"] == "rev1"
     with torch.no_grad():
         assert torch.equal(back(x, mask), net(x, mask))
+
+
+def test_options_mask_input_and_dropout() -> None:
+    base = count_params(build_net(NETS["conv"], seed=0))
+    with_mask = build_net({**NETS["conv"], "mask_input": True}, seed=0)
+    assert count_params(with_mask) == base + 9 * NETS["conv"]["channels"][0]
+    x = torch.randint(0, 2, (4, 2, 8, 8)).float()
+    mask = torch.ones(4, 64)
+    assert with_mask(x, mask).shape == (4, 64)
+    drop = build_net({**NETS["mlp1"], "dropout": 0.5}, seed=0).eval()
+    assert torch.equal(drop(x, mask), drop(x, mask))  # identity in eval mode

@@ -17,6 +17,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from ime.config import make_plan
+
 REPO = Path(__file__).resolve().parents[1]
 SNAKEFILE = REPO / "Snakefile"
 TINY = "overrides=[scale=tiny]"
@@ -85,8 +87,11 @@ def test_noop_rerun(run: Path) -> None:
 
 def _dry_jobs(run: Path, *overrides: str) -> dict[str, int]:
     """Job counts of a dry run of the tables of a variant."""
-    ov = "overrides=[" + ",".join(["scale=tiny", *overrides]) + "]"
-    out = smk(run, "-n", "--config", ov)
+    ov = ["scale=tiny", *overrides]
+    v = make_plan(ov, REPO / "config").main
+    targets = [v.table_path(t) for t in ("table4_2.csv", "table4_3.csv", "table4_4.csv",
+                                         "run_report.json")]
+    out = smk(run, "-n", *targets, "--config", "overrides=[" + ",".join(ov) + "]")
     text = out.stdout + out.stderr
     counts: dict[str, int] = {}
     in_stats = False
@@ -104,6 +109,9 @@ def _dry_jobs(run: Path, *overrides: str) -> dict[str, int]:
 
 
 def test_override_reruns_only_dependents(run: Path) -> None:
+    assert _dry_jobs(run, "train.threads=2") == {}  # runtime only: nothing to do
+    jobs = _dry_jobs(run, "train.nets=[conv]")  # fewer nets: only new tables, no training
+    assert "train" not in jobs and "table4_4" in jobs
     jobs = _dry_jobs(run, "train.lr=0.002", "train.nets=[conv]")
     assert jobs.get("train") == 2 * 2  # 2 bots x conv x 2 folds, nothing upstream
     assert not {"matches", "decisions", "dataset"} & set(jobs)

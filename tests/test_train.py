@@ -104,3 +104,46 @@ def test_table4_4() -> None:
     assert row.val_acc_std == pytest.approx(1.0) and row.folds == 3
     with pytest.raises(ValueError):
         table4_4(metrics, {"b": {"baseline": 20.0, "pairs": 100}}, ["b"], ["mlp1"])
+
+
+def test_symmetries_commute_with_the_rules() -> None:
+    """Transforming a position's planes gives the legal moves of the transformed position."""
+    import torch
+
+    from ime.games.reversi import GAME
+    from ime.games.reversi.encode import encode_boards, encode_states
+    from ime.train.augment import Symmetries
+
+    st = GAME.new_initial_state()
+    rng = np.random.default_rng(3)
+    states = []
+    for _ in range(20):
+        acts = st.legal_actions()
+        st.apply_action(acts[int(rng.integers(len(acts)))])
+        states.append(st.clone())
+    planes, mask = encode_states(states)
+    sym = Symmetries("sym8", 8, torch.device("cpu"))
+    action = torch.from_numpy(mask.argmax(axis=1))
+    for k in range(len(sym)):
+        p, m, a = sym.apply(k, torch.from_numpy(planes).float(), torch.from_numpy(mask).float(),
+                            action)
+        bits = (p.numpy().reshape(len(states), 2, 64).astype(np.uint64)
+                << np.arange(64, dtype=np.uint64)).sum(axis=2, dtype=np.uint64)
+        _, legal = encode_boards(bits[:, 0], bits[:, 1])
+        assert np.array_equal(legal, m.numpy().astype(np.uint8)), sym.names[k]
+        assert (m[torch.arange(len(states)), a] == 1).all()
+
+
+def test_augment_and_monitor_options(tmp_path: Path) -> None:
+    ds = tmp_path / "b.parquet"
+    _synthetic(ds, n_matches=12, per=10)
+    for opts in ({"augment": "sym8", "monitor": "val_acc"}, {"augment": "none",
+                                                             "monitor": "val_loss"}):
+        cfg = {**TRAIN, "max_epochs": 2, **opts}
+        ms = [train_fold(ds, NET, cfg, bot="b", fold=0, checkpoint_path=tmp_path / "c.pt",
+                         metrics_path=tmp_path / f"c{k}.json", progress=False) for k in range(2)]
+        assert ms[0]["history"] == ms[1]["history"]
+    with pytest.raises(ValueError, match="monitor"):
+        train_fold(ds, NET, {**TRAIN, "monitor": "f1"}, bot="b", fold=0,
+                   checkpoint_path=tmp_path / "c.pt", metrics_path=tmp_path / "c.json",
+                   progress=False)

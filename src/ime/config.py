@@ -37,8 +37,9 @@ from omegaconf import DictConfig, OmegaConf
 GROUPS = ("game", "net", "scale", "experiment", "evaluate")
 """Config groups whose chosen option is recorded under ``run.choices``."""
 
-RUNTIME_TRAIN_KEYS = ("nets", "device", "gpu", "threads")
-"""``train`` keys that change how a job runs, not what it computes (excluded from tags)."""
+RUNTIME_TRAIN_KEYS = ("nets", "device", "gpu", "threads", "run_folds")
+"""``train`` keys that do not change what one (bot, net, fold) job computes (not in its tag):
+how it runs, and which nets / how many folds are trained at all."""
 
 SLUG_MAX = 80
 
@@ -189,11 +190,14 @@ SCHEMA: dict[str, tuple[str, bool]] = {
     "dataset.dedup": (_STR, False),
     "train.nets": (_STRLIST, False),
     "train.folds": (_INT, False),
+    "train.run_folds": (_INT, True),
     "train.max_epochs": (_INT, False),
     "train.patience": (_INT, False),
     "train.batch_size": (_INT, False),
     "train.lr": (_NUM, False),
     "train.weight_decay": (_NUM, False),
+    "train.monitor": (_STR, False),
+    "train.augment": (_STR, False),
     "train.seed": (_INT, False),
     "train.device": (_STR, False),
     "train.gpu": (_BOOL, False),
@@ -210,12 +214,15 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "dataset.mode": ("strict", "lenient"),
     "dataset.dedup": ("keep", "drop_exact"),
     "train.device": ("auto", "cpu", "cuda", "mps"),
+    "train.monitor": ("val_acc", "val_loss"),
+    "train.augment": ("none", "sym4", "sym8"),
     "net.kind": ("mlp", "conv"),
 }
 
 MINIMA: dict[str, float] = {
     "matches.per_target": 1, "matches.shards": 1, "matches.vs_targets": 0, "dataset.matches": 1,
-    "train.folds": 2, "train.max_epochs": 1, "train.patience": 0, "train.batch_size": 1,
+    "train.folds": 2, "train.run_folds": 1, "train.max_epochs": 1, "train.patience": 0,
+    "train.batch_size": 1,
     "train.weight_decay": 0, "train.threads": 1, "game.num_actions": 1, "game.planes": 1,
 }
 
@@ -285,6 +292,9 @@ def _semantic_problems(c: dict) -> list[str]:
         problems.append("generated matches need game.opponents or at least two targets")
     if c["matches"]["vs_targets"] > 1:
         problems.append("matches.vs_targets is a fraction in [0, 1]")
+    rf = c["train"].get("run_folds")
+    if rf is not None and rf > c["train"]["folds"]:
+        problems.append(f"train.run_folds={rf} exceeds train.folds={c['train']['folds']}")
     if not c["train"]["lr"] > 0:
         problems.append(f"train.lr must be > 0, got {c['train']['lr']}")
     if not c["train"]["nets"]:
@@ -322,6 +332,11 @@ def _check_net(net: Mapping[str, Any], where: str, overrides: Sequence[str]) -> 
         k = net.get("kernel", 3)
         if not (_type_ok(k, _INT) and k >= 1 and k % 2 == 1):
             problems.append(f"kernel must be an odd int >= 1 (same padding), got {k!r}")
+    if not isinstance(net.get("mask_input", False), bool):
+        problems.append(f"mask_input must be true or false, got {net.get('mask_input')!r}")
+    drop = net.get("dropout", 0.0)
+    if not (_type_ok(drop, _NUM) and 0 <= drop < 1):
+        problems.append(f"dropout must be a number in [0, 1), got {drop!r}")
     std = net.get("init_std")
     if std is not None and not (_type_ok(std, _NUM) and std > 0):
         problems.append(f"init_std must be null or a positive number, got {std!r}")
@@ -365,6 +380,7 @@ def results_key(c: Mapping[str, Any]) -> dict[str, Any]:
     out = flatten({k: v for k, v in c.items() if k not in ("run", "sweep", "train", "net")})
     out.update(train_key(c))
     out["train.nets"] = c["train"]["nets"]
+    out["train.run_folds"] = c["train"].get("run_folds")
     out["net.name"] = c["net"]["name"]
     return out
 
@@ -454,7 +470,13 @@ class Variant:
 
     @property
     def folds(self) -> int:
-        return int(self.cfg["train"]["folds"])
+        """How many folds are trained (checkpoints ``fold0 .. fold{folds-1}`` exist).
+
+        ``train.folds`` is k of the k-fold split; ``train.run_folds`` (when set) trains only the
+        first folds of that split (the quick scale's time saver).
+        """
+        t = self.cfg["train"]
+        return int(t["run_folds"]) if t.get("run_folds") is not None else int(t["folds"])
 
     @property
     def source(self) -> str:
@@ -728,8 +750,11 @@ class WorkflowIndex:
     def train_spec(self, game: str, ttag: str, netdir: str, bot: str,
                    fold: int) -> dict[str, Any]:
         v = self.trains[(game, ttag)]
+        # only what the job uses: adding a net or changing the thread count re-runs nothing
+        train = {k: x for k, x in v.cfg["train"].items()
+                 if k not in ("nets", "run_folds", "gpu", "threads")}
         return {"bot": bot, "fold": int(fold), "net": self.nets[(game, ttag, netdir)],
-                "train": dict(v.cfg["train"])}
+                "train": train}
 
     def variant(self, rdir: str) -> Variant:
         return self.results[rdir]
@@ -775,7 +800,9 @@ class WorkflowIndex:
 
     def run_report_spec(self, rdir: str) -> dict[str, Any]:
         v = self.variant(rdir)
-        return {"variant": v.name, "results_dir": rdir, "config": v.cfg,
+        cfg = {**v.cfg, "train": {k: x for k, x in v.cfg["train"].items()
+                                  if k not in ("device", "gpu", "threads")}}
+        return {"variant": v.name, "results_dir": rdir, "config": cfg,
                 "tags": {"logs": v.logs_tag, "dataset": v.dataset_tag, "train": v.train_tag},
                 "log_files": v.log_paths()}
 

@@ -58,9 +58,7 @@ class Provider:
     def __call__(self, bot_id: str) -> Bot:
         bot = self._cache.get(bot_id)
         if bot is None:
-            if self.specs.get(bot_id, {}).get("kind") == "imitator":
-                import ime.bots.imitator  # noqa: F401  (registers the kind)
-            from ime.bots.registry import make_bot
+            from ime.bots.registry import make_bot  # imports plug-in kinds (imitator) on demand
 
             bot = make_bot(self.game, bot_id, self.specs)
             self._cache[bot_id] = bot

@@ -44,7 +44,7 @@ def job_keys(smk: Any) -> None:
         log.info("%s: %d keys from %d candidates (key rate %.3f) in %d matches; self-fork "
                  "reproduced %d/%d; %d forks in %.1f s (%.1f forks/s)", s.target, s.n_keys,
                  s.candidates_forked, s.key_rate, s.matches_with_keys, s.self_fork_reproduced,
-                 s.candidates_forked, s.forks, s.seconds, s.forks_per_s)
+                 s.self_fork_checked, s.forks, s.seconds, s.forks_per_s)
         if s.n_keys < s.n_keys_wanted:
             log.warning("%s: only %d of %d keys found (%d candidates available): use more "
                         "matches or fewer keys", s.target, s.n_keys, s.n_keys_wanted,
@@ -102,16 +102,20 @@ def job_tournament_pair(smk: Any) -> None:
 def job_similarity(smk: Any) -> None:
     """Every (agent, target) S1/S2 with CIs, and the pairwise table among the originals."""
     from ime.evaluate.keys import read_keyset
-    from ime.evaluate.scoring import read_scores
+    from ime.evaluate.scoring import read_scores, stored_scores
     from ime.evaluate.similarity import pairwise_similarity, similarity
 
     p = smk.params.spec
     with _logging(smk):
-        keys = {t: read_keyset(path).df for t, path in p["keys"].items()}
+        keysets = {t: read_keyset(path) for t, path in p["keys"].items()}
+        keys = {t: ks.df for t, ks in keysets.items()}
         scores = {}
         for key, path in p["scores"].items():
             agent, target = key.split("|")
             scores[(agent, target)] = read_scores(path)[0]
+        for key in p.get("stored", []):  # references: their forks are stored in the key set
+            agent, target = key.split("|")
+            scores[(agent, target)] = stored_scores(keysets[target], agent)
         rows = []
         for (agent, target), df in scores.items():
             if not len(keys[target]):

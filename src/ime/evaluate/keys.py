@@ -18,9 +18,12 @@ Choices made here (see ``docs/evaluation.md``):
 * **Positions with fewer than ``min_legal`` legal moves are skipped** (default 2): with a single
   legal move (or a forced pass) every program plays the same move, so S1 is trivially 1 there and
   the position only tests the opponent's reply, which the thesis calls a poor test.
-* **Self-fork.** T itself finishes every candidate too (same match id and seed). It must reproduce
-  the logged result (and the logged moves); a candidate where it does not is counted, reported and
-  never used as a key, since T's own result there is not reproducible.
+* **Self-fork.** T itself finishes every candidate where some reference's result differs from
+  T's (every would-be key), with the same match id and seed. It must reproduce the logged result
+  and the logged moves; a candidate where it does not is counted, reported and never used as a
+  key, since T's own result there is not reproducible. Candidates where every reference agrees
+  with T cannot be keys whatever the self-fork says, so they are not self-forked (that saves a
+  fifth of the forks with four references; ``check_all_self=True`` self-forks them too).
 * Matches that ended by a fault, or whose players the provider cannot build (e.g. a platform log
   naming an unknown program), are skipped and counted.
 """
@@ -169,6 +172,7 @@ class MiningContext:
     provider: BotProvider
     target: str
     references: tuple[str, ...]
+    check_all_self: bool = False
 
 
 @dataclass
@@ -176,8 +180,8 @@ class CandidateResult:
     candidate: Candidate
     target_action: Any
     target_outcome: int
-    self_outcome: int
-    self_moves_same: bool
+    self_outcome: int | None  # None: not self-forked (every reference agreed with the target)
+    self_moves_same: bool | None
     ref_actions: dict[str, Any]
     ref_outcomes: dict[str, Any]
     planes: np.ndarray
@@ -186,12 +190,20 @@ class CandidateResult:
     seconds: float
 
     @property
+    def self_checked(self) -> bool:
+        return self.self_outcome is not None
+
+    @property
     def self_ok(self) -> bool:
-        return self.self_outcome == self.target_outcome and self.self_moves_same
+        return self.self_outcome == self.target_outcome and bool(self.self_moves_same)
+
+    @property
+    def refs_differ(self) -> bool:
+        return any(o != self.target_outcome for o in self.ref_outcomes.values())
 
     @property
     def is_key(self) -> bool:
-        return self.self_ok and any(o != self.target_outcome for o in self.ref_outcomes.values())
+        return self.refs_differ and self.self_checked and self.self_ok
 
 
 def evaluate_candidate(ctx: MiningContext, cand: Candidate) -> CandidateResult:
@@ -202,8 +214,6 @@ def evaluate_candidate(ctx: MiningContext, cand: Candidate) -> CandidateResult:
     entry = m.entries[cand.ply][str(cand.seat)]
     target_action = state.decode_response(cand.seat, entry["response"])
     target_outcome = outcome(m.scores, cand.seat)
-    me = finish_as(ctx.game, m, cand.ply, cand.seat, ctx.provider(ctx.target), ctx.provider,
-                   compare_moves=True, state=state)
     ref_actions: dict[str, Any] = {}
     ref_outcomes: dict[str, Any] = {}
     for ref in ctx.references:
@@ -211,10 +221,17 @@ def evaluate_candidate(ctx: MiningContext, cand: Candidate) -> CandidateResult:
                        state=state)
         ref_actions[ref] = fo.action
         ref_outcomes[ref] = fo.outcome
+    forks = len(ctx.references)
+    self_outcome: int | None = None
+    self_same: bool | None = None
+    if ctx.check_all_self or any(o != target_outcome for o in ref_outcomes.values()):
+        me = finish_as(ctx.game, m, cand.ply, cand.seat, ctx.provider(ctx.target), ctx.provider,
+                       compare_moves=True, state=state)
+        self_outcome, self_same, forks = me.outcome, bool(me.moves_same), forks + 1
     planes, mask = encode_for_nets(ctx.game, [state])
-    return CandidateResult(cand, target_action, target_outcome, me.outcome, bool(me.moves_same),
-                           ref_actions, ref_outcomes, planes[0], mask[0],
-                           1 + len(ctx.references), time.perf_counter() - t0)
+    return CandidateResult(cand, target_action, target_outcome, self_outcome, self_same,
+                           ref_actions, ref_outcomes, planes[0], mask[0], forks,
+                           time.perf_counter() - t0)
 
 
 # --- the miner ------------------------------------------------------------------------------------
@@ -230,6 +247,7 @@ class MiningStats:
     candidates_forked: int
     candidates_available: int
     key_rate: float
+    self_fork_checked: int
     self_fork_reproduced: int
     self_fork_failed: int
     self_fork_rate: float
@@ -280,12 +298,14 @@ def mine_keys(
     match_seed: int = 0,
     workers: int = 1,
     progress: bool = True,
+    check_all_self: bool = False,
 ) -> MiningResult:
     """Mine up to ``n_keys`` key endgames of ``target`` from its logged matches.
 
     ``provider_factory()`` is called once per worker process and returns a function making bots
     from ids (cached); ``match_seed`` is the seed the logged matches were played with (a line's
-    own ``seed`` field overrides it).
+    own ``seed`` field overrides it). ``check_all_self`` self-forks every candidate, not only
+    the would-be keys (a wider reproducibility check at 1/(1 + #references) more forks).
     """
     t0 = time.perf_counter()
     references = tuple(r for r in references if r != target)
@@ -313,7 +333,7 @@ def mine_keys(
         if workers > 1:
             warm_up(prov, [target, *references, *(p for m in pool.matches for p in m.players)],
                     game)
-        return MiningContext(game, pool, prov, target, references)
+        return MiningContext(game, pool, prov, target, references, check_all_self)
 
     results: list[CandidateResult] = []
     n_found = 0
@@ -323,7 +343,8 @@ def mine_keys(
         if res.is_key:
             n_found += 1
             bar.update()
-        bar.set_postfix(forked=len(results), rate=f"{n_found / len(results):.2f}")
+        bar.set_postfix(forked=len(results), rate=f"{n_found / len(results):.2f}",
+                        refresh=False)
         if n_found >= n_keys:
             break
     bar.close()
@@ -331,13 +352,15 @@ def mine_keys(
 
     keys, cand_df = _frames(game, pool, results, target, references)
     forks = sum(r.forks for r in results)
-    self_ok = sum(r.self_ok for r in results)
+    checked = [r for r in results if r.self_checked]
+    self_ok = sum(r.self_ok for r in checked)
     stats = MiningStats(
         game=game.name, target=target, references=list(references), n_keys_wanted=n_keys,
         n_keys=len(keys), candidates_forked=len(results), candidates_available=available,
         key_rate=len(keys) / len(results) if results else 0.0,
-        self_fork_reproduced=self_ok, self_fork_failed=len(results) - self_ok,
-        self_fork_rate=self_ok / len(results) if results else 1.0,
+        self_fork_checked=len(checked), self_fork_reproduced=self_ok,
+        self_fork_failed=len(checked) - self_ok,
+        self_fork_rate=self_ok / len(checked) if checked else 1.0,
         forced_positions_skipped=forced, matches_total=len(pool.matches),
         matches_skipped=dict(pool.skipped),
         matches_with_keys=int(keys["match_id"].nunique()) if len(keys) else 0,
@@ -368,8 +391,9 @@ def _frames(game: Game, pool: MatchPool, results: Sequence[CandidateResult], tar
             "match_id": m.match_id, "ply": c.ply, "seat": c.seat,
             "opponent": ",".join(p for s, p in enumerate(m.players) if s != c.seat),
             "n_legal": c.n_legal, "action": _code(r.target_action),
-            "target_outcome": r.target_outcome, "self_outcome": r.self_outcome,
-            "self_moves_same": r.self_moves_same, "is_key": r.is_key,
+            "target_outcome": r.target_outcome,
+            "self_outcome": -1 if r.self_outcome is None else r.self_outcome,
+            "self_moves_same": bool(r.self_moves_same), "is_key": r.is_key,
         }
         for ref in references:
             row[f"action__{ref}"] = _code(r.ref_actions[ref])

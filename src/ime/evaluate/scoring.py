@@ -64,10 +64,9 @@ def score_agent(
     t0 = time.perf_counter()
     base = keys.df[["match_id", "ply", "seat"]].copy()
     if agent in keys.references and not force_fork:
-        base["action"] = keys.df[f"action__{agent}"].astype(int).to_numpy()
-        base["outcome"] = keys.df[f"outcome__{agent}"].astype(int).to_numpy()
-        return base, {"agent": agent, "target": keys.target, "source": "stored reference",
-                      "keys": len(base), "forks": 0, "seconds": 0.0}
+        return stored_scores(keys, agent), {
+            "agent": agent, "target": keys.target, "source": "stored reference",
+            "keys": len(base), "forks": 0, "seconds": 0.0}
     if agent == keys.target and not force_fork:
         base["action"] = keys.df["action"].astype(int).to_numpy()
         base["outcome"] = keys.df["target_outcome"].astype(int).to_numpy()
@@ -101,6 +100,17 @@ def score_agent(
 
 
 TIMING_KEYS = ("seconds", "forks_per_s")
+
+
+def stored_scores(keys: KeySet, agent: str) -> pd.DataFrame:
+    """A reference's score table, read from the key set (it was forked while mining)."""
+    if agent not in keys.references:
+        raise KeyError(f"{agent} is not a reference of {keys.target}'s key set "
+                       f"(references: {keys.references})")
+    out = keys.df[["match_id", "ply", "seat"]].copy()
+    out["action"] = keys.df[f"action__{agent}"].astype(int).to_numpy()
+    out["outcome"] = keys.df[f"outcome__{agent}"].astype(int).to_numpy()
+    return out
 
 
 def write_scores(df: pd.DataFrame, info: dict, path: str | Path,

@@ -119,9 +119,11 @@ def validate_eval_config(e: Mapping[str, Any], cfg: Mapping[str, Any] | None = N
     if not (isinstance(pts, list) and len(pts) == 3):
         p.append(f"evaluate.tournament.points must be [win, draw, loss], got {pts!r}")
     if cfg is not None and not p:
-        folds = int(cfg.get("train", {}).get("folds", 0) or 0)
+        tr = cfg.get("train", {})
+        folds = int(tr.get("run_folds") or tr.get("folds") or 0)  # folds actually trained
         if isinstance(fold, int) and folds and fold >= folds:
-            p.append(f"evaluate.imitator.fold={fold} but train.folds={folds}")
+            p.append(f"evaluate.imitator.fold={fold} but only folds 0..{folds - 1} are trained "
+                     "(train.folds / train.run_folds)")
         nets = cfg.get("train", {}).get("nets")
         if nets is not None and im["net"] not in nets and im["net"] != cfg.get("net", {}).get(
                 "name"):
@@ -198,9 +200,18 @@ class EvalPlan:
             return f"{self.eval_dir}/scores/imit/{self.imit_dir}/{agent}/{target}.parquet"
         return f"{self.eval_dir}/scores/zoo/{agent}/{target}.parquet"
 
+    def stored(self, agent: str, target: str) -> bool:
+        """True when ``agent`` was forked while mining ``target``'s keys (a reference): its
+        scores are read from the key set, no job needed."""
+        return agent in self.references(target)
+
+    def scored_pairs(self) -> list[tuple[str, str]]:
+        """(agent, target) pairs that need a score job (forks)."""
+        return [(a, t) for a in self.agents() for t in self.targets
+                if a != t and not self.stored(a, t)]
+
     def score_paths(self) -> list[str]:
-        return [self.score_path(a, t) for a in self.agents() for t in self.targets
-                if a != t]
+        return [self.score_path(a, t) for a, t in self.scored_pairs()]
 
     def pair_path(self, a: str, b: str, suffix: str = ".csv") -> str:
         return f"{self.tour_dir}/{a}__{b}{suffix}"
@@ -256,8 +267,9 @@ class EvalPlan:
     def similarity_spec(self) -> dict[str, Any]:
         return {"game": self.game, "targets": self.targets, "agents": self.agents(),
                 "keys": {t: self.keys_path(t) for t in self.targets},
-                "scores": {f"{a}|{t}": self.score_path(a, t) for a in self.agents()
-                           for t in self.targets if a != t},
+                "scores": {f"{a}|{t}": self.score_path(a, t) for a, t in self.scored_pairs()},
+                "stored": [f"{a}|{t}" for a in self.agents() for t in self.targets
+                           if a != t and self.stored(a, t)],
                 "bootstrap": self.e["bootstrap"], "ci": self.e["ci"], "seed": self.e["seed"]}
 
     def tables_spec(self) -> dict[str, Any]:

@@ -41,6 +41,8 @@ class MaskedPolicyNet(nn.Module):
         self.config = dict(config)
 
     def forward(self, planes: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        if self.config.get("mask_input", False):
+            planes = torch.cat([planes, mask.reshape(planes.shape[0], 1, *planes.shape[2:])], 1)
         logits = self.body(planes)
         return logits.masked_fill(mask <= 0, MASK_VALUE)
 
@@ -54,6 +56,10 @@ def build_net(
     """Build a net from its architecture dict; ``seed`` makes the initial weights reproducible."""
     kind = config.get("kind")
     c, h, w = (int(x) for x in in_shape)
+    if config.get("mask_input", False):
+        if num_actions != h * w:
+            raise ValueError("mask_input needs one action per board square")
+        c += 1
     hidden = [int(x) for x in config.get("hidden", [])]
     layers: list[nn.Module] = []
     if kind == "mlp":
@@ -77,6 +83,8 @@ def build_net(
     for units in hidden:
         layers += [nn.Linear(width, units), nn.ReLU()]
         width = units
+    if float(config.get("dropout", 0.0)) > 0:
+        layers.append(nn.Dropout(float(config["dropout"])))
     layers.append(nn.Linear(width, num_actions))
     body = nn.Sequential(*layers)
     gen = torch.Generator().manual_seed(int(seed)) if seed is not None else None

@@ -33,6 +33,7 @@ from tqdm.auto import tqdm
 from ime.bots.base import derive_seed
 from ime.datasets.schema import read_arrays
 from ime.nets import build_net, count_params, save_checkpoint
+from ime.train.augment import Symmetries
 from ime.train.folds import split_indices
 
 log = logging.getLogger("ime.train")
@@ -144,11 +145,19 @@ def train_fold(
     patience = int(train_cfg["patience"])
     gen = torch.Generator().manual_seed(derive_seed("shuffle", run_seed))
     n_tr = int(data.train_idx.numel())
+    monitor = str(train_cfg.get("monitor", "val_loss"))
+    if monitor not in ("val_loss", "val_acc"):
+        raise ValueError(f"train.monitor must be val_loss or val_acc, got {monitor!r}")
+    augment = str(train_cfg.get("augment", "none"))
+    sym = Symmetries(augment, data.in_shape[-1], device) if augment != "none" else None
+    if sym is not None and (data.in_shape[-1] != data.in_shape[-2]
+                            or data.num_actions != data.in_shape[-1] ** 2):
+        raise ValueError("train.augment needs a square board whose actions are its squares")
     log.info("%s %s fold %d/%d: %d train rows, %d validation rows, %d params, device %s, "
              "%d thread(s)", bot, net_name, fold, folds, n_tr, int(data.val_idx.numel()),
              count_params(model), device, threads)
     history: list[dict[str, Any]] = []
-    best_loss = float("inf")
+    best_score = float("-inf")
     best_state = copy.deepcopy(model.state_dict())
     best_epoch = 0
     wait = 0
@@ -162,15 +171,20 @@ def train_fold(
         perm = data.train_idx[torch.randperm(n_tr, generator=gen).to(device)]
         run_loss = torch.zeros((), device=device)
         run_correct = torch.zeros((), dtype=torch.long, device=device)
-        for b in range(0, n_tr, bs):
+        ks = (torch.randint(len(sym), (n_tr // bs + 1,), generator=gen).tolist()
+              if sym is not None else None)
+        for j, b in enumerate(range(0, n_tr, bs)):
             i = perm[b:b + bs]
-            logits = model(data.planes[i], data.mask[i])
-            loss = nn.functional.cross_entropy(logits, data.action[i])
+            x, m, y = data.planes[i], data.mask[i], data.action[i]
+            if ks is not None:
+                x, m, y = sym.apply(ks[j], x, m, y)
+            logits = model(x, m)
+            loss = nn.functional.cross_entropy(logits, y)
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
             run_loss += loss.detach() * i.numel()
-            run_correct += (logits.detach().argmax(dim=1) == data.action[i]).sum()
+            run_correct += (logits.detach().argmax(dim=1) == y).sum()
         if device.type == "cuda":
             torch.cuda.synchronize()
         dt = time.perf_counter() - t0
@@ -181,9 +195,10 @@ def train_fold(
                "train_acc_running": 100.0 * float(run_correct) / n_tr,
                "val_loss": val_loss, "val_acc": val_acc}
         history.append(rec)
-        improved = val_loss < best_loss
+        score = -val_loss if monitor == "val_loss" else val_acc
+        improved = score > best_score
         if improved:
-            best_loss, best_epoch, wait = val_loss, epoch, 0
+            best_score, best_epoch, wait = score, epoch, 0
             best_state = copy.deepcopy(model.state_dict())
         else:
             wait += 1

@@ -34,17 +34,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core.extending import intrinsic
 
-from ime.games.reversi.bitboard import (
-    BLACK_START,
-    PASS,
-    WHITE_START,
-    flips,
-    legal_moves,
-    lowest_bit_index,
-    popcount,
-)
+from ime.games.reversi.bitboard import BLACK_START, PASS, WHITE_START
+from ime.games.reversi.bitboard import flips as _py_flips
+from ime.games.reversi.bitboard import legal_moves as _py_legal_moves
 
 U64 = np.uint64
 ZERO = U64(0)
@@ -62,6 +58,7 @@ COL_H = U64(0x8080808080808080)
 ROW_1 = U64(0x00000000000000FF)
 ROW_8 = U64(0xFF00000000000000)
 EDGE = COL_A | COL_H | ROW_1 | ROW_8
+INNER = U64(0x7E7E7E7E7E7E7E7E)  # columns B..G: blocks wrap-around in E/W/diagonal fills
 
 
 def _diag_masks(dx: int) -> np.ndarray:
@@ -91,11 +88,27 @@ def _neigh_table() -> np.ndarray:
     return out
 
 
+def _ray_table() -> np.ndarray:
+    """RAYS[sq, d]: the squares from ``sq`` (exclusive) to the board edge in direction ``d``; d 0..3
+    run towards higher bit indices (E, N, NE, NW), d 4..7 towards lower ones (W, S, SW, SE)."""
+    dirs = [(1, 0), (0, 1), (1, 1), (-1, 1), (-1, 0), (0, -1), (-1, -1), (1, -1)]
+    out = np.zeros((64, 8), dtype=np.uint64)
+    for sq in range(64):
+        for d, (dx, dy) in enumerate(dirs):
+            x, y, m = sq % 8 + dx, sq // 8 + dy, 0
+            while 0 <= x < 8 and 0 <= y < 8:
+                m |= 1 << (y * 8 + x)
+                x, y = x + dx, y + dy
+            out[sq, d] = m
+    return out
+
+
 NEIGH = _neigh_table()
+RAYS = _ray_table()
 DIAG9 = _diag_masks(1)
 DIAG7 = _diag_masks(-1)
 
-DEEP_MIN = 7  # empties at which the TT + PVS search takes over
+DEEP_MIN = 6  # empties at which the TT + PVS search takes over
 ETC_MIN = 8  # empties at and above which enhanced transposition cutoffs are tried
 SHALLOW_MAX = 5  # empties at and below which moves are not sorted (tuned: 4..6 within 15%)
 TT_BITS = 20  # 2**20 entries: 16 MiB of keys + 4 MiB of bounds
@@ -104,6 +117,11 @@ W_MOB = 16  # fastest-first weights (tuned on random 18-empty positions)
 W_POT = 2
 W_PAR = 4
 W_COR = 6
+SORT_MIN = 14  # empties at and above which a shallow mobility search joins the ordering key
+SORT_DEPTH = 2  # plies of that search
+W_EVAL = 8  # weight of its score in the ordering key
+E_MOB = 4  # shallow-search evaluation weights
+E_COR = 8
 
 __all__ = [
     "SolveResult",
@@ -117,6 +135,102 @@ __all__ = [
 
 
 # --- nopython kernels --------------------------------------------------------------------------
+@intrinsic
+def popcount(typingctx, b):
+    """Number of set bits (LLVM ctpop: one instruction where the CPU has it)."""
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def lowest_bit_index(typingctx, b):
+    """Index of the least significant set bit of a non-zero board (LLVM cttz)."""
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return sig, codegen
+
+
+@intrinsic
+def _clz(typingctx, b):
+    """Leading zeros of a non-zero board (LLVM ctlz)."""
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def _moves_dir(P, O, s, s2):
+    """Squares (unmasked by emptiness) where ``P`` outflanks ``O``-runs along shift ``s``, both
+    ways: doubling fill (runs of up to 6 in 3 steps + the pre-mask trick)."""
+    fl = O & (P << s)
+    fr = O & (P >> s)
+    fl |= O & (fl << s)
+    fr |= O & (fr >> s)
+    pl = O & (O << s)
+    pr = pl >> s
+    fl |= pl & (fl << s2)
+    fr |= pr & (fr >> s2)
+    fl |= pl & (fl << s2)
+    fr |= pr & (fr >> s2)
+    return (fl << s) | (fr >> s)
+
+
+@njit(cache=True)
+def legal_moves(P, O):
+    """Bitboard of squares where the side owning ``P`` may play."""
+    h = O & INNER
+    m = _moves_dir(P, h, U64(1), U64(2))
+    m |= _moves_dir(P, O, U64(8), U64(16))
+    m |= _moves_dir(P, h, U64(7), U64(14))
+    m |= _moves_dir(P, h, U64(9), U64(18))
+    return m & ~(P | O)
+
+
+@njit(cache=True, inline="always")
+def _ray_up(P, O, m):
+    """Flips along a ray towards higher bits: the O-run from the square up to the first non-O."""
+    x = m & ~O
+    first = x & (~x + ONE)
+    if first & P:
+        return (first - ONE) & m
+    return ZERO
+
+
+@njit(cache=True, inline="always")
+def _ray_down(P, O, m):
+    x = m & ~O
+    if x:
+        hb = ONE << U64(63 - _clz(x))
+        if hb & P:
+            return m & ((~hb + ONE) ^ hb)
+    return ZERO
+
+
+@njit(cache=True)
+def flips(P, O, sq):
+    """Discs of ``O`` flipped when ``P`` plays ``sq`` (ray masks; no fills)."""
+    return (
+        _ray_up(P, O, RAYS[sq, 0])
+        | _ray_up(P, O, RAYS[sq, 1])
+        | _ray_up(P, O, RAYS[sq, 2])
+        | _ray_up(P, O, RAYS[sq, 3])
+        | _ray_down(P, O, RAYS[sq, 4])
+        | _ray_down(P, O, RAYS[sq, 5])
+        | _ray_down(P, O, RAYS[sq, 6])
+        | _ray_down(P, O, RAYS[sq, 7])
+    )
+
+
 @njit(cache=True, inline="always")
 def _diff(P, O):
     """Final score of an ended game: disc difference only (Botzone gives empties to nobody)."""
@@ -287,8 +401,44 @@ def _order_key(nP, nO, sq, odd):
     return k
 
 
+@njit(cache=True)
+def _eval(P, O):
+    """Static evaluation for move ordering (side to move's view): weighted mobility + corners."""
+    mP = legal_moves(P, O)
+    mO = legal_moves(O, P)
+    e = (popcount(mP) + popcount(mP & CORNERS) - popcount(mO) - popcount(mO & CORNERS)) * E_MOB
+    e += (popcount(P & CORNERS) - popcount(O & CORNERS)) * E_COR
+    return e
+
+
+@njit(cache=True)
+def _eval_search(P, O, depth, alpha, beta, stats):
+    """Fail-soft depth-limited alpha-beta on ``_eval``: the move-ordering oracle at high empties."""
+    stats[299] += 1
+    if depth <= 0:
+        return _eval(P, O)
+    moves = legal_moves(P, O)
+    if moves == ZERO:
+        if legal_moves(O, P) == ZERO:
+            return _diff(P, O) * 64
+        return -_eval_search(O, P, depth, -beta, -alpha, stats)
+    best = np.int64(-(1 << 30))
+    while moves:
+        sq = lowest_bit_index(moves)
+        moves &= moves - ONE
+        f = flips(P, O, sq)
+        v = -_eval_search(O ^ f, P | f | (ONE << U64(sq)), depth - 1, -beta, -alpha, stats)
+        if v > best:
+            best = v
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    return best
+
+
 @njit(cache=True, inline="always")
-def _gen_sorted(P, O, moves, n, mvb, flb, keyb, tt_move):
+def _gen_sorted(P, O, moves, n, mvb, flb, keyb, tt_move, stats):
     """Fill row ``n`` of the move buffers with the legal moves sorted by ``_order_key`` (TT move
     first); returns the count. Insertion sort: lists are short (<= ~15)."""
     odd = _odd_quadrants(~(P | O))
@@ -301,7 +451,13 @@ def _gen_sorted(P, O, moves, n, mvb, flb, keyb, tt_move):
         if sq == tt_move:
             k = -(1 << 20)
         else:
-            k = _order_key(O ^ f, P | f | (ONE << U64(sq)), sq, odd)
+            cP = O ^ f
+            cO = P | f | (ONE << U64(sq))
+            k = _order_key(cP, cO, sq, odd)
+            if n >= SORT_MIN:
+                k += W_EVAL * _eval_search(
+                    cP, cO, np.int64(SORT_DEPTH), np.int64(-(1 << 30)), np.int64(1 << 30), stats
+                )
         i = cnt
         while i > 0 and keyb[n, i - 1] > k:
             keyb[n, i] = keyb[n, i - 1]
@@ -319,6 +475,7 @@ def _gen_sorted(P, O, moves, n, mvb, flb, keyb, tt_move):
 def _mid(P, O, alpha, beta, mvb, flb, keyb, stats):
     """Fail-soft alpha-beta, fastest-first, no TT (SHALLOW_MAX < empties < DEEP_MIN)."""
     stats[0] += 1
+    stats[1 + popcount(~(P | O))] += 1
     moves = legal_moves(P, O)
     if moves == ZERO:
         if legal_moves(O, P) == ZERO:
@@ -329,7 +486,7 @@ def _mid(P, O, alpha, beta, mvb, flb, keyb, stats):
         if ub <= alpha:
             return ub
     n = popcount(~(P | O))
-    cnt = _gen_sorted(P, O, moves, n, mvb, flb, keyb, -1)
+    cnt = _gen_sorted(P, O, moves, n, mvb, flb, keyb, -1, stats)
     best = -MAX_SCORE - 1
     for i in range(cnt):
         sq = mvb[n, i]
@@ -345,6 +502,7 @@ def _mid(P, O, alpha, beta, mvb, flb, keyb, stats):
             if v > alpha:
                 alpha = v
                 if alpha >= beta:
+                    stats[100 + n * 5 + min(i, 4)] += 1
                     break
     return best
 
@@ -364,6 +522,7 @@ def _deep(P, O, alpha, beta, ttk, tti, mvb, flb, keyb, stats, use_tt):
     score whatever window produced them, so entries stay valid across searches.
     """
     stats[0] += 1
+    stats[1 + popcount(~(P | O))] += 1
     moves = legal_moves(P, O)
     if moves == ZERO:
         if legal_moves(O, P) == ZERO:
@@ -394,7 +553,7 @@ def _deep(P, O, alpha, beta, ttk, tti, mvb, flb, keyb, stats, use_tt):
             return ub
     a0 = alpha
     b0 = beta
-    cnt = _gen_sorted(P, O, moves, n, mvb, flb, keyb, tt_move)
+    cnt = _gen_sorted(P, O, moves, n, mvb, flb, keyb, tt_move, stats)
     if use_tt and n >= ETC_MIN:
         # enhanced transposition cutoff: a child whose stored upper bound already refutes it
         # proves this node >= beta without searching anything
@@ -433,6 +592,7 @@ def _deep(P, O, alpha, beta, ttk, tti, mvb, flb, keyb, stats, use_tt):
             if v > alpha:
                 alpha = v
                 if alpha >= beta:
+                    stats[100 + n * 5 + min(i, 4)] += 1
                     break
     if use_tt:
         # always-replace, except that a shallower entry never evicts a much deeper one
@@ -466,6 +626,66 @@ def _search(P, O, alpha, beta, ttk, tti, mvb, flb, keyb, stats, use_tt):
     return _shallow_counted(P, O, alpha, beta, stats)
 
 
+@njit(cache=True)
+def _root(P, O, alpha, beta, all_best, ttk, tti, mvb, flb, keyb, stats, use_tt, res):
+    """Root of an exact solve (P has a legal move): PVS over the sorted root moves, recording
+    bounds per move in ``res[i] = (square, lower, upper)`` so that, with ``all_best``, every move
+    reaching the final value is known without a second pass: a later move is tested with a null
+    window just *below* the best value so far (ties prove >= best), and re-searched when it may be
+    better. Returns (fail-soft value, number of moves)."""
+    stats[0] += 1
+    n = popcount(~(P | O))
+    moves = legal_moves(P, O)
+    cnt = _gen_sorted(P, O, moves, n, mvb, flb, keyb, -1, stats)
+    a = alpha
+    b = beta
+    best = -MAX_SCORE - 1
+    for i in range(cnt):
+        sq = mvb[n, i]
+        f = flb[n, i]
+        nP = O ^ f
+        nO = P | f | (ONE << U64(sq))
+        lo = np.int64(-MAX_SCORE - 1)
+        hi = np.int64(MAX_SCORE + 1)
+        if i == 0:
+            v = -_search(nP, nO, -b, -a, ttk, tti, mvb, flb, keyb, stats, use_tt)
+            lo0 = a
+        elif best >= b:
+            if not all_best:
+                res[i, 0] = sq
+                res[i, 1] = lo
+                res[i, 2] = hi
+                for j in range(i + 1, cnt):
+                    res[j, 0] = mvb[n, j]
+                    res[j, 1] = lo
+                    res[j, 2] = hi
+                break
+            v = -_search(nP, nO, -b, -b + 1, ttk, tti, mvb, flb, keyb, stats, use_tt)
+            lo0 = b - 1
+        else:
+            # null window just below the value to beat: (t - 1, t)
+            t = best if (all_best and best > a) else max(best, a) + 1
+            v = -_search(nP, nO, -t, -t + 1, ttk, tti, mvb, flb, keyb, stats, use_tt)
+            lo0 = t - 1
+            if t <= v < b:
+                # may beat (or tie, when listing all best moves) the best so far: exact re-search
+                v = -_search(nP, nO, -b, -(t - 1), ttk, tti, mvb, flb, keyb, stats, use_tt)
+        # v is fail-soft w.r.t. the window (lo0, b) it was last searched with
+        if v <= lo0:
+            hi = v
+        elif v >= b:
+            lo = v
+        else:
+            lo = v
+            hi = v
+        res[i, 0] = sq
+        res[i, 1] = lo
+        res[i, 2] = hi
+        if v > best:
+            best = v
+    return best, cnt
+
+
 # --- Python API ---------------------------------------------------------------------------------
 @dataclass
 class SolveResult:
@@ -497,7 +717,8 @@ class _Workspace:
         self.mvb = np.zeros((65, 32), dtype=np.int64)
         self.flb = np.zeros((65, 32), dtype=np.uint64)
         self.keyb = np.zeros((65, 32), dtype=np.int64)
-        self.stats = np.zeros(1, dtype=np.int64)
+        self.stats = np.zeros(300, dtype=np.int64)
+        self.res = np.zeros((32, 3), dtype=np.int64)
 
     def clear(self) -> None:
         self.ttk[:] = 0
@@ -522,6 +743,27 @@ class _Workspace:
         )
 
 
+    def root(
+        self, P: np.uint64, O: np.uint64, alpha: int, beta: int, all_best: bool, use_tt: bool
+    ) -> tuple[int, list[tuple[int, int, int]]]:
+        v, cnt = _root(
+            P,
+            O,
+            np.int64(alpha),
+            np.int64(beta),
+            bool(all_best),
+            self.ttk,
+            self.tti,
+            self.mvb,
+            self.flb,
+            self.keyb,
+            self.stats,
+            bool(use_tt),
+            self.res,
+        )
+        return int(v), [(int(a), int(b), int(c)) for a, b, c in self.res[: int(cnt)]]
+
+
 _WS: _Workspace | None = None
 
 
@@ -535,12 +777,12 @@ def _workspace() -> _Workspace:
 def _children(P: np.uint64, O: np.uint64) -> list[tuple[int, np.uint64, np.uint64]]:
     """(square, child P, child O) for each legal move, the child seen from the opponent."""
     out = []
-    mm = int(legal_moves(P, O))
+    mm = int(_py_legal_moves(P, O))
     while mm:
         low = mm & -mm
         sq = low.bit_length() - 1
         mm ^= low
-        f = flips(P, O, sq)
+        f = _py_flips(P, O, sq)
         out.append((sq, O ^ f, P | f | U64(low)))
     return out
 
@@ -578,18 +820,14 @@ def solve(
         return SolveResult(
             v, [PASS], int(ws.stats[0]) + 1, time.perf_counter() - t0, exact=alpha < v < beta
         )
-    v = ws.search(P64, O64, alpha, beta, use_tt)
+    v, rows = ws.root(P64, O64, alpha, beta, all_best, use_tt)
     exact = alpha < v < beta
     best: list[int] = []
     scores: dict[int, int] = {}
     if v > alpha:
         target = v if exact else beta
-        for sq, cP, cO in _children(P64, O64):
-            if not all_best and best:
-                break
-            # does this move reach >= target? null window (target - 1, target) at the root
-            c = -ws.search(cP, cO, -target, -target + 1, use_tt)
-            if c >= target:
+        for sq, lo, _hi in rows:
+            if lo >= target:
                 best.append(sq)
                 scores[sq] = target
     return SolveResult(
@@ -622,18 +860,18 @@ def random_position(empties: int, rng: np.random.Generator) -> tuple[int, int] |
     """(P, O) for the side to move after seeded random play from the start until ``empties``
     empties remain; ``None`` if the game ended first or the side to move must pass there."""
     P, O = BLACK_START, WHITE_START
-    while 64 - int(popcount(P | O)) > empties:
-        moves = int(legal_moves(P, O))
+    while 64 - bin(int(P | O)).count("1") > empties:
+        moves = int(_py_legal_moves(P, O))
         if not moves:
-            if not legal_moves(O, P):
+            if not _py_legal_moves(O, P):
                 return None
             P, O = O, P
             continue
         sqs = [i for i in range(64) if (moves >> i) & 1]
         sq = sqs[int(rng.integers(len(sqs)))]
-        f = flips(P, O, sq)
+        f = _py_flips(P, O, sq)
         P, O = O ^ f, P | f | U64(1 << sq)
-    if not legal_moves(P, O):
+    if not _py_legal_moves(P, O):
         return None
     return int(P), int(O)
 
