@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -89,8 +90,12 @@ def test_parse_overrides() -> None:
     assert parse_overrides("scale=tiny") == ["scale=tiny"]
     assert parse_overrides(["scale=tiny", "net=conv"]) == ["scale=tiny", "net=conv"]
     assert parse_overrides("[scale=tiny,net=conv]") == ["scale=tiny", "net=conv"]
+    assert parse_overrides('[scale=tiny,"game.targets=[rev1,rev2]"]') == [
+        "scale=tiny", "game.targets=[rev1,rev2]"]
     with pytest.raises(ConfigError):
         parse_overrides([1, 2])
+    with pytest.raises(ConfigError, match="quote"):
+        parse_overrides("[scale=tiny,game.targets=[rev1,rev2]]")
 
 
 def test_default_variant_writes_results_game() -> None:
@@ -167,3 +172,32 @@ def test_run_folds() -> None:
     assert base.results_dir != v.results_dir  # but the table averages different folds
     with pytest.raises(ConfigError, match="run_folds"):
         make_plan(["train.run_folds=6"])
+
+
+def _specs(plan) -> dict:
+    g = plan.main.cfg["game"]
+    return {b: {"kind": "random"} for b in [*g["targets"], *g["opponents"]]}
+
+
+def test_index_params_are_plain_and_minimal() -> None:
+    plan = make_plan(["scale=tiny"])
+    idx = WorkflowIndex(plan, _specs(plan))
+    v = plan.main
+    spec = idx.train_spec(v.game, v.train_tag, v.net_dirs["conv"], "rev1", 1)
+    assert not {"threads", "gpu", "nets", "run_folds"} & set(spec["train"])
+    assert spec["net"]["kind"] == "conv" and spec["fold"] == 1
+    m = idx.matches_spec(v.game, v.logs_tag, "shard001")
+    assert m["shard"] == 1 and set(m["bot_specs"]) >= set(v.targets)
+    assert idx.decisions_input(v.game, v.logs_tag, "shard001") == v.log_paths()[1]
+    cons = idx.constraints()
+    assert re.fullmatch(cons["rdir"], "results/reversi/tiny")
+    assert not re.fullmatch(cons["rdir"], "results/reversi/other")
+
+    def plain(x: object) -> bool:
+        if isinstance(x, dict):
+            return all(isinstance(k, str) and plain(v) for k, v in x.items())
+        if isinstance(x, list):
+            return all(plain(v) for v in x)
+        return x is None or isinstance(x, str | int | float | bool)
+
+    assert plain(spec) and plain(m) and plain(idx.run_report_spec(v.results_dir))

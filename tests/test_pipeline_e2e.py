@@ -91,7 +91,8 @@ def _dry_jobs(run: Path, *overrides: str) -> dict[str, int]:
     v = make_plan(ov, REPO / "config").main
     targets = [v.table_path(t) for t in ("table4_2.csv", "table4_3.csv", "table4_4.csv",
                                          "run_report.json")]
-    out = smk(run, "-n", *targets, "--config", "overrides=[" + ",".join(ov) + "]")
+    quoted = [f'"{o}"' if "[" in o else o for o in ov]
+    out = smk(run, "-n", *targets, "--config", "overrides=[" + ",".join(quoted) + "]")
     text = out.stdout + out.stderr
     counts: dict[str, int] = {}
     in_stats = False

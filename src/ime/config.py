@@ -72,7 +72,14 @@ def parse_overrides(value: Any) -> list[str]:
         if v.startswith("[") and v.endswith("]"):
             import yaml
 
-            parsed = yaml.load(v, Loader=yaml.BaseLoader)
+            try:
+                parsed = yaml.load(v, Loader=yaml.BaseLoader)
+            except yaml.YAMLError as e:
+                raise ConfigError(
+                    f"cannot read overrides {value!r} as a list ({e.problem}); quote any override "
+                    "whose value holds brackets or commas: "
+                    "overrides='[scale=quick,\"game.targets=[rev1,rev2]\"]'"
+                ) from None
             return parse_overrides(parsed)
         return [v]
     if isinstance(value, Sequence):

@@ -13,9 +13,12 @@ neither side can move.
 Search layout (all nopython, one function per depth band so that numba recursion stays
 self-recursive, never mutual):
 
+* ``_root``: PVS over the root moves that also proves every tie with the best move (all best moves
+  in one pass).
 * ``_deep``   (>= ``DEEP_MIN`` empties): transposition-table probe/store (lower/upper bound + best
-  move), TT move first then fastest-first (fewest weighted opponent replies, parity as tie-break),
-  principal variation search.
+  move), TT move first then fastest-first (fewest weighted opponent replies, parity as tie-break;
+  at >= ``SORT_MIN`` empties plus a ``SORT_DEPTH``-ply alpha-beta on a mobility + corner
+  evaluation), enhanced transposition cutoff, principal variation search.
 * ``_mid``    (``SHALLOW_MAX`` < empties < ``DEEP_MIN``): fastest-first alpha-beta, no TT (the
   table costs more than it saves this close to the end).
 * ``_shallow`` (2..``SHALLOW_MAX`` empties): no sorting, odd-parity quadrants first.
@@ -25,6 +28,12 @@ Per-ply move lists live in preallocated ``(65, 32)`` buffers indexed by the numb
 move removes one empty, and a pass node never uses its own row before handing it to its child), so
 the search allocates nothing. Every bitboard constant and shift is ``np.uint64``: mixing Python ints
 into uint64 arithmetic makes numba silently fall back to float64.
+
+The solver has its own kernels rather than ``bitboard``'s: popcount / bit scans are LLVM intrinsics
+(``ctpop``, ``cttz``, ``ctlz``), flips use per-square ray masks (first non-opponent square along
+each ray, no fills) and move generation a doubling fill. Recursive kernels each keep a single numba
+signature (int64 / uint64 / bool arguments only): a recursive function compiled for two signatures
+crashes when reloaded from numba's cache.
 """
 
 from __future__ import annotations
@@ -108,7 +117,7 @@ RAYS = _ray_table()
 DIAG9 = _diag_masks(1)
 DIAG7 = _diag_masks(-1)
 
-DEEP_MIN = 6  # empties at which the TT + PVS search takes over
+DEEP_MIN = 7  # empties at which the TT + PVS search takes over
 ETC_MIN = 8  # empties at and above which enhanced transposition cutoffs are tried
 SHALLOW_MAX = 5  # empties at and below which moves are not sorted (tuned: 4..6 within 15%)
 TT_BITS = 20  # 2**20 entries: 16 MiB of keys + 4 MiB of bounds
@@ -413,8 +422,9 @@ def _eval(P, O):
 
 @njit(cache=True)
 def _eval_search(P, O, depth, alpha, beta, stats):
-    """Fail-soft depth-limited alpha-beta on ``_eval``: the move-ordering oracle at high empties."""
-    stats[299] += 1
+    """Fail-soft depth-limited alpha-beta on ``_eval``: the move-ordering oracle at high empties
+    (its nodes are counted with the search's)."""
+    stats[0] += 1
     if depth <= 0:
         return _eval(P, O)
     moves = legal_moves(P, O)
@@ -475,7 +485,6 @@ def _gen_sorted(P, O, moves, n, mvb, flb, keyb, tt_move, stats):
 def _mid(P, O, alpha, beta, mvb, flb, keyb, stats):
     """Fail-soft alpha-beta, fastest-first, no TT (SHALLOW_MAX < empties < DEEP_MIN)."""
     stats[0] += 1
-    stats[1 + popcount(~(P | O))] += 1
     moves = legal_moves(P, O)
     if moves == ZERO:
         if legal_moves(O, P) == ZERO:
@@ -502,7 +511,6 @@ def _mid(P, O, alpha, beta, mvb, flb, keyb, stats):
             if v > alpha:
                 alpha = v
                 if alpha >= beta:
-                    stats[100 + n * 5 + min(i, 4)] += 1
                     break
     return best
 
@@ -522,7 +530,6 @@ def _deep(P, O, alpha, beta, ttk, tti, mvb, flb, keyb, stats, use_tt):
     score whatever window produced them, so entries stay valid across searches.
     """
     stats[0] += 1
-    stats[1 + popcount(~(P | O))] += 1
     moves = legal_moves(P, O)
     if moves == ZERO:
         if legal_moves(O, P) == ZERO:
@@ -592,7 +599,6 @@ def _deep(P, O, alpha, beta, ttk, tti, mvb, flb, keyb, stats, use_tt):
             if v > alpha:
                 alpha = v
                 if alpha >= beta:
-                    stats[100 + n * 5 + min(i, 4)] += 1
                     break
     if use_tt:
         # always-replace, except that a shallower entry never evicts a much deeper one
@@ -717,7 +723,7 @@ class _Workspace:
         self.mvb = np.zeros((65, 32), dtype=np.int64)
         self.flb = np.zeros((65, 32), dtype=np.uint64)
         self.keyb = np.zeros((65, 32), dtype=np.int64)
-        self.stats = np.zeros(300, dtype=np.int64)
+        self.stats = np.zeros(1, dtype=np.int64)
         self.res = np.zeros((32, 3), dtype=np.int64)
 
     def clear(self) -> None:
@@ -741,7 +747,6 @@ class _Workspace:
                 use_tt,
             )
         )
-
 
     def root(
         self, P: np.uint64, O: np.uint64, alpha: int, beta: int, all_best: bool, use_tt: bool
@@ -774,19 +779,6 @@ def _workspace() -> _Workspace:
     return _WS
 
 
-def _children(P: np.uint64, O: np.uint64) -> list[tuple[int, np.uint64, np.uint64]]:
-    """(square, child P, child O) for each legal move, the child seen from the opponent."""
-    out = []
-    mm = int(_py_legal_moves(P, O))
-    while mm:
-        low = mm & -mm
-        sq = low.bit_length() - 1
-        mm ^= low
-        f = _py_flips(P, O, sq)
-        out.append((sq, O ^ f, P | f | U64(low)))
-    return out
-
-
 def solve(
     P: int,
     O: int,
@@ -797,10 +789,10 @@ def solve(
 ) -> SolveResult:
     """Solve the position (``P`` = discs of the side to move, ``O`` = opponent) exactly.
 
-    The root first gets one search for the value; then each other root move is tested with a null
-    window around that value (cheap: the TT is warm), so ``best_moves`` lists every optimal move.
-    ``all_best=False`` skips that step (one best move only). ``use_tt=False`` disables the
-    transposition table (for cross-checks).
+    One PVS pass over the sorted root moves (``_root``): each later move is tested with a null
+    window just below the best value so far, so ties are proven too and ``best_moves`` lists every
+    optimal move without a second pass. ``all_best=False`` tests strictly above instead (one best
+    move only). ``use_tt=False`` disables the transposition table (for cross-checks).
     """
     ws = _workspace()
     ws.clear()
