@@ -89,6 +89,31 @@ rule eval_score_imitator:
         "../workflow_scripts/evaluate_score.py"
 
 
+rule eval_score_heldout:
+    input:
+        unpack(
+            lambda wc: EVAL.for_heldout(
+                wc.game, wc.ltag, wc.ktag, wc.ttag, wc.netdir
+            ).heldout_inputs(wc.target)
+        ),
+    output:
+        scores="data/{game}/eval/{ltag}/{ktag}/scores/heldout/{ttag}/{netdir}/{agent}/{target}.parquet",
+        timing="data/{game}/eval/{ltag}/{ktag}/scores/heldout/{ttag}/{netdir}/{agent}/{target}.timing.json",
+    params:
+        spec=lambda wc: EVAL.for_heldout(
+            wc.game, wc.ltag, wc.ktag, wc.ttag, wc.netdir
+        ).heldout_spec(wc.target),
+    threads: EVAL_WORKERS
+    resources:
+        mem_mb=2000,
+    log:
+        job_log("eval_score", "{ltag}/{ktag}/heldout/{ttag}/{netdir}/{agent}/{target}"),
+    conda:
+        "../envs/ime.yaml"
+    script:
+        "../workflow_scripts/evaluate_heldout.py"
+
+
 rule eval_tournament_pair:
     input:
         checkpoints=lambda wc: [
@@ -121,6 +146,7 @@ rule eval_similarity:
     input:
         keysets=lambda wc: list(EVAL.for_rdir(wc.rdir).similarity_spec()["keys"].values()),
         scores=lambda wc: list(EVAL.for_rdir(wc.rdir).similarity_spec()["scores"].values()),
+        heldout=lambda wc: list(EVAL.for_rdir(wc.rdir).similarity_spec()["heldout"].values()),
     output:
         similarity=report(
             "{rdir}/similarity.csv",

@@ -97,7 +97,8 @@ rule report_eval_timing:
         keysets=lambda wc: [EVAL.for_rdir(wc.rdir).keys_path(t, ".timing.json")
                          for t in EVAL.for_rdir(wc.rdir).targets],
         scores=lambda wc: [p.removesuffix(".parquet") + ".timing.json"
-                           for p in EVAL.for_rdir(wc.rdir).score_paths()],
+                           for p in [*EVAL.for_rdir(wc.rdir).score_paths(),
+                                     *EVAL.for_rdir(wc.rdir).similarity_spec()["heldout"].values()]],
         pairs=lambda wc: [p.removesuffix(".csv") + ".timing.json"
                           for p in EVAL.for_rdir(wc.rdir).tournament_spec()["pairs"]],
     output:

@@ -166,3 +166,47 @@ def test_logged_match_reads_seed_from_line_when_present():
                     {"output": {"command": "finish", "content": {"0": 2, "1": 0}}}]}
     m = LoggedMatch.from_json(data, default_seed=0)
     assert m.seed == 42 and m.players == ("a", "b") and not m.faulted
+
+
+def test_score_per_key_plays_each_key_with_its_own_agent(mined, tmp_path):
+    from ime.evaluate.scoring import score_per_key
+
+    tmp, _, res = mined
+    write_keyset(res, tmp / "k3.parquet")
+    ks = read_keyset(tmp / "k3.parquet")
+    n = len(ks.df)
+    agents = [("toy_last" if i % 3 == 0 else "toy_first" if i % 3 == 1 else None)
+              for i in range(n)]
+    df, info = score_per_key(ks, agents, ToyProviderFactory(), progress=False)
+    assert list(df["agent"]) == [a for a in agents if a is not None]
+    assert info["forks"] == len(df) == sum(a is not None for a in agents)
+    first = df["agent"] == "toy_first"
+    keys_first = ks.df.iloc[[i for i, a in enumerate(agents) if a == "toy_first"]]
+    assert (df.loc[first, "action"].to_numpy() == keys_first["action"].to_numpy()).all()
+    with pytest.raises(ValueError, match="agents for"):
+        score_per_key(ks, agents[:-1], ToyProviderFactory(), progress=False)
+
+
+def test_heldout_agents_use_the_fold_that_did_not_train_on_the_match(tmp_path):
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from ime.evaluate.heldout import dataset_match_folds, fold_agent_id, heldout_agents
+    from ime.train.folds import split_indices
+
+    ids = [f"m{i}" for i in range(20) for _ in range(3)]  # 20 matches, 3 rows each
+    pq.write_table(pa.table({"match_id": ids}), tmp_path / "d.parquet")
+    fold_of = dataset_match_folds(tmp_path / "d.parquet", 5, seed=3)
+    for f in range(5):  # same split as training
+        _, va = split_indices(ids, 5, f, 3)
+        assert {ids[i] for i in va} == {m for m, k in fold_of.items() if k == f}
+    keys = pd.DataFrame({"match_id": ["m0", "m1", "m2", "m3", "zz"]})
+    agents = heldout_agents(keys, fold_of, trained=[0, 1], imitator="imit_x")
+    for m, a in zip(keys["match_id"], agents, strict=True):
+        if m == "zz":
+            assert a == "imit_x"  # in no training set: the ensemble plays it
+        elif fold_of[m] in (0, 1):
+            assert a == fold_agent_id("imit_x", fold_of[m])
+        else:
+            assert a is None

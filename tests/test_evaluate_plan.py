@@ -34,6 +34,9 @@ class FakeVariant:
         t = self.cfg["train"]
         return t.get("run_folds") or t["folds"]
 
+    def dataset_path(self, bot):
+        return f"data/reversi/datasets/quick/{bot}.parquet"
+
     def log_paths(self):
         return ["data/reversi/logs/quick/shard000.jsonl"]
 
@@ -46,7 +49,8 @@ class FakeVariant:
 
 def _cfg(**evaluate):
     return {"game": {"targets": ["rev1", "rev2", "rev5"], "opponents": ["opp_random"]},
-            "matches": {"seed": 7}, "train": {"folds": 5, "run_folds": 2, "nets": ["conv"]},
+            "matches": {"seed": 7},
+            "train": {"folds": 5, "run_folds": 2, "nets": ["conv"], "seed": 0},
             "net": {"name": "conv"}, "evaluate": evaluate}
 
 
@@ -75,6 +79,19 @@ def test_paths_and_specs():
     assert len(ep.pairs()) == 15  # 6 players
     assert ep.moves_spec()["pair"] == ["rev1", "rev5"]  # thesis bots 1 and 5
     assert ep.pair_path("rev1", "imit_rev1").endswith("r50_p4_g3_s0/rev1__imit_rev1.csv")
+
+
+def test_heldout_spec_builds_one_imitator_per_trained_fold():
+    ep = EvalPlan(FakeVariant(_cfg()), SPECS)
+    spec = ep.heldout_spec("rev2")
+    assert spec["trained"] == [0, 1] and spec["folds"] == 5
+    assert spec["bot_specs"]["imit_rev2@fold1"]["params"]["checkpoints"] == [
+        "data/reversi/models/quick/conv/rev2/fold1.pt"]
+    assert len(spec["bot_specs"]["imit_rev2"]["params"]["checkpoints"]) == 2
+    assert ep.heldout_path("rev2").endswith("scores/heldout/quick/conv/imit_rev2/rev2.parquet")
+    assert ep.similarity_spec()["heldout"]["rev2"] == ep.heldout_path("rev2")
+    off = EvalPlan(FakeVariant(_cfg(imitator={"heldout": False})), SPECS)
+    assert off.similarity_spec()["heldout"] == {}
 
 
 def test_adding_an_agent_does_not_touch_existing_key_or_score_specs():

@@ -70,6 +70,7 @@ def test_evaluation_rules_end_to_end(tmp_path):
 
     t45 = pd.read_csv(res / "table4_5.csv")
     assert list(t45["bot"]) == ["opp_greedy", "opp_positional"]
+    assert t45["keys_heldout"].between(0, 3).all()
     sims = pd.read_csv(res / "similarity.csv")
     for c in ("s1", "s1_lo", "s1_hi", "s2", "s2_lo", "s2_hi", "baseline"):
         assert sims[c].between(0, 1).all(), c
@@ -99,6 +100,6 @@ def test_evaluation_rules_end_to_end(tmp_path):
     assert plus.returncode == 0, text[-3000:]
     counts = dict(re.findall(r"^(\w+)\s+(\d+)$", text, re.M))
     assert counts.get("eval_score_zoo") == "2", counts  # opp_random on each target's keys
-    for rule in ("eval_keys", "eval_score_imitator", "eval_tournament_pair", "train",
-                 "matches", "dataset"):
+    for rule in ("eval_keys", "eval_score_imitator", "eval_score_heldout",
+                 "eval_tournament_pair", "train", "matches", "dataset"):
         assert rule not in counts, (rule, counts)

@@ -71,6 +71,28 @@ def job_score(smk: Any) -> None:
                  info["source"], info.get("seconds", 0.0))
 
 
+def job_heldout(smk: Any) -> None:
+    """The imitator on its own target's keys, each key played by the fold that held it out."""
+    from ime.evaluate.agents import ProviderFactory
+    from ime.evaluate.heldout import dataset_match_folds, heldout_agents
+    from ime.evaluate.keys import read_keyset
+    from ime.evaluate.scoring import score_per_key, write_scores
+
+    p = smk.params.spec
+    with _logging(smk):
+        ks = read_keyset(smk.input.keyset)
+        fold_of = dataset_match_folds(smk.input.dataset, int(p["folds"]), int(p["train_seed"]))
+        agents = heldout_agents(ks.df, fold_of, p["trained"], p["imitator"])
+        df, info = score_per_key(ks, agents, ProviderFactory(p["game"], p["bot_specs"]),
+                                 workers=int(smk.threads), progress=True,
+                                 desc=f"{p['imitator']} held out on {p['target']}")
+        info.update(agent=f"{p['imitator']}@heldout", target=p["target"], source="held-out fork",
+                    keys_total=len(ks.df))
+        write_scores(df, info, smk.output.scores, smk.output.timing)
+        log.info("%s held out on %s: %d of %d keys playable by a fold that did not train on "
+                 "them", p["imitator"], p["target"], len(df), len(ks.df))
+
+
 def job_tournament_pair(smk: Any) -> None:
     """All rounds of one pair of the double round-robin (both colours per opening)."""
     from ime.evaluate.agents import ProviderFactory
@@ -122,6 +144,16 @@ def job_similarity(smk: Any) -> None:
                 log.warning("%s has no key endgames: no similarity on its set", target)
                 continue
             rows.append(similarity(keys[target], df, agent=agent, target=target,
+                                   n_boot=int(p["bootstrap"]), level=float(p["ci"]),
+                                   seed=int(p["seed"])).to_row())
+        for target, path in p.get("heldout", {}).items():
+            df, info = read_scores(path)
+            if not len(df):
+                log.warning("%s: no key is held out by a trained fold", target)
+                continue
+            on = ["match_id", "ply", "seat"]
+            subset = keys[target].merge(df[on], on=on)  # the keys a held-out fold could play
+            rows.append(similarity(subset, df, agent=info["agent"], target=target,
                                    n_boot=int(p["bootstrap"]), level=float(p["ci"]),
                                    seed=int(p["seed"])).to_row())
         sims = pd.DataFrame(rows)

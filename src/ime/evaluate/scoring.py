@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,16 +35,16 @@ SCORE_COLUMNS = ["match_id", "ply", "seat", "action", "outcome"]
 class _ScoreCtx:
     keys: KeySet
     provider: BotProvider
-    agent: str
 
 
-def _score_one(ctx: _ScoreCtx, i: int) -> tuple[int, int]:
+def _score_one(ctx: _ScoreCtx, task: tuple[int, str]) -> tuple[int, int]:
+    i, agent = task
     game = get_game(ctx.keys.game)
     m = ctx.keys.logged_match(i)
     ply = int(ctx.keys.df["ply"].iloc[i])
     seat = int(ctx.keys.df["seat"].iloc[i])
     state = state_at(game, m, ply)
-    fo = finish_as(game, m, ply, seat, ctx.provider(ctx.agent), ctx.provider, state=state)
+    fo = finish_as(game, m, ply, seat, ctx.provider(agent), ctx.provider, state=state)
     return (-1 if fo.action is None else int(fo.action)), int(fo.outcome)
 
 
@@ -61,7 +61,6 @@ def score_agent(
 
     ``force_fork`` re-plays even a stored reference (used by tests to prove the two agree).
     """
-    t0 = time.perf_counter()
     base = keys.df[["match_id", "ply", "seat"]].copy()
     if agent in keys.references and not force_fork:
         return stored_scores(keys, agent), {
@@ -73,30 +72,60 @@ def score_agent(
         return base, {"agent": agent, "target": keys.target, "source": "target itself",
                       "keys": len(base), "forks": 0, "seconds": 0.0}
 
-    # Build the agent here first: a bad id fails with the registry's message (not in a worker).
-    provider_factory()(agent)
+    df, info = score_per_key(keys, [agent] * len(keys.df), provider_factory, workers=workers,
+                             progress=progress, desc=f"{agent} on {keys.target}")
+    info["agent"] = agent
+    return df.drop(columns=["agent"]), info
+
+
+def score_per_key(
+    keys: KeySet,
+    agents: Sequence[str | None],
+    provider_factory: Callable[[], BotProvider],
+    *,
+    workers: int = 1,
+    progress: bool = True,
+    desc: str = "scoring",
+) -> tuple[pd.DataFrame, dict]:
+    """Fork key ``i`` with agent ``agents[i]`` (``None``: leave the key out).
+
+    The general form of :func:`score_agent`: the held-out evaluation plays each key with the
+    imitator of the fold that did not train on that key's match. Rows come back in key order,
+    with an ``agent`` column.
+    """
+    t0 = time.perf_counter()
+    if len(agents) != len(keys.df):
+        raise ValueError(f"{len(agents)} agents for {len(keys.df)} keys")
+    tasks = [(i, a) for i, a in enumerate(agents) if a is not None]
+    used = sorted({a for _, a in tasks})
+    local = provider_factory()
+    for a in used:  # a bad id fails here with the registry's message, not in a worker
+        local(a)
 
     def setup() -> _ScoreCtx:
         prov = provider_factory()
         if workers > 1:
             opponents = {p for s in keys.df["players_json"] for p in json.loads(s)}
-            warm_up(prov, [agent, *sorted(opponents)], get_game(keys.game))
-        return _ScoreCtx(keys, prov, agent)
+            warm_up(prov, [*used, *sorted(opponents)], get_game(keys.game))
+        return _ScoreCtx(keys, prov)
 
-    n = len(keys.df)
+    n = len(tasks)
     actions = np.full(n, -1, dtype=np.int64)
     outcomes = np.zeros(n, dtype=np.int64)
-    bar = tqdm(total=n, desc=f"{agent} on {keys.target}", unit="fork", disable=not progress)
-    for i, (a, o) in enumerate(ordered_map(_score_one, range(n), setup, workers=workers)):
-        actions[i], outcomes[i] = a, o
+    bar = tqdm(total=n, desc=desc, unit="fork", disable=not progress)
+    for j, (a, o) in enumerate(ordered_map(_score_one, tasks, setup, workers=workers)):
+        actions[j], outcomes[j] = a, o
         bar.update()
     bar.close()
-    base["action"] = actions
-    base["outcome"] = outcomes
+    rows = [i for i, _ in tasks]
+    out = keys.df[["match_id", "ply", "seat"]].iloc[rows].reset_index(drop=True)
+    out["action"] = actions
+    out["outcome"] = outcomes
+    out["agent"] = [a for _, a in tasks]
     seconds = time.perf_counter() - t0
-    return base, {"agent": agent, "target": keys.target, "source": "fork", "keys": n,
-                  "forks": n, "seconds": round(seconds, 3),
-                  "forks_per_s": round(n / seconds, 3) if seconds > 0 else 0.0}
+    return out, {"agent": ",".join(used), "target": keys.target, "source": "fork",
+                 "keys": n, "forks": n, "seconds": round(seconds, 3),
+                 "forks_per_s": round(n / seconds, 3) if seconds > 0 else 0.0}
 
 
 TIMING_KEYS = ("seconds", "forks_per_s")

@@ -39,7 +39,7 @@ DEFAULTS: dict[str, Any] = {
     "seed": 0,
     "bootstrap": 1000,
     "ci": 0.95,
-    "imitator": {"net": "conv", "fold": "ensemble"},
+    "imitator": {"net": "conv", "fold": "ensemble", "heldout": True},
     "tournament": {"rounds": 50, "opening_plies": 4, "max_mobility_gap": 3,
                    "points": [3, 1, 0]},
     "clusters": 2,
@@ -108,6 +108,8 @@ def validate_eval_config(e: Mapping[str, Any], cfg: Mapping[str, Any] | None = N
     if not (fold == "ensemble" or (isinstance(fold, int) and not isinstance(fold, bool)
                                    and fold >= 0)):
         p.append(f"evaluate.imitator.fold must be 'ensemble' or a fold number, got {fold!r}")
+    if not isinstance(im.get("heldout", True), bool):
+        p.append(f"evaluate.imitator.heldout must be true/false, got {im.get('heldout')!r}")
     if not isinstance(im.get("net"), str):
         p.append(f"evaluate.imitator.net must be a net name, got {im.get('net')!r}")
     t = e["tournament"]
@@ -221,6 +223,37 @@ class EvalPlan:
         folds = range(self.v.folds) if self.ens == "ensemble" else [int(self.ens[4:])]
         return [self.v.checkpoint_path(target, self.net, k) for k in folds]
 
+    # --- held-out scoring (ime.evaluate.heldout) --------------------------------------------------
+    def heldout(self) -> bool:
+        return bool(self.e["imitator"].get("heldout", True))
+
+    def heldout_path(self, target: str) -> str:
+        agent = imitator_id(target)
+        return (f"{self.eval_dir}/scores/heldout/{self.v.train_tag}/{self.netdir}/{agent}/"
+                f"{target}.parquet")
+
+    def heldout_inputs(self, target: str) -> dict[str, Any]:
+        return {"keyset": self.keys_path(target), "dataset": self.v.dataset_path(target),
+                "checkpoints": [self.v.checkpoint_path(target, self.net, k)
+                                for k in range(self.v.folds)]}
+
+    def heldout_spec(self, target: str) -> dict[str, Any]:
+        from ime.evaluate.heldout import fold_agent_id
+
+        agent = imitator_id(target)
+        trained = list(range(self.v.folds))
+        specs = self.specs_for(self.match_players())
+        specs[agent] = imitator_spec([self.v.checkpoint_path(target, self.net, k)
+                                      for k in trained], target=target, net=self.net,
+                                     fold="ensemble")
+        for k in trained:
+            specs[fold_agent_id(agent, k)] = imitator_spec(
+                [self.v.checkpoint_path(target, self.net, k)], target=target, net=self.net,
+                fold=k)
+        t = self.cfg["train"]
+        return {"game": self.game, "target": target, "imitator": agent, "trained": trained,
+                "folds": int(t["folds"]), "train_seed": int(t["seed"]), "bot_specs": specs}
+
     def agent_inputs(self, agent: str) -> list[str]:
         t = imitated_target(agent)
         return self.checkpoints(t) if t in self.targets else []
@@ -270,6 +303,8 @@ class EvalPlan:
                 "scores": {f"{a}|{t}": self.score_path(a, t) for a, t in self.scored_pairs()},
                 "stored": [f"{a}|{t}" for a in self.agents() for t in self.targets
                            if a != t and self.stored(a, t)],
+                "heldout": ({t: self.heldout_path(t) for t in self.targets}
+                            if self.heldout() else {}),
                 "bootstrap": self.e["bootstrap"], "ci": self.e["ci"], "seed": self.e["seed"]}
 
     def tables_spec(self) -> dict[str, Any]:
@@ -301,6 +336,7 @@ class EvalIndex:
         self.plans: dict[str, EvalPlan] = {}
         self.by_eval_dir: dict[str, EvalPlan] = {}
         self.by_imit: dict[tuple[str, str], EvalPlan] = {}
+        self.by_heldout: dict[tuple[str, str], EvalPlan] = {}
         self.by_tour_dir: dict[str, EvalPlan] = {}
         for v in plan.variants():
             if v.results_dir in self.plans:
@@ -309,6 +345,7 @@ class EvalIndex:
             self.plans[v.results_dir] = ep
             self.by_eval_dir.setdefault(ep.eval_dir, ep)
             self.by_imit.setdefault((ep.eval_dir, ep.imit_dir), ep)
+            self.by_heldout.setdefault((ep.eval_dir, f"{v.train_tag}/{ep.netdir}"), ep)
             self.by_tour_dir.setdefault(ep.tour_dir, ep)
 
     def for_rdir(self, rdir: str) -> EvalPlan:
@@ -320,6 +357,9 @@ class EvalIndex:
     def for_imitator(self, game: str, ltag: str, ktag: str, ttag: str, netdir: str,
                      ens: str) -> EvalPlan:
         return self.by_imit[(f"data/{game}/eval/{ltag}/{ktag}", f"{ttag}/{netdir}/{ens}")]
+
+    def for_heldout(self, game: str, ltag: str, ktag: str, ttag: str, netdir: str) -> EvalPlan:
+        return self.by_heldout[(f"data/{game}/eval/{ltag}/{ktag}", f"{ttag}/{netdir}")]
 
     def for_tour(self, game: str, ttag: str, netdir: str, ens: str, otag: str) -> EvalPlan:
         return self.by_tour_dir[f"data/{game}/eval/tournament/{ttag}/{netdir}/{ens}/{otag}"]

@@ -18,6 +18,8 @@ from ime.evaluate.agents import imitated_target, imitator_id
 from ime.evaluate.clustering import algorithm_class
 from ime.evaluate.similarity import Similarity
 
+HELDOUT = "@heldout"
+
 
 def algorithm_label(spec: Mapping) -> str:
     """A short algorithm name for a table cell."""
@@ -44,18 +46,26 @@ def table4_5(sims: Sequence[Similarity], specs: Mapping[str, Mapping],
     ``rank`` is the original's ladder rank (Table 4.1 analogue, from the spec). ``baseline`` is the
     random-choice S1 on the same states (mean 1/#legal) that every imitator must beat.
     """
-    by_target = {s.target: s for s in sims if imitated_target(s.agent) == s.target}
+    by_target = {s.target: s for s in sims if s.agent == imitator_id(s.target)}
+    held = {s.target: s for s in sims if s.agent == f"{imitator_id(s.target)}{HELDOUT}"}
     rows = []
     for t in targets:
         s = by_target.get(t)
         if s is None:
             continue
         info = bot_info(specs, t)
-        rows.append({"rank": info["ladder_rank"], "bot": t, "thesis_bot": info["thesis_bot"],
-                     "algorithm": info["algorithm"], "imitator": s.agent,
-                     "S1": s.s1, "S1_lo": s.s1_lo, "S1_hi": s.s1_hi,
-                     "S2": s.s2, "S2_lo": s.s2_lo, "S2_hi": s.s2_hi,
-                     "baseline_S1": s.baseline, "keys": s.n, "key_matches": s.n_matches})
+        row = {"rank": info["ladder_rank"], "bot": t, "thesis_bot": info["thesis_bot"],
+               "algorithm": info["algorithm"], "imitator": s.agent,
+               "S1": s.s1, "S1_lo": s.s1_lo, "S1_hi": s.s1_hi,
+               "S2": s.s2, "S2_lo": s.s2_lo, "S2_hi": s.s2_hi,
+               "baseline_S1": s.baseline, "keys": s.n, "key_matches": s.n_matches}
+        h = held.get(t)
+        for name, val in (("S1", "s1"), ("S2", "s2")):
+            for suf, attr in (("", ""), ("_lo", "_lo"), ("_hi", "_hi")):
+                row[f"{name}_heldout{suf}"] = getattr(h, val + attr) if h else np.nan
+        row["baseline_S1_heldout"] = h.baseline if h else np.nan
+        row["keys_heldout"] = h.n if h else 0
+        rows.append(row)
     return pd.DataFrame(rows)
 
 

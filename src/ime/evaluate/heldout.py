@@ -1,0 +1,53 @@
+"""Held-out imitation similarity: each key is played by a model that never trained on its match.
+
+Key endgames come from the target's own matches, and so does the imitator's training data: an
+ensemble of all folds has seen (in 4 of 5 folds) the very position it is tested on, which
+inflates S1/S2 (the thesis lists "key positions from the training data or disjoint?" among its
+open questions, 6.2). The held-out score answers it with the cross-validation already there:
+for a key from match m, the imitator is the model of the fold whose *validation* set holds m
+(the split is :func:`ime.train.folds.match_folds` over the dataset's match ids, as in training).
+
+Keys whose match fell into a fold that was not trained (``train.run_folds`` < ``train.folds``)
+are left out; keys whose match is in no dataset at all (``dataset.matches`` truncation) were never
+trained on by any fold, so the ensemble plays them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import pandas as pd
+
+FOLD_SEP = "@fold"
+
+
+def fold_agent_id(imitator: str, fold: int) -> str:
+    """The provider id of one fold's imitator (``imit_rev1@fold2``)."""
+    return f"{imitator}{FOLD_SEP}{fold}"
+
+
+def dataset_match_folds(dataset_path: str | Path, folds: int, seed: int) -> dict[str, int]:
+    """``match id -> fold`` exactly as training split the target's dataset."""
+    import pyarrow.parquet as pq
+
+    from ime.train.folds import match_folds
+
+    ids = pq.read_table(dataset_path, columns=["match_id"]).column("match_id").to_pylist()
+    return match_folds(ids, folds, seed)
+
+
+def heldout_agents(keys: pd.DataFrame, fold_of: Mapping[str, int], trained: Sequence[int],
+                   imitator: str) -> list[str | None]:
+    """Per key: the imitator of the fold that held its match out (or None / the ensemble)."""
+    ok = set(int(f) for f in trained)
+    out: list[str | None] = []
+    for m in keys["match_id"].astype(str):
+        f = fold_of.get(m)
+        if f is None:
+            out.append(imitator)  # never in any training set: every fold is held out
+        elif f in ok:
+            out.append(fold_agent_id(imitator, f))
+        else:
+            out.append(None)
+    return out
