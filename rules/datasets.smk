@@ -1,5 +1,6 @@
-# Stage 2: replay every log part through the judge (once for all targets), then one Parquet
-# dataset per target bot, Table 4.2 (pairs, random baseline) and the run report.
+# Stage 2: replay every log part through the judge, keeping its target's decisions (a raw part:
+# every target's), then one Parquet dataset per target bot from its own parts, Table 4.2 (pairs,
+# random baseline) and the run report.
 
 
 rule decisions:
@@ -10,7 +11,7 @@ rule decisions:
         report="data/{game}/decisions/{ltag}/{mode}/{part}.json",
         rejects="data/{game}/decisions/{ltag}/{mode}/{part}.rejects.jsonl",
     params:
-        spec=lambda wc: INDEX.decisions_spec(wc.game, wc.ltag, wc.mode),
+        spec=lambda wc: INDEX.decisions_spec(wc.game, wc.ltag, wc.mode, wc.part),
     threads: 1
     resources:
         mem_mb=2000,
@@ -26,7 +27,7 @@ rule decisions:
 
 rule dataset:
     input:
-        unpack(lambda wc: INDEX.dataset_inputs(wc.game, wc.dtag)),
+        unpack(lambda wc: INDEX.dataset_inputs(wc.game, wc.dtag, wc.bot)),
     output:
         parquet="data/{game}/datasets/{dtag}/{bot}.parquet",
         stats="data/{game}/datasets/{dtag}/{bot}.json",

@@ -1,9 +1,17 @@
 # Stage 4: evaluation (thesis 3.2, 4.4): key endgames per target, every agent scored on every
 # target's stored key set (S1/S2), and the originals-vs-imitators round-robin (Table 4.8).
-# References (the other targets) were forked while mining: their scores are read from the key
-# sets by eval_similarity, so only imitators and extra agents (evaluate.agents) get score jobs.
+# References (evaluate.references: a pinned pool, or the other targets) were forked while mining:
+# their scores are read from the key sets by eval_similarity, so only imitators and the other
+# agents (evaluate.agents, targets outside the pool) get score jobs.
 # Paths and params come from ime.evaluate.workflow (see its module doc); the jobs' logic lives
 # in ime.evaluate.jobs. docs/evaluation.md explains the method.
+#
+# Per-target jobs depend only on that target: key mining reads the target's own log parts
+# (MAIN.log_paths(target)), and the bot specs in a job's params are cut to the bots that job can
+# meet (eval_*_spec in rules/common.smk, ime.config.own_bot_specs: the target's match players,
+# its references, the scored agent).
+# With the sparring pool (game.sparring) and the references (evaluate.references) pinned, adding
+# a target adds its own jobs and re-runs only the aggregate rules (eval_similarity, report_*).
 
 from ime.bots.registry import load_bot_specs
 from ime.evaluate.workflow import EvalConfigError, EvalIndex
@@ -23,14 +31,14 @@ wildcard_constraints:
 
 rule eval_keys:
     input:
-        logs=lambda wc: EVAL.for_keys(wc.game, wc.ltag, wc.ktag).v.log_paths(),
+        logs=lambda wc: EVAL.for_keys(wc.game, wc.ltag, wc.ktag).v.log_paths(wc.target),
     output:
         keyset="data/{game}/eval/{ltag}/{ktag}/keys/{target}.parquet",
         candidates="data/{game}/eval/{ltag}/{ktag}/keys/{target}.candidates.parquet",
         stats="data/{game}/eval/{ltag}/{ktag}/keys/{target}.json",
         timing="data/{game}/eval/{ltag}/{ktag}/keys/{target}.timing.json",
     params:
-        spec=lambda wc: EVAL.for_keys(wc.game, wc.ltag, wc.ktag).keys_spec(wc.target),
+        spec=eval_keys_spec,
     threads: EVAL_WORKERS
     resources:
         mem_mb=2000,
@@ -51,9 +59,7 @@ rule eval_score_zoo:
         scores="data/{game}/eval/{ltag}/{ktag}/scores/zoo/{agent}/{target}.parquet",
         timing="data/{game}/eval/{ltag}/{ktag}/scores/zoo/{agent}/{target}.timing.json",
     params:
-        spec=lambda wc: EVAL.for_keys(wc.game, wc.ltag, wc.ktag).score_spec(
-            wc.agent, wc.target
-        ),
+        spec=lambda wc: eval_score_spec(EVAL.for_keys(wc.game, wc.ltag, wc.ktag), wc),
     threads: EVAL_WORKERS
     resources:
         mem_mb=1500,
@@ -75,9 +81,9 @@ rule eval_score_imitator:
         scores="data/{game}/eval/{ltag}/{ktag}/scores/imit/{ttag}/{netdir}/{ens}/{agent}/{target}.parquet",
         timing="data/{game}/eval/{ltag}/{ktag}/scores/imit/{ttag}/{netdir}/{ens}/{agent}/{target}.timing.json",
     params:
-        spec=lambda wc: EVAL.for_imitator(
-            wc.game, wc.ltag, wc.ktag, wc.ttag, wc.netdir, wc.ens
-        ).score_spec(wc.agent, wc.target),
+        spec=lambda wc: eval_score_spec(
+            EVAL.for_imitator(wc.game, wc.ltag, wc.ktag, wc.ttag, wc.netdir, wc.ens), wc
+        ),
     threads: EVAL_WORKERS
     resources:
         mem_mb=2000,
@@ -100,9 +106,7 @@ rule eval_score_heldout:
         scores="data/{game}/eval/{ltag}/{ktag}/scores/heldout/{ttag}/{netdir}/{agent}/{target}.parquet",
         timing="data/{game}/eval/{ltag}/{ktag}/scores/heldout/{ttag}/{netdir}/{agent}/{target}.timing.json",
     params:
-        spec=lambda wc: EVAL.for_heldout(
-            wc.game, wc.ltag, wc.ktag, wc.ttag, wc.netdir
-        ).heldout_spec(wc.target),
+        spec=eval_heldout_spec,
     threads: EVAL_WORKERS
     resources:
         mem_mb=2000,

@@ -1,5 +1,9 @@
-# Stage 1: play the bot zoo (ime.matches.runner) into Botzone JSON-lines logs, one file per shard.
-# With matches.source=raw no rule runs here: the raw files in matches.raw_dir are the logs.
+# Stage 1: play the bot zoo (ime.matches.runner) into Botzone JSON-lines logs: every target has
+# its own schedule, played as matches.shards parts data/<game>/logs/<ltag>/<target>/shardNNN.jsonl
+# (the `part` wildcard is "<target>/shardNNN"). The params hold only that target's settings and
+# the specs of the bots in its matches: adding a target re-runs nothing here, editing a bot re-runs
+# the parts it plays in. With matches.source=raw no rule runs: the raw files in matches.raw_dir
+# are the logs.
 
 
 rule matches:

@@ -11,7 +11,7 @@ from ime.bots.base import DecisionContext
 from ime.bots.registry import load_bot_specs, make_bot, register_kind
 from ime.bots.reversi import search as S
 from ime.bots.reversi.analysis import random_midgame_positions
-from ime.bots.reversi.evaluation import SearchParams, row_tables
+from ime.bots.reversi.evaluation import SearchParams, row_tables, weight_table
 from ime.bots.reversi.search import AlphaBetaBot
 from ime.bots.reversi.simple import RandomBot
 from ime.games.reversi import GAME
@@ -222,3 +222,57 @@ def test_registry_errors_and_plugins(tmp_path: Path, monkeypatch: pytest.MonkeyP
     (tmp_path / "bots" / "reversi.yaml").write_text("only:\n  kind: random\n")
     monkeypatch.setenv("IME_CONFIG_DIR", str(tmp_path))
     assert list(load_bot_specs("reversi")) == ["only"]
+
+
+def test_mcts_leaf_value_is_a_probability_and_exact_at_game_end() -> None:
+    from ime.bots.reversi.mcts import leaf_value
+
+    sp = SearchParams.from_mapping({"weights": "standard", "mobility": 8})
+    tab, prm = row_tables(weight_table("standard")), sp.pack()
+    # A finished game (no empty square): 40 discs against 24 wins for P whatever the depth.
+    P, O = np.uint64((1 << 40) - 1), np.uint64(~((1 << 40) - 1) & ((1 << 64) - 1))
+    for depth in (0, 1, 4):
+        np.random.seed(0)
+        assert leaf_value(P, O, True, True, np.int64(depth), tab, prm, 50.0) == 1.0
+        assert leaf_value(O, P, True, True, np.int64(depth), tab, prm, 50.0) == 0.0
+    # Mid-game: a truncated playout's value is a probability, and with depth 0 it is an outcome.
+    s = random_midgame_positions(1, seed=9)[0]
+    P, O = s.own_opp(s.to_move)
+    np.random.seed(1)
+    v = leaf_value(P, O, True, True, np.int64(2), tab, prm, 50.0)
+    assert 0.0 < v < 1.0
+    np.random.seed(1)
+    assert leaf_value(P, O, True, True, np.int64(0), tab, prm, 50.0) in (0.0, 0.5, 1.0)
+
+
+def test_truncated_playouts_make_rev3_agree_with_itself_more(specs: dict) -> None:
+    """Why rev3 cuts its playouts (docs/zoo.md): full random playouts left its choice to the seed.
+
+    Same 24 positions, two seeds each: truncated playouts (rev3's config) must agree with
+    themselves clearly more often than the same search with playouts to the end.
+    """
+    params = dict(specs["rev3"]["params"])
+    assert params["playout_depth"] > 0
+    truncated = make_bot("reversi", "rev3", specs)
+    full = make_bot("reversi", "rev3_full", {"rev3_full": {
+        "kind": "mcts", "params": {**params, "playout_depth": 0}}})
+    positions = [s for s in random_midgame_positions(40, seed=21, min_plies=8, max_plies=30)
+                 if len(s.legal_actions()) >= 3][:24]
+    agree = {"truncated": 0, "full": 0}
+    for i, s in enumerate(positions):
+        c1 = DecisionContext(seed=1, match_id=f"a{i}", ply=s.ply, player=s.to_move)
+        c2 = DecisionContext(seed=2, match_id=f"a{i}", ply=s.ply, player=s.to_move)
+        agree["truncated"] += truncated.act(s, c1) == truncated.act(s, c2)
+        agree["full"] += full.act(s, c1) == full.act(s, c2)
+    assert agree["truncated"] >= agree["full"] + 4, agree
+
+
+def test_mcts_rejects_bad_leaf_settings() -> None:
+    from ime.bots.reversi.mcts import MCTSBot
+
+    with pytest.raises(ValueError, match="playout_depth"):
+        MCTSBot("m", playout_depth=-1)
+    with pytest.raises(ValueError, match="leaf_scale"):
+        MCTSBot("m", leaf_scale=0)
+    with pytest.raises(KeyError, match="unknown search parameters"):
+        MCTSBot("m", leaf_eval={"no_such_knob": 1})

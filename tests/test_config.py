@@ -77,6 +77,8 @@ def test_net_override_reaches_nets() -> None:
     (["net.kind=rnn"], ["net.kind"]),
     (["game.targets=[]"], ["game.targets"]),
     (["sweep.key=no.such.key", "sweep.values=[1]"], ["sweep.key"]),
+    (["game.opponents=[]", "game.sparring=null", "game.targets=[rev1]"], ["sparring", "rev1"]),
+    (["game.sparring=rev1"], ["game.sparring", "list"]),
 ])
 def test_bad_overrides_fail_clearly(bad: list[str], words: list[str]) -> None:
     with pytest.raises(ConfigError) as e:
@@ -176,7 +178,8 @@ def test_run_folds() -> None:
 
 def _specs(plan) -> dict:
     g = plan.main.cfg["game"]
-    return {b: {"kind": "random"} for b in [*g["targets"], *g["opponents"]]}
+    return {b: {"kind": "random", "params": {"id": b}}
+            for b in [*g["targets"], *g["opponents"], *(g["sparring"] or [])]}
 
 
 def test_index_params_are_plain_and_minimal() -> None:
@@ -186,10 +189,23 @@ def test_index_params_are_plain_and_minimal() -> None:
     spec = idx.train_spec(v.game, v.train_tag, v.net_dirs["conv"], "rev1", 1)
     assert not {"threads", "gpu", "nets", "run_folds"} & set(spec["train"])
     assert spec["net"]["kind"] == "conv" and spec["fold"] == 1
-    m = idx.matches_spec(v.game, v.logs_tag, "shard001")
-    assert m["shard"] == 1 and set(m["bot_specs"]) >= set(v.targets)
-    assert idx.decisions_input(v.game, v.logs_tag, "shard001") == v.log_paths()[1]
+    assert v.parts() == ["rev1/shard000", "rev1/shard001", "rev2/shard000", "rev2/shard001"]
+    assert v.log_paths("rev2") == ["data/reversi/logs/tiny/rev2/shard000.jsonl",
+                                   "data/reversi/logs/tiny/rev2/shard001.jsonl"]
+    m = idx.matches_spec(v.game, v.logs_tag, "rev1/shard001")
+    assert m["shard"] == 1 and m["target"] == "rev1"
+    assert m["sparring"] == ["rev2", "rev3", "rev4", "rev5"]  # the pinned pool minus rev1
+    assert set(m["bot_specs"]) == {"rev1", *m["sparring"], *v.cfg["game"]["opponents"]}
+    assert idx.decisions_input(v.game, v.logs_tag, "rev1/shard001") == v.log_paths()[1]
+    assert idx.decisions_spec(v.game, v.logs_tag, "strict", "rev2/shard000")["targets"] == [
+        "rev2"]
+    assert idx.dataset_inputs(v.game, v.dataset_tag, "rev2")["parts"] == [
+        "data/reversi/decisions/tiny/strict/rev2/shard000.parquet",
+        "data/reversi/decisions/tiny/strict/rev2/shard001.parquet"]
+    assert len(idx.run_report_inputs(v.results_dir)["reports"]) == 4
     cons = idx.constraints()
+    assert re.fullmatch(cons["part"], "rev2/shard001")
+    assert not re.fullmatch(cons["part"], "tiny/rev2/shard001")
     assert re.fullmatch(cons["rdir"], "results/reversi/tiny")
     assert not re.fullmatch(cons["rdir"], "results/reversi/other")
 
@@ -201,3 +217,74 @@ def test_index_params_are_plain_and_minimal() -> None:
         return x is None or isinstance(x, str | int | float | bool)
 
     assert plain(spec) and plain(m) and plain(idx.run_report_spec(v.results_dir))
+
+
+def test_logs_tag_does_not_depend_on_the_targets_when_the_sparring_pool_is_pinned() -> None:
+    two = make_plan(["scale=tiny"]).main
+    three = make_plan(["scale=tiny", "game.targets=[rev1,rev2,rev3]"]).main
+    assert (three.logs_tag, three.dataset_tag, three.train_tag) == ("tiny", "tiny", "tiny")
+    assert three.results_dir != two.results_dir  # the tables list another set of bots
+    assert set(two.log_paths()) < set(three.log_paths())
+    assert three.log_paths("rev1") == two.log_paths("rev1")
+    # null: the sparring partners are the other targets, so the logs depend on the list
+    coupled = make_plan(["scale=tiny", "game.sparring=null"]).main
+    more = make_plan(["scale=tiny", "game.sparring=null", "game.targets=[rev1,rev2,rev3]"]).main
+    assert coupled.logs_tag != two.logs_tag and more.logs_tag != coupled.logs_tag
+    assert coupled.sparring("rev1") == ["rev2"] and more.sparring("rev1") == ["rev2", "rev3"]
+    # raw logs: every part feeds every target, the tag names the targets
+    assert make_plan(["scale=tiny", "game.targets=[rev1]"]).main.logs_tag == "tiny"
+
+
+def test_adding_a_target_changes_no_job_of_the_others() -> None:
+    """Every path and param of rev1's and rev2's jobs (matches, decisions, dataset, train, and
+    the evaluation's keys, scores, held-out scores, tournament pairs) is the same with a third
+    target; only rev3's jobs and the aggregate tables are new."""
+    from ime.bots.registry import load_bot_specs
+    from ime.config import own_bot_specs
+    from ime.evaluate.workflow import EvalIndex
+
+    specs = load_bot_specs("reversi")
+    plans = [make_plan(["scale=tiny"]), make_plan(["scale=tiny", "game.targets=[rev1,rev2,rev3]"])]
+    idx = [WorkflowIndex(p, specs) for p in plans]
+    ev = [EvalIndex(p, specs) for p in plans]
+    v = [p.main for p in plans]
+    e = [x.for_rdir(vv.results_dir) for x, vv in zip(ev, v, strict=True)]
+
+    def jobs(k: int, bot: str) -> dict:
+        i, vv, ep = idx[k], v[k], e[k]
+        g, lt, dt, tt = vv.game, vv.logs_tag, vv.dataset_tag, vv.train_tag
+        out: dict = {}
+        for part in vv.parts(bot):
+            out[vv.log_path(part)] = i.matches_spec(g, lt, part)
+            out[vv.decisions_path(part)] = (i.decisions_input(g, lt, part),
+                                            i.decisions_spec(g, lt, "strict", part))
+        out[vv.dataset_path(bot)] = (i.dataset_inputs(g, dt, bot), i.dataset_spec(g, dt, bot))
+        for net, d in vv.net_dirs.items():
+            for fold in range(vv.folds):
+                out[vv.checkpoint_path(bot, net, fold)] = (i.train_input(g, tt, bot),
+                                                           i.train_spec(g, tt, d, bot, fold))
+        keys = ep.keys_spec(bot)
+        out[ep.keys_path(bot)] = (vv.log_paths(bot),
+                                  own_bot_specs(keys, vv, bot, keys["references"], specs))
+        for a, t in ep.scored_pairs():
+            if bot in (t, a.removeprefix("imit_")):
+                score = own_bot_specs(ep.score_spec(a, t), vv, t, [a], specs)
+                # a score job can build every player of the target's matches
+                assert set(score["bot_specs"]) >= set(vv.players_of(t)) | {a}
+                out[ep.score_path(a, t)] = score
+        out[ep.heldout_path(bot)] = (ep.heldout_inputs(bot),
+                                     own_bot_specs(ep.heldout_spec(bot), vv, bot, (), specs))
+        for a, b in ep.pairs():
+            out[ep.pair_path(a, b)] = (ep.agent_inputs(a) + ep.agent_inputs(b),
+                                       ep.pair_spec(a, b))
+        return out
+
+    for bot in ("rev1", "rev2"):
+        before, after = jobs(0, bot), jobs(1, bot)
+        assert set(before) <= set(after)
+        for path, job in before.items():
+            assert after[path] == job, path
+        new = set(after) - set(before)
+        assert new and all("rev3" in p for p in new), sorted(new)
+    assert e[1].keys_spec("rev3")["references"] == ["rev1", "rev2", "rev4", "rev5"]
+    assert e[0].keys_spec("rev1")["references"] == ["rev2", "rev3", "rev4", "rev5"]

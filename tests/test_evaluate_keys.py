@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -119,12 +121,25 @@ def test_self_fork_failure_is_counted_and_excluded(tmp_path):
 
 
 def test_wrong_match_seed_breaks_reproduction(tmp_path):
-    # the opponent is random per (seed, match, ply): forking with another seed changes its play
+    # the opponent is random per (seed, match, ply): forking with another seed changes its play.
+    # A log line's own `seed` (our judge writes it) wins over the default `match_seed`, which
+    # only applies to lines without one (older logs, platform packs).
     path = _logs(tmp_path, n=4)
-    res = mine_keys(GAME, "toy_first", ["toy_last"], [path], ToyProviderFactory(), n_keys=50,
-                    max_candidates=20, seed=0, match_seed=MATCH_SEED + 1, progress=False,
-                    check_all_self=True)
-    assert res.stats.self_fork_failed > 0
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    assert all(d["seed"] == MATCH_SEED for d in lines)
+
+    def mine(match_seed):
+        return mine_keys(GAME, "toy_first", ["toy_last"], [path], ToyProviderFactory(),
+                         n_keys=50, max_candidates=20, seed=0, match_seed=match_seed,
+                         progress=False, check_all_self=True).stats
+
+    assert mine(MATCH_SEED + 1).self_fork_failed == 0  # the lines' seed is used
+    path.write_text("".join(json.dumps({k: v for k, v in d.items() if k != "seed"}) + "\n"
+                            for d in lines))
+    assert mine(MATCH_SEED).self_fork_failed == 0
+    assert mine(MATCH_SEED + 1).self_fork_failed > 0
+    path.write_text("".join(json.dumps({**d, "seed": MATCH_SEED + 1}) + "\n" for d in lines))
+    assert mine(MATCH_SEED).self_fork_failed > 0  # a wrong seed in the line breaks it too
 
 
 def test_unknown_players_are_skipped_and_counted(tmp_path):

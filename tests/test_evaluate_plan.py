@@ -37,8 +37,9 @@ class FakeVariant:
     def dataset_path(self, bot):
         return f"data/reversi/datasets/quick/{bot}.parquet"
 
-    def log_paths(self):
-        return ["data/reversi/logs/quick/shard000.jsonl"]
+    def log_paths(self, target=None):
+        return [f"data/reversi/logs/quick/{t}/shard000.jsonl"
+                for t in ([target] if target else self.targets)]
 
     def checkpoint_path(self, bot, net=None, fold=0):
         return f"data/reversi/models/{self.train_tag}/{net}/{bot}/fold{fold}.pt"

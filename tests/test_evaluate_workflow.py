@@ -1,70 +1,52 @@
 """The evaluation rules through the snakemake CLI on a tiny setup (slow: about two minutes).
 
 Cheap zoo bots stand in for the targets (fast, and different enough that keys are found in a few
-forks); everything else is the real pipeline at the tiny scale.
+forks); everything else is the real pipeline at the tiny scale. After the run, dry runs check
+that a new agent adds only its score jobs, and that a new target adds only its own jobs (matches,
+decisions, dataset, train, keys, scores, held-out score, tournament pairs) and the aggregates.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import pandas as pd
 import pytest
+from workflow_helpers import (
+    ROOT,
+    copy_workflow,
+    evaluate_override,
+    overrides_arg,
+    planned_jobs,
+    results_dir,
+    snakemake,
+)
 
-from ime.paths import repo_root
-
-ROOT = repo_root()
-COPY = ["Snakefile", "rules", "config", "workflow_scripts", "report", "envs"]
-
-
-def _evaluate_override() -> list[str]:
-    """``+evaluate=default`` until config.yaml's defaults list the group, then nothing."""
-    text = (ROOT / "config" / "config.yaml").read_text()
-    return [] if re.search(r"^\s*-\s*evaluate\s*:", text, re.M) else ["+evaluate=default"]
-
-
-def _overrides(*extra: str) -> str:
-    items = ["scale=tiny", *_evaluate_override(), "game.targets=[opp_greedy,opp_positional]",
-             "game.opponents=[opp_random]", "evaluate.n_keys=3", "evaluate.tournament.rounds=1",
-             "evaluate.bootstrap=50", *extra]
-    return "overrides=[" + ",".join(f'"{o}"' for o in items) + "]"
+# The sparring pool and the references are pinned (to cheap bots, one of which is not a target
+# in the first run), as the Reversi defaults pin them to rev1..rev5: then a third target adds
+# only its own jobs.
+POOL = "[opp_greedy,opp_positional,opp_noisy1]"
 
 
-def _snakemake(workdir: Path, *args: str, timeout: int = 400) -> subprocess.CompletedProcess:
-    cmd = [sys.executable, "-m", "snakemake", "-s", str(workdir / "Snakefile"), "-d",
-           str(workdir), *args]
-    env = dict(os.environ, PYTHONHASHSEED="0")
-    env.pop("IME_CONFIG_DIR", None)
-    return subprocess.run(cmd, cwd=workdir, capture_output=True, text=True, timeout=timeout,
-                          env=env)
+def _overrides(*extra: str, targets: str = "[opp_greedy,opp_positional]") -> str:
+    return overrides_arg([
+        "scale=tiny", *evaluate_override(), f"game.targets={targets}",
+        "game.opponents=[opp_random]", f"game.sparring={POOL}",
+        f"evaluate.references={{reversi:{POOL}}}", "evaluate.n_keys=3",
+        "evaluate.tournament.rounds=1", "evaluate.bootstrap=50", *extra])
 
 
 @pytest.mark.slow
 def test_evaluation_rules_end_to_end(tmp_path):
     if not (ROOT / "rules" / "train.smk").is_file():
         pytest.skip("the pipeline's rules are not there yet")
-    for name in COPY:
-        src = ROOT / name
-        if src.is_dir():
-            shutil.copytree(src, tmp_path / name)
-        elif src.is_file():
-            shutil.copy(src, tmp_path / name)
+    copy_workflow(tmp_path)
     outputs = ["table4_5.csv", "table4_6.csv", "table4_7.csv", "table4_8.csv", "table6_1.csv",
                "clusters.csv", "figures/fig4_2.png", "eval_timing.csv"]
-    # where the variant's results go
-    dry = _snakemake(tmp_path, "-n", "--config", _overrides())
-    assert dry.returncode == 0, dry.stderr[-3000:]
-    rdir = re.search(r"(results/reversi/[^/\s]+)/table4_5\.csv", dry.stdout + dry.stderr)
-    assert rdir, (dry.stdout + dry.stderr)[-3000:]
-    rdir = rdir.group(1)
-    run = _snakemake(tmp_path, "-j2", *[f"{rdir}/{o}" for o in outputs], "--config",
-                     _overrides())
+    rdir = results_dir(tmp_path, _overrides())  # where the variant's results go
+    run = snakemake(tmp_path, "-j2", *[f"{rdir}/{o}" for o in outputs], "--config",
+                    _overrides())
     assert run.returncode == 0, (run.stdout + run.stderr)[-5000:]
     res = tmp_path / rdir
 
@@ -85,17 +67,15 @@ def test_evaluation_rules_end_to_end(tmp_path):
     assert len(t48) == 4 and (t48["games"] == 6).all()
 
     # nothing left to do
-    again = _snakemake(tmp_path, "-n", *[f"{rdir}/{o}" for o in outputs], "--config",
-                       _overrides())
+    again = snakemake(tmp_path, "-n", *[f"{rdir}/{o}" for o in outputs], "--config",
+                      _overrides())
     assert "Nothing to be done" in again.stdout + again.stderr, again.stdout[-3000:]
 
     # a new agent: only its score jobs and the aggregate tables (of its own results variant)
     extra = "evaluate.agents=[opp_random]"
-    dry2 = _snakemake(tmp_path, "-n", "--config", _overrides(extra))
-    rdir2 = re.search(r"(results/reversi/[^/\s]+)/table4_5\.csv", dry2.stdout + dry2.stderr)
-    assert rdir2, (dry2.stdout + dry2.stderr)[-3000:]
-    plus = _snakemake(tmp_path, "-n", *[f"{rdir2.group(1)}/{o}" for o in outputs], "--config",
-                      _overrides(extra))
+    rdir2 = results_dir(tmp_path, _overrides(extra))
+    plus = snakemake(tmp_path, "-n", *[f"{rdir2}/{o}" for o in outputs], "--config",
+                     _overrides(extra))
     text = plus.stdout + plus.stderr
     assert plus.returncode == 0, text[-3000:]
     counts = dict(re.findall(r"^(\w+)\s+(\d+)$", text, re.M))
@@ -103,3 +83,35 @@ def test_evaluation_rules_end_to_end(tmp_path):
     for rule in ("eval_keys", "eval_score_imitator", "eval_score_heldout",
                  "eval_tournament_pair", "train", "matches", "dataset"):
         assert rule not in counts, (rule, counts)
+
+    # a third target: only its own jobs and the aggregates; nothing of the first two is redone
+    three = "[opp_greedy,opp_positional,opp_noisy1]"
+    rdir3 = results_dir(tmp_path, _overrides(targets=three))
+    plan = snakemake(tmp_path, "-n", *[f"{rdir3}/{o}" for o in outputs], "--config",
+                     _overrides(targets=three))
+    text = plan.stdout + plan.stderr
+    assert plan.returncode == 0, text[-3000:]
+    jobs = planned_jobs(text)
+    counts: dict[str, int] = {}
+    for rule, _ in jobs:
+        counts[rule] = counts.get(rule, 0) + 1
+    assert counts == {
+        # train: only the imitator's net (conv) x 2 folds, the tables asked for need no other
+        "matches": 2, "decisions": 2, "dataset": 1, "train": 2, "eval_keys": 1,
+        "eval_score_heldout": 1,
+        # imit_opp_noisy1 on the 3 key sets, the 2 other imitators on opp_noisy1's keys
+        "eval_score_imitator": 5,
+        # 6 players: 15 pairs, 6 of them played already
+        "eval_tournament_pair": 9,
+        "eval_similarity": 1, "report_similarity_tables": 1, "report_table4_8": 1,
+        "report_moves": 1, "report_eval_timing": 1,
+    }, counts
+    per_target = {"matches", "decisions", "dataset", "train", "eval_keys", "eval_score_heldout"}
+    for rule, outs in jobs:
+        assert outs, rule
+        if rule in per_target:
+            assert all("/opp_noisy1" in o for o in outs), (rule, outs)
+        elif rule in ("eval_score_imitator", "eval_tournament_pair"):
+            assert all("opp_noisy1" in o for o in outs), (rule, outs)
+        else:
+            assert all(o.startswith(rdir3 + "/") for o in outs), (rule, outs)

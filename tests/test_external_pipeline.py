@@ -1,24 +1,33 @@
-"""An external program as a pipeline target: matches -> decision parts -> dataset.
+"""An external program as a pipeline target: matches -> dataset -> imitator -> S1/S2 -> tables.
 
 The library-level test runs the same functions the Snakemake jobs call (match runner with worker
 processes, the decisions extractor, the dataset builder), with the example bot of
 ``examples/reversi_bot.py`` as the target and a crashing external opponent, so faulted matches
-must be counted and kept out of the dataset. The Snakemake test runs the real workflow to the
-target's dataset; it needs ``make_bot`` to find the ``external`` kind without an explicit import
-(the registry importing plug-in kinds), and is skipped until it does.
+must be counted and kept out of the dataset. The Snakemake test runs the real workflow, in a
+temporary copy whose ``config/bots/reversi.yaml`` also names the example bot, at the tiny scale
+with the external program as one of the two targets, all the way to Table 4.5: its matches, its
+dataset, its imitator's checkpoints, its key endgames (the program self-forked on its own matches
+and forked as the other target's reference), the imitators' scores and the tables.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import yaml
+from workflow_helpers import (
+    copy_workflow,
+    evaluate_override,
+    leftovers,
+    overrides_arg,
+    results_dir,
+    snakemake,
+)
 
 import ime.bots.external  # noqa: F401  (registers the kind in this process and forked workers)
 from ime.bots.registry import load_bot_specs
@@ -29,21 +38,6 @@ from ime.matches.runner import build_schedule, play_schedule
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "reversi_bot.py"
 FAULT_BOT = ROOT / "tests" / "bots" / "fault_bot.py"
-
-
-def _leftovers(marker: str) -> list[int]:
-    """Live processes whose command line mentions ``marker`` (a unique path)."""
-    out = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                cmd = Path(f"/proc/{entry}/cmdline").read_bytes().decode(errors="replace")
-                state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
-            except (OSError, IndexError):
-                continue
-            if marker in cmd and state not in ("Z", "X"):
-                out.append(int(entry))
-    return out
 
 
 @pytest.fixture
@@ -80,35 +74,55 @@ def test_external_target_gets_a_dataset_and_faults_stay_out(tmp_path, specs):
                           tmp_path / "my_ext.json", game="reversi")
     assert stats["matches"] == 8 - len(vs_crashy)
     assert stats["faulted_matches_excluded"] == len(vs_crashy)
-    assert _leftovers(str(tmp_path)) == []
+    assert leftovers(str(tmp_path)) == []
 
-
-def _registry_finds_external() -> bool:
-    code = ("from ime.bots.registry import make_bot; import sys; "
-            "make_bot('reversi', 'x', {'x': {'kind': 'external', 'params': "
-            "{'command': [sys.executable, '-c', 'pass']}}})")
-    return subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("snakemake") is None, reason="snakemake CLI not installed")
-def test_snakemake_builds_a_dataset_for_an_external_target(tmp_path, specs):
-    if not _registry_finds_external():
-        pytest.skip("ime.bots.registry.make_bot does not import the 'external' kind yet")
-    cfg = tmp_path / "config"
-    (cfg / "bots").mkdir(parents=True)
-    with open(cfg / "bots" / "reversi.yaml", "w") as f:
-        yaml.safe_dump({k: v for k, v in specs.items() if k != "crashy"}, f)
-    work = tmp_path / "work"
-    work.mkdir()
-    variant = "tiny__game.targets-my_ext-rev5"
-    target = f"data/reversi/datasets/{variant}/my_ext.parquet"
-    env = dict(os.environ, IME_CONFIG_DIR=str(cfg))
-    res = subprocess.run(
-        ["snakemake", "-s", str(ROOT / "Snakefile"), "-j2", "--config",
-         'overrides=["scale=tiny","game.targets=[my_ext,rev5]"]', "--", target],
-        cwd=work, env=env, capture_output=True, text=True, timeout=900)
-    assert res.returncode == 0, res.stderr[-3000:]
-    stats = json.loads((work / target).with_suffix(".json").read_text())
-    assert stats["bot"] == "my_ext" and stats["pairs"] > 0
-    assert _leftovers(str(tmp_path)) == []
+def test_snakemake_takes_an_external_target_to_table4_5(tmp_path, specs):
+    work = copy_workflow(tmp_path / "wf")
+    with open(work / "config" / "bots" / "reversi.yaml", "a", encoding="utf-8") as f:
+        f.write("\n" + yaml.safe_dump({"my_ext": {
+            **specs["my_ext"], "description": "examples/reversi_bot.py, keep-running"}}))
+    # the thesis's coupling, explicitly: the two targets spar with each other (so the program is
+    # also an opponent in the other target's matches and forks) and are each other's references
+    cfg = overrides_arg(["scale=tiny", *evaluate_override(), "game.targets=[my_ext,opp_greedy]",
+                         "game.opponents=[opp_random]", "game.sparring=null",
+                         "evaluate.references=null", "evaluate.n_keys=3",
+                         "evaluate.bootstrap=50"])
+    rdir = results_dir(work, cfg)
+    run = snakemake(work, "-j2", f"{rdir}/table4_5.csv", "--config", cfg, timeout=900)
+    assert run.returncode == 0, (run.stdout + run.stderr)[-5000:]
+    assert leftovers(str(tmp_path / "my_bot.py")) == []
+
+    # matches -> dataset: the program played its matches cleanly
+    (ds,) = (work / "data" / "reversi" / "datasets").glob("*/my_ext.json")
+    stats = json.loads(ds.read_text())
+    assert stats["bot"] == "my_ext" and stats["pairs"] > 0 and stats["matches"] > 0
+    assert stats["faulted_matches_excluded"] == 0
+    # dataset -> imitator: one checkpoint per fold of the tiny scale
+    ckpts = sorted((work / "data" / "reversi" / "models").glob("*/conv/my_ext/fold*.pt"))
+    assert [c.name for c in ckpts] == ["fold0.pt", "fold1.pt"]
+    # key endgames: the program self-forked on its own matches (and reproduced every one), and
+    # was forked as the other target's reference
+    keys = {p.stem: json.loads(p.read_text())
+            for p in (work / "data" / "reversi" / "eval").glob("*/*/keys/*[!g].json")}
+    assert set(keys) == {"my_ext", "opp_greedy"}
+    assert keys["my_ext"]["n_keys"] == 3 and keys["my_ext"]["references"] == ["opp_greedy"]
+    assert keys["my_ext"]["self_fork_checked"] >= 3 and keys["my_ext"]["self_fork_failed"] == 0
+    assert keys["opp_greedy"]["references"] == ["my_ext"] and keys["opp_greedy"]["n_keys"] == 3
+
+    # S1/S2 -> Table 4.5: the external target's imitator on its key endgames
+    sims = pd.read_csv(work / rdir / "similarity.csv")
+    pairs = set(zip(sims["agent"], sims["target"], strict=True))
+    assert {("imit_my_ext", "my_ext"), ("my_ext", "opp_greedy"),
+            ("imit_my_ext", "opp_greedy"), ("imit_opp_greedy", "my_ext")} <= pairs
+    for c in ("s1", "s2", "baseline"):
+        assert sims[c].between(0, 1).all(), c
+    t45 = pd.read_csv(work / rdir / "table4_5.csv").set_index("bot")
+    assert list(t45.index) == ["my_ext", "opp_greedy"]
+    row = t45.loc["my_ext"]
+    assert row["imitator"] == "imit_my_ext" and row["keys"] == 3
+    assert 0 <= row["S1"] <= 1 and 0 <= row["S2"] <= 1
+    assert row["S1_lo"] <= row["S1"] <= row["S1_hi"] and row["S2_lo"] <= row["S2"] <= row["S2_hi"]

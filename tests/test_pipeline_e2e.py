@@ -2,8 +2,8 @@
 
 One module-scoped run (``scale=tiny``: 2 targets, a few dozen matches, 2 folds, 2 epochs) is
 checked for the tables' shapes and value ranges, a no-op re-run, what a changed override would
-re-run, byte-identical datasets and identical CPU metrics on re-running, and the clear failure
-of a bad override before any job runs.
+re-run (adding a target: only its own jobs), byte-identical datasets and identical CPU metrics on
+re-running, and the clear failure of a bad override before any job runs.
 """
 
 from __future__ import annotations
@@ -102,10 +102,10 @@ def _dry_jobs(run: Path, *overrides: str) -> dict[str, int]:
             continue
         if in_stats:
             parts = line.split()
+            if parts and parts[0] == "total":
+                break
             if len(parts) == 2 and parts[1].isdigit():
                 counts[parts[0]] = int(parts[1])
-            elif parts and parts[0] == "total":
-                break
     return counts
 
 
@@ -118,6 +118,20 @@ def test_override_reruns_only_dependents(run: Path) -> None:
     assert not {"matches", "decisions", "dataset"} & set(jobs)
     jobs = _dry_jobs(run, "dataset.matches=5", "train.nets=[conv]")
     assert jobs.get("dataset") == 2 and "matches" not in jobs and "decisions" not in jobs
+
+
+def test_adding_a_target_runs_only_its_jobs(run: Path) -> None:
+    """A third target (rev3, from the pinned sparring pool) plays only its own parts and trains
+    only its own models; rev1's and rev2's logs, datasets and models are left alone."""
+    jobs = _dry_jobs(run, "game.targets=[rev1,rev2,rev3]")
+    assert jobs == {"matches": 2, "decisions": 2, "dataset": 1, "train": 3 * 2, "table4_2": 1,
+                    "table4_3": 1, "table4_4": 1, "run_report": 1}, jobs
+    logs = sorted(p.relative_to(run).as_posix()
+                  for p in (run / "data/reversi/logs/tiny").rglob("*.jsonl"))
+    assert logs == [f"data/reversi/logs/tiny/{t}/shard00{k}.jsonl"
+                    for t in ("rev1", "rev2") for k in (0, 1)]
+    first = json.loads((run / logs[0]).read_text().splitlines()[0])
+    assert first["_id"].startswith("reversi-s0-rev1-") and first["seed"] == 0
 
 
 def test_same_config_same_bytes(run: Path) -> None:

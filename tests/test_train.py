@@ -147,3 +147,20 @@ def test_augment_and_monitor_options(tmp_path: Path) -> None:
         train_fold(ds, NET, {**TRAIN, "monitor": "f1"}, bot="b", fold=0,
                    checkpoint_path=tmp_path / "c.pt", metrics_path=tmp_path / "c.json",
                    progress=False)
+
+
+def test_training_benchmark_runs_the_real_step_on_valid_synthetic_rows() -> None:
+    import torch
+
+    from ime.train.bench import bench_training, synthetic_data
+
+    d = synthetic_data(500, torch.device("cpu"), seed=3)
+    own, opp = d.planes[:, 0].reshape(500, -1), d.planes[:, 1].reshape(500, -1)
+    assert not bool((own * opp).any())                       # a square holds one disc at most
+    assert not bool((d.mask * (own + opp)).any())            # legal squares are empty
+    assert bool(((d.mask.sum(1) >= 4) & (d.mask.sum(1) <= 12)).all())
+    assert bool(d.mask.gather(1, d.action[:, None]).all())   # the action is legal
+    r = bench_training(nets=("mlp1", "conv"), rows=256, epochs=1)
+    assert set(r["nets"]) == {"mlp1", "conv"} and r["device"] == "cpu"
+    assert r["nets"]["mlp1"]["params"] == 33469 and r["nets"]["conv"]["params"] == 75102
+    assert all(v["samples_per_s"] > 0 for v in r["nets"].values())

@@ -8,7 +8,9 @@ Keeping that logic here, not in the Snakefile, makes it unit-testable.
 Variants. A *variant* is one composed config. Different variants never overwrite each other
 because every stage writes under a directory named after the config keys that stage depends on:
 
-* match logs     ``data/<game>/logs/<logs_tag>/``          (game bots, ``matches.*``)
+* match logs     ``data/<game>/logs/<logs_tag>/<target>/``  (game settings, ``matches.*``; one
+  set of parts per target, so the tag does not depend on the list of targets when the sparring
+  pool ``game.sparring`` is pinned)
 * decisions      ``data/<game>/decisions/<logs_tag>/<mode>/`` (+ ``dataset.mode``)
 * datasets       ``data/<game>/datasets/<dataset_tag>/``   (+ ``dataset.*``)
 * models         ``data/<game>/models/<train_tag>/<net>/`` (+ ``train.*``, the net's architecture)
@@ -185,6 +187,7 @@ SCHEMA: dict[str, tuple[str, bool]] = {
     "game.name": (_STR, False),
     "game.targets": (_STRLIST, False),
     "game.opponents": (_STRLIST, False),
+    "game.sparring": (_STRLIST, True),
     "game.num_actions": (_INT, False),
     "game.planes": (_INT, False),
     "matches.source": (_STR, False),
@@ -296,8 +299,16 @@ def _semantic_problems(c: dict) -> list[str]:
         problems.append("game.targets is empty: name at least one bot to imitate")
     if len(set(g["targets"])) != len(g["targets"]):
         problems.append(f"game.targets has duplicates: {g['targets']}")
-    if not g["opponents"] and len(g["targets"]) < 2 and c["matches"]["source"] == "generated":
-        problems.append("generated matches need game.opponents or at least two targets")
+    bad_ids = [t for t in g["targets"] if not _SAFE.match(t) or t in (".", "..")]
+    if bad_ids:
+        problems.append(f"game.targets {bad_ids} cannot name files and directories: use "
+                        "[A-Za-z0-9._-]")
+    if c["matches"]["source"] == "generated":
+        alone = [t for t in g["targets"]
+                 if not sparring_pool(c, t) and not [o for o in g["opponents"] if o != t]]
+        if alone:
+            problems.append(f"generated matches need game.opponents or sparring partners: "
+                            f"{alone} would have nobody to play (game.sparring)")
     if c["matches"]["vs_targets"] > 1:
         problems.append("matches.vs_targets is a fraction in [0, 1]")
     rf = c["train"].get("run_folds")
@@ -361,13 +372,39 @@ def to_plain(cfg: DictConfig) -> dict[str, Any]:
     return out
 
 
+def sparring_pool(c: Mapping[str, Any], target: str) -> list[str]:
+    """Who ``target`` plays its ``matches.vs_targets`` share against: ``game.sparring`` (a pinned
+    pool) or, when that is null, the other targets; never ``target`` itself."""
+    g = c["game"]
+    pool = g.get("sparring")
+    if pool is None:
+        pool = g["targets"]
+    return [b for b in dict.fromkeys(pool) if b != target]
+
+
+def _targets_couple(c: Mapping[str, Any]) -> bool:
+    """True when a target's generated matches depend on the list of targets: the sparring pool
+    is "the other targets" (``game.sparring: null``) and some matches are sparring matches."""
+    g, m = c["game"], c["matches"]
+    return g.get("sparring") is None and (m["vs_targets"] > 0 or not g["opponents"])
+
+
 def logs_key(c: Mapping[str, Any]) -> dict[str, Any]:
-    """The config keys (flat, dotted) the match logs depend on."""
+    """The config keys (flat, dotted) the match logs depend on.
+
+    Generated logs are one set of parts per target, each a function of the target, the game
+    settings and ``matches.*``, so ``game.targets`` is not part of the key (adding a target adds
+    its parts, nothing else changes), unless ``game.sparring`` is null: then every target's
+    sparring partners are the other targets and the whole set of logs depends on the list.
+    Raw logs are read for every target (a raw part's decisions are extracted for all targets).
+    """
     m = c["matches"]
     if m["source"] == "raw":
         return {"game.name": c["game"]["name"], "game.targets": c["game"]["targets"],
                 "matches.source": "raw", "matches.raw_dir": m["raw_dir"]}
     out = flatten(c["game"], "game")
+    if not _targets_couple(c):
+        del out["game.targets"]
     out.update(flatten({k: v for k, v in m.items() if k != "raw_dir"}, "matches"))
     return out
 
@@ -490,18 +527,38 @@ class Variant:
     def source(self) -> str:
         return self.cfg["matches"]["source"]
 
+    def sparring(self, target: str) -> list[str]:
+        """``target``'s sparring partners (see :func:`sparring_pool`)."""
+        return sparring_pool(self.cfg, target)
+
+    def players_of(self, target: str) -> list[str] | None:
+        """The bots that can sit in ``target``'s generated matches (the target, the opponents,
+        its sparring partners); ``None`` for raw logs, where any part may hold anyone."""
+        if self.source == "raw":
+            return None
+        return unique([target, *self.cfg["game"]["opponents"], *self.sparring(target)])
+
     # --- paths ------------------------------------------------------------------------------
-    def parts(self) -> list[str]:
-        """Names of the log parts: generated shards, or the stems of the raw files."""
+    def parts(self, target: str | None = None) -> list[str]:
+        """Names of the log parts: ``<target>/shardNNN`` per target for generated logs (only
+        ``target``'s when given), or the stems of the raw files (every part, for any target:
+        a raw part feeds every target's dataset)."""
         if self.source == "raw":
             return [raw_part_name(p) for p in self.raw_files]
-        return [f"shard{i:03d}" for i in range(int(self.cfg["matches"]["shards"]))]
+        shards = int(self.cfg["matches"]["shards"])
+        targets = self.targets if target is None else [target]
+        return [f"{t}/shard{i:03d}" for t in targets for i in range(shards)]
 
-    def log_paths(self) -> list[str]:
-        """The match-log files (Botzone JSON lines) of this variant."""
+    def log_paths(self, target: str | None = None) -> list[str]:
+        """The match-log files (Botzone JSON lines) of this variant, or those that hold
+        ``target``'s matches (its own parts; every raw file)."""
         if self.source == "raw":
             return list(self.raw_files)
-        return [f"data/{self.game}/logs/{self.logs_tag}/{p}.jsonl" for p in self.parts()]
+        return [self.log_path(p) for p in self.parts(target)]
+
+    def log_path(self, part: str) -> str:
+        """The file of one generated part (``<target>/shardNNN``)."""
+        return f"data/{self.game}/logs/{self.logs_tag}/{part}.jsonl"
 
     def decisions_path(self, part: str) -> str:
         mode = self.cfg["dataset"]["mode"]
@@ -698,12 +755,14 @@ class WorkflowIndex:
         for v in self.plan.variants():
             if v.source != "generated":
                 continue
-            want = [*v.cfg["game"]["targets"], *v.cfg["game"]["opponents"]]
+            g = v.cfg["game"]
+            want = unique([*g["targets"], *g["opponents"], *(g.get("sparring") or [])])
             missing = [b for b in want if b not in self.bot_specs]
             if missing:
                 raise ConfigError(
                     f"bots {missing} are not in config/bots/{v.game}.yaml (known: "
-                    f"{sorted(self.bot_specs)}); fix game.targets / game.opponents"
+                    f"{sorted(self.bot_specs)}); fix game.targets / game.opponents / "
+                    "game.sparring"
                 )
 
     # --- wildcard constraints ---------------------------------------------------------------
@@ -729,31 +788,51 @@ class WorkflowIndex:
         }
 
     # --- per-rule params and inputs ---------------------------------------------------------
+    @staticmethod
+    def split_part(part: str) -> tuple[str | None, str]:
+        """``"<target>/shardNNN"`` -> (target, "shardNNN"); a raw part -> (None, part)."""
+        target, sep, rest = part.rpartition("/")
+        return (target, rest) if sep else (None, part)
+
     def matches_spec(self, game: str, ltag: str, part: str) -> dict[str, Any]:
+        """One generated part: a shard of one target's own schedule. It names only what that
+        target's matches depend on (its bot spec and its opponents' and sparring partners'), so
+        adding a target or editing another bot re-runs none of it."""
         v = self.logs[(game, ltag)]
         m = v.cfg["matches"]
-        g = v.cfg["game"]
-        used = sorted(set(g["targets"]) | set(g["opponents"]))
+        target, shard = self.split_part(part)
+        if target is None:
+            raise ValueError(f"{part!r} is not a generated part (<target>/shardNNN)")
+        opponents = list(v.cfg["game"]["opponents"])
+        sparring = v.sparring(target)
+        used = unique([target, *opponents, *sparring])
         return {
-            "game": game, "targets": list(g["targets"]), "opponents": list(g["opponents"]),
+            "game": game, "target": target, "opponents": opponents, "sparring": sparring,
             "per_target": m["per_target"], "vs_targets": m["vs_targets"], "seed": m["seed"],
-            "shards": m["shards"], "shard": int(part.removeprefix("shard")),
-            "bot_specs": {b: self.bot_specs[b] for b in used},
+            "shards": m["shards"], "shard": int(shard.removeprefix("shard")),
+            "bot_specs": {b: self.bot_specs[b] for b in sorted(used)},
         }
 
     def decisions_input(self, game: str, ltag: str, part: str) -> str:
         v = self.logs[(game, ltag)]
-        paths = dict(zip(v.parts(), v.log_paths(), strict=True))
-        return paths[part]
+        if v.source == "raw":
+            return dict(zip(v.parts(), v.log_paths(), strict=True))[part]
+        return v.log_path(part)
 
-    def decisions_spec(self, game: str, ltag: str, mode: str) -> dict[str, Any]:
+    def decisions_spec(self, game: str, ltag: str, mode: str,
+                       part: str | None = None) -> dict[str, Any]:
+        """A generated part keeps its own target's decisions only (the matches scheduled for
+        it); a raw part keeps every target's."""
         v = self.logs[(game, ltag)]
-        return {"game": game, "targets": v.targets, "mode": mode,
+        target = self.split_part(part)[0] if part is not None and v.source != "raw" else None
+        return {"game": game, "targets": [target] if target else v.targets, "mode": mode,
                 "num_actions": v.cfg["game"]["num_actions"]}
 
-    def dataset_inputs(self, game: str, dtag: str) -> dict[str, list[str]]:
+    def dataset_inputs(self, game: str, dtag: str, bot: str | None = None) -> dict[str, list[str]]:
+        """The decision parts (and their reports) ``bot``'s dataset reads: its own generated
+        parts, or every raw part; every part when ``bot`` is None (the run report)."""
         v = self.datasets[(game, dtag)]
-        parts = [v.decisions_path(p) for p in v.parts()]
+        parts = [v.decisions_path(p) for p in v.parts(bot)]
         return {"parts": parts, "reports": [p.removesuffix(".parquet") + ".json" for p in parts]}
 
     def dataset_spec(self, game: str, dtag: str, bot: str) -> dict[str, Any]:
@@ -813,8 +892,8 @@ class WorkflowIndex:
 
     def run_report_inputs(self, rdir: str) -> dict[str, list[str]]:
         v = self.variant(rdir)
-        return {"reports": self.dataset_inputs(v.game, v.dataset_tag)["reports"],
-                "stats": self.stats_paths(v)}
+        reports = [v.decisions_path(p).removesuffix(".parquet") + ".json" for p in v.parts()]
+        return {"reports": reports, "stats": self.stats_paths(v)}
 
     def run_report_spec(self, rdir: str) -> dict[str, Any]:
         v = self.variant(rdir)
@@ -823,6 +902,33 @@ class WorkflowIndex:
         return {"variant": v.name, "results_dir": rdir, "config": cfg,
                 "tags": {"logs": v.logs_tag, "dataset": v.dataset_tag, "train": v.train_tag},
                 "log_files": v.log_paths()}
+
+
+def own_bot_specs(spec: Mapping[str, Any], variant: Variant, target: str,
+                  keep: Iterable[str] = (),
+                  zoo: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+    """A job spec whose ``bot_specs`` name exactly the bots ``target``'s own jobs can meet.
+
+    The evaluation's specs (``ime.evaluate.workflow``) carry the specs of every target and
+    opponent; a key-mining or scoring job of ``target`` only forks ``target``'s own matches, whose
+    players are the target, the opponents and its sparring partners (:meth:`Variant.players_of`),
+    plus what the job plays itself (``keep``: references, the scored agent). Other targets are cut,
+    sparring partners that are not targets are added from ``zoo`` (the bot config), and the ids are
+    sorted, so the job's params, which Snakemake fingerprints, stay the same when another target
+    is added. Raw logs may hold anyone: their specs are left as they are.
+    """
+    players = variant.players_of(target)
+    specs = spec.get("bot_specs")
+    if players is None or not isinstance(specs, Mapping):
+        return dict(spec)
+    g = variant.cfg["game"]
+    drop = set(g["targets"]) | set(g["opponents"])
+    drop -= set(players) | set(keep)
+    out = {b: s for b, s in specs.items() if b not in drop}
+    for b in players:
+        if b not in out and zoo is not None and b in zoo:
+            out[b] = dict(zoo[b])
+    return {**spec, "bot_specs": {b: out[b] for b in sorted(out)}}
 
 
 def setup_workflow(

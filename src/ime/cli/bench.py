@@ -17,9 +17,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("bench", help="measure engine / solver / bot / judge speed on this machine")
     p.add_argument("game", choices=["reversi"])
     p.add_argument("--quick", action="store_true", help="smaller samples (a rough figure)")
-    p.add_argument("--only", choices=["perft", "solver", "bots", "judge", "external"],
+    p.add_argument("--only", choices=["perft", "solver", "bots", "judge", "external", "train"],
                    action="append", help="run only these sections (repeatable)")
     p.add_argument("--json", help="also write the figures to this JSON file")
+    p.add_argument("--device", default="cpu",
+                   help="train section: cpu | cuda | auto (default cpu)")
+    p.add_argument("--threads", type=int, default=1,
+                   help="train section: torch threads (default 1, as one train job uses)")
     p.set_defaults(func=run)
 
 
@@ -98,8 +102,15 @@ def _external(quick: bool) -> dict:
     return bench_external()
 
 
+def _train(quick: bool, device: str = "cpu", threads: int = 1) -> dict:
+    from ime.train.bench import bench_training
+
+    return bench_training(rows=4000 if quick else 20000, epochs=1 if quick else 2,
+                          device=device, threads=threads)
+
+
 SECTIONS = {"perft": _perft, "solver": _solver, "bots": _bots, "judge": _judge,
-            "external": _external}
+            "external": _external, "train": _train}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -110,7 +121,10 @@ def run(args: argparse.Namespace) -> int:
                                  "processor": platform.processor() or platform.machine()}}
     for name in args.only or list(SECTIONS):
         try:
-            results[name] = SECTIONS[name](args.quick)
+            if name == "train":
+                results[name] = _train(args.quick, args.device, args.threads)
+            else:
+                results[name] = SECTIONS[name](args.quick)
         except ImportError as e:
             results[name] = {"unavailable": str(e)}
         _print_section(name, results[name])
@@ -134,6 +148,11 @@ def _print_section(name: str, r: dict) -> None:
         for bot, b in r.items():
             print(f"  {bot:16s} {b['decisions_per_s']:9.1f} decisions/s "
                   f"({b['ms_per_decision']:.2f} ms/decision)")
+    elif name == "train":
+        print(f"  device {r['device']}{' (' + r['gpu'] + ')' if 'gpu' in r else ''}, "
+              f"{r['threads']} thread(s), batch {r['batch_size']}, {r['rows']} rows")
+        for net, b in r["nets"].items():
+            print(f"  {net:8s} {b['params']:7d} params {b['samples_per_s']:10.0f} samples/s")
     elif name == "judge":
         for k, b in r.items():
             print(f"  {k:8s} {b['pairing']:28s} {b['matches_per_s']:8.2f} matches/s")

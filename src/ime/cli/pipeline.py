@@ -69,24 +69,27 @@ def _log_path(smk: Any) -> str | None:
 
 # --- jobs ---------------------------------------------------------------------------------------
 def job_matches(smk: Any) -> None:
-    """Play one shard of the match schedule into a Botzone JSON-lines file."""
-    from ime.matches.runner import build_schedule, play_schedule, shard
+    """Play one shard of one target's match schedule into a Botzone JSON-lines file."""
+    from ime.matches.runner import build_target_schedule, play_schedule, shard
 
     p = smk.params.spec
     with job_logging(_log_path(smk)):
-        specs = build_schedule(p["game"], p["targets"], p["opponents"], int(p["per_target"]),
-                               int(p["seed"]), vs_targets=float(p["vs_targets"]))
+        specs = build_target_schedule(p["game"], p["target"], p["opponents"], p["sparring"],
+                                      int(p["per_target"]), int(p["seed"]),
+                                      vs_targets=float(p["vs_targets"]))
         mine = shard(specs, int(p["shard"]), int(p["shards"]))
-        log.info("shard %d/%d: %d of %d scheduled matches, %d worker(s)", p["shard"],
-                 p["shards"], len(mine), len(specs), smk.threads)
+        log.info("%s shard %d/%d: %d of %d scheduled matches (sparring partners %s), "
+                 "%d worker(s)", p["target"], p["shard"], p["shards"], len(mine), len(specs),
+                 p["sparring"], smk.threads)
         n = play_schedule(p["game"], mine, p["bot_specs"], smk.output[0], seed=int(p["seed"]),
                           workers=int(smk.threads), progress=True,
-                          desc=f"shard {p['shard']}")
+                          desc=f"{p['target']} shard {p['shard']}")
         log.info("wrote %d matches to %s", n, smk.output[0])
 
 
 def job_decisions(smk: Any) -> None:
-    """Replay one log part and keep the targets' decisions."""
+    """Replay one log part and keep its targets' decisions (a generated part: its own target's;
+    a raw part: every target's)."""
     from ime.datasets.extract import extract_part
 
     p = smk.params.spec
@@ -102,7 +105,8 @@ def job_decisions(smk: Any) -> None:
 
 
 def job_dataset(smk: Any) -> None:
-    """Build one bot's Parquet dataset from every decision part."""
+    """Build one bot's Parquet dataset from its decision parts (its own generated parts, or
+    every raw part)."""
     from ime.datasets.build import build_dataset
 
     p = smk.params.spec

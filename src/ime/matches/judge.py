@@ -74,17 +74,25 @@ class MatchResult:
     fault: Fault | None
     final_state: State
     decisions: list[Decision] = field(default_factory=list)
+    seed: int | None = None
+    """The seed the bots decided with (``DecisionContext.seed``); ``None`` when unknown (a
+    replayed log that recorded none)."""
 
     def to_json(self) -> dict:
-        """The match as one Botzone match-pack line (plus our ``game``/``fault`` audit fields)."""
-        out = {
+        """The match as one Botzone match-pack line, plus our audit fields: ``game``, ``seed``
+        (when known: what a fork needs to replay the bots' decisions) and ``fault``."""
+        out: dict[str, Any] = {
             "_id": self.match_id,
             "game": self.game,
+        }
+        if self.seed is not None:
+            out["seed"] = self.seed
+        out.update({
             "players": [{"type": "bot", "bot": b} for b in self.players],
             "initdata": self.initdata,
             "log": self.log,
             "scores": [_num(s) for s in self.scores],
-        }
+        })
         if self.fault is not None:
             out["fault"] = self.fault.to_json()
         return out
@@ -195,7 +203,7 @@ def run_match(
                            "display": state.display()}})
     return MatchResult(match_id=match_id, game=game.name, players=ids, initdata=init_out,
                        log=log, scores=scores, fault=fault, final_state=state,
-                       decisions=decisions)
+                       decisions=decisions, seed=int(seed))
 
 
 def respond(bot: Bot, state: State, ctx: DecisionContext) -> Any:

@@ -328,10 +328,13 @@ def replay_match(game: Game, m: RawMatch, *, record_decisions: bool = True) -> M
     entries = player_entries(data)
     initdata = parse_initdata(data.get("initdata"))
     seats = [_EndOfLog()] * game.num_players
+    seed = data.get("seed")  # the logged seed, if any: kept on the replay, never invented
+    seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
     try:
         res = run_match(game, seats, match_id=m.match_id, initdata=initdata,
                         prefix=entries, player_ids=m.bot_ids(),
-                        record_decisions=record_decisions)
+                        record_decisions=record_decisions, seed=seed or 0)
+        res.seed = seed
     except _LogEnded as e:
         raise ReplayError("early_finish", f"the log finishes after {len(entries)} turns but by "
                           f"the rules the game is not over (player {e.player} to move)") from None

@@ -1,13 +1,17 @@
-"""Match generation at scale: a seeded schedule, worker processes, a progress bar.
+"""Match generation at scale: a seeded schedule per target, worker processes, a progress bar.
 
-The schedule is a pure function of (targets, opponents, matches per target, seed), and every match
-id is derived from its schedule index, so a shard of the schedule produces the same bytes whether it
-runs alone, in a Snakemake job among others, or on another machine. Output order is schedule
-order, whatever the number of workers.
+Every target has its own schedule, a pure function of (game, target, opponents, sparring
+partners, matches per target, seed): it is seeded by ``derive_seed("schedule", game, seed,
+target)`` and its match ids name the target (``reversi-s0-rev1-0000042``), so adding a target
+adds its schedule and changes no other target's. A shard of a schedule produces the same bytes
+whether it runs alone, in a Snakemake job among others, or on another machine; output order is
+schedule order, whatever the number of workers.
 
-As on Botzone, a match between two targets counts for both of them: with ``vs_targets`` = f, each
-target spends about a fraction f of its matches against the other targets (colours alternating),
-the rest against the seeded opponent population.
+With ``vs_targets`` = f, a fraction f of a target's matches is played against its *sparring
+partners* (a pinned pool, ``game.sparring``, or the other targets), cycling through them with
+colours alternating, the rest against the seeded opponent population. Such a match belongs to
+the target it was scheduled for: its dataset uses the target's decisions in its own matches
+only, the sparring partner's moves there are not a second sample of the partner.
 """
 
 from __future__ import annotations
@@ -37,6 +41,50 @@ class MatchSpec:
     players: tuple[str, ...]
 
 
+def build_target_schedule(
+    game: str,
+    target: str,
+    opponents: Sequence[str],
+    sparring: Sequence[str],
+    matches: int,
+    seed: int,
+    vs_targets: float = 0.1,
+) -> list[MatchSpec]:
+    """``target``'s ``matches`` matches: ``round(vs_targets * matches)`` against ``sparring``
+    (all of them when there are no opponents), the rest against random ``opponents``.
+
+    Sparring partners are taken in turn (partner k of the pool in match r = k + m * len(pool))
+    and the colours alternate both along the pool and from one pass to the next, so each partner
+    meets the target with both colours. ``target`` is never its own sparring partner or
+    opponent.
+    """
+    if matches < 1:
+        raise ValueError("matches per target must be >= 1")
+    pool = [b for b in dict.fromkeys(sparring) if b != target]
+    # a target that is also an opponent (a zoo bot made a target) does not play itself
+    opponents = [o for o in opponents if o != target]
+    if not opponents and not pool:
+        raise ValueError(f"{target}: need opponents or sparring partners")
+    rng = np.random.default_rng(derive_seed("schedule", game, seed, target))
+    if not opponents:
+        n_vs = matches
+    elif pool:
+        n_vs = min(matches, int(vs_targets * matches + 0.5))
+    else:
+        n_vs = 0
+    pairs: list[tuple[str, str]] = []
+    for r in range(n_vs):
+        k, m = r % len(pool), r // len(pool)
+        partner = pool[k]
+        pairs.append((target, partner) if (k + m) % 2 == 0 else (partner, target))
+    for r in range(matches - n_vs):
+        opp = opponents[int(rng.integers(len(opponents)))]
+        pairs.append((target, opp) if r % 2 == 0 else (opp, target))
+    order = rng.permutation(len(pairs))
+    return [MatchSpec(n, f"{game}-s{seed}-{target}-{n:07d}", pairs[int(i)])
+            for n, i in enumerate(order)]
+
+
 def build_schedule(
     game: str,
     targets: Sequence[str],
@@ -44,33 +92,21 @@ def build_schedule(
     matches_per_target: int,
     seed: int,
     vs_targets: float = 0.1,
+    sparring: Sequence[str] | None = None,
 ) -> list[MatchSpec]:
-    """Each target appears in ``matches_per_target`` matches (target-vs-target ones count twice)."""
-    if matches_per_target < 1:
-        raise ValueError("matches_per_target must be >= 1")
+    """Every target's own schedule (:func:`build_target_schedule`), one after the other.
+
+    ``sparring=None`` makes the other targets each target's sparring partners. The pipeline
+    plays each target's schedule as separate log parts; this is the one-file convenience.
+    """
     if not targets:
         raise ValueError("need at least one target bot")
-    if not opponents and len(targets) < 2:
-        raise ValueError("need opponents, or at least two targets")
-    rng = np.random.default_rng(derive_seed("schedule", game, seed))
-    pairs: list[tuple[str, str]] = []
-    k = len(targets)
-    per_pair = int(round(vs_targets * matches_per_target / (k - 1))) if k > 1 else 0
-    if not opponents:
-        per_pair = int(np.ceil(matches_per_target / (k - 1)))
-    for i in range(k):
-        for j in range(i + 1, k):
-            for r in range(per_pair):
-                pairs.append((targets[i], targets[j]) if r % 2 == 0 else (targets[j], targets[i]))
-    left = max(0, matches_per_target - per_pair * (k - 1))
+    out: list[MatchSpec] = []
     for t in targets:
-        for r in range(left):
-            opp = opponents[int(rng.integers(len(opponents)))]
-            pairs.append((t, opp) if r % 2 == 0 else (opp, t))
-    order = rng.permutation(len(pairs))
-    return [
-        MatchSpec(n, f"{game}-s{seed}-{n:07d}", pairs[int(i)]) for n, i in enumerate(order)
-    ]
+        pool = list(targets) if sparring is None else list(sparring)
+        out += build_target_schedule(game, t, opponents, pool, matches_per_target, seed,
+                                     vs_targets)
+    return out
 
 
 def shard(specs: Sequence[MatchSpec], index: int, count: int) -> list[MatchSpec]:
@@ -151,23 +187,34 @@ def play_schedule(
 
 
 def duplicate_stats(log_paths: Iterable[str | Path], bot_id: str) -> dict[str, float]:
-    """How many of ``bot_id``'s matches repeat an earlier one move for move (same seat)."""
+    """How many of ``bot_id``'s matches repeat an earlier one move for move (same seat).
+
+    Lines are read with :func:`ime.matches.logs.iter_raw_matches`: an unreadable line (or one
+    without ``players`` / ``log`` lists) raises ``ValueError`` naming file, line and match id.
+    Unknown fields (``seed``, ``fault``, ``platform``...) are ignored.
+    """
+    from ime.matches.logs import BadMatch, iter_raw_matches
+
     seen: Counter[str] = Counter()
     total = 0
     for path in log_paths:
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                if not line.strip():
-                    continue
-                m = json.loads(line)
-                ids = [p.get("bot") for p in m["players"]]
-                if bot_id not in ids:
-                    continue
-                seat = ids.index(bot_id)
-                moves = json.dumps([e for k, e in enumerate(m["log"]) if k % 2 == 1],
-                                   sort_keys=True, separators=(",", ":"))
-                key = hashlib.blake2b(f"{seat}|{ids}|{moves}".encode(), digest_size=16)
-                seen[key.hexdigest()] += 1
-                total += 1
+        for item in iter_raw_matches(path):
+            if isinstance(item, BadMatch):
+                raise ValueError(f"duplicate_stats: unreadable match log line: {item}")
+            m = item.data
+            players, log = m.get("players"), m.get("log")
+            if not isinstance(players, list) or not isinstance(log, list):
+                bad = BadMatch(item.path, item.line, item.match_id,
+                               "a match needs 'players' and 'log' lists", "structure")
+                raise ValueError(f"duplicate_stats: unreadable match log line: {bad}")
+            ids = [p.get("bot") if isinstance(p, Mapping) else p for p in players]
+            if bot_id not in ids:
+                continue
+            seat = ids.index(bot_id)
+            moves = json.dumps([e for k, e in enumerate(log) if k % 2 == 1],
+                               sort_keys=True, separators=(",", ":"))
+            key = hashlib.blake2b(f"{seat}|{ids}|{moves}".encode(), digest_size=16)
+            seen[key.hexdigest()] += 1
+            total += 1
     dup = total - len(seen)
     return {"matches": total, "duplicates": dup, "duplicate_rate": dup / total if total else 0.0}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import matplotlib
 
@@ -18,6 +18,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
+
+if TYPE_CHECKING:
+    from ime.matches.logs import BadMatch, RawMatch
 
 FILES = "ABCDEFGH"
 
@@ -46,32 +49,88 @@ def move_counts_from_datasets(paths: Mapping[str, str | Path], num_squares: int 
     return out
 
 
-def move_counts_from_logs(paths: Iterable[str | Path], bots: Sequence[str]
+def move_counts_from_logs(paths: Iterable[str | Path], bots: Sequence[str], *,
+                          mode: str = "strict", rejected: list[BadMatch] | None = None
                           ) -> dict[str, np.ndarray]:
-    """Per-square counts of each bot's Reversi moves read straight from Botzone JSON-lines logs."""
-    import json
+    """Per-square counts of each bot's Reversi moves read straight from Botzone JSON-lines logs.
 
+    Lines are read with :func:`ime.matches.logs.iter_raw_matches`, so a line that is not a match
+    (malformed or truncated JSON, wrong encoding, an empty file) and a match whose players, log
+    or responses cannot be read are each a :class:`~ime.matches.logs.BadMatch` naming the file,
+    the line and the match id. ``mode="strict"`` (default) raises
+    :class:`~ime.matches.logs.LogFormatError` listing a file's first problems and how many of
+    its lines were bad; ``mode="lenient"`` skips them (a bad match counts nothing), appends them
+    to ``rejected`` when given and logs how many were skipped per file. Moves are counted as
+    logged, without replaying the match (faulted turns are left out).
+    """
+    import logging
+
+    from ime.matches.logs import BadMatch, LogFormatError, iter_raw_matches
+
+    if mode not in ("strict", "lenient"):
+        raise ValueError(f"mode must be 'strict' or 'lenient', got {mode!r}")
     counts = {b: np.zeros(64, dtype=np.int64) for b in bots}
     for path in paths:
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                if not line.strip():
+        bad: list[BadMatch] = []
+        total = 0
+        for item in iter_raw_matches(path):
+            total += 1
+            if not isinstance(item, BadMatch):
+                try:
+                    _count_moves(item, counts)
                     continue
-                m = json.loads(line)
-                ids = [p.get("bot") for p in m["players"]]
-                for k, entry in enumerate(m["log"]):
-                    if k % 2 == 0:
-                        continue
-                    for seat, item in entry.items():
-                        bot = ids[int(seat)]
-                        if bot not in counts or item.get("verdict", "OK") != "OK":
-                            continue
-                        r = item.get("response")
-                        if isinstance(r, str):
-                            r = json.loads(r)
-                        if isinstance(r, dict) and 0 <= r.get("x", -1) < 8:
-                            counts[bot][r["y"] * 8 + r["x"]] += 1
+                except _UnreadableMatch as e:
+                    item = BadMatch(item.path, item.line, item.match_id, str(e), "structure")
+            bad.append(item)
+        if bad and mode == "strict":
+            raise LogFormatError(str(path), bad, len(bad), total)
+        if bad:
+            logging.getLogger("ime.report").warning(
+                "%s: skipped %d of %d bad match line(s) (lenient), first: %s", path, len(bad),
+                total, bad[0])
+            if rejected is not None:
+                rejected.extend(bad)
     return counts
+
+
+class _UnreadableMatch(ValueError):
+    """A match line whose moves cannot be read (the message says why)."""
+
+
+def _count_moves(m: RawMatch, counts: Mapping[str, np.ndarray]) -> None:
+    """Add one match's moves to ``counts``; all or nothing (raises before adding any)."""
+    import json
+
+    from ime.matches.logs import player_entries
+
+    data = m.data
+    if not isinstance(data.get("log"), list) or not isinstance(data.get("players"), list):
+        raise _UnreadableMatch("needs a 'players' list and a 'log' list")
+    ids = m.bot_ids()
+    add: list[tuple[str, int]] = []
+    for turn, entry in enumerate(player_entries(data)):
+        if not isinstance(entry, Mapping):
+            raise _UnreadableMatch(f"player entry {turn} is not an object")
+        for seat, item in entry.items():
+            if not (isinstance(item, Mapping) and str(seat).isdigit() and int(seat) < len(ids)):
+                raise _UnreadableMatch(f"player entry {turn}: bad seat {seat!r}")
+            bot = ids[int(seat)]
+            if bot not in counts or item.get("verdict", "OK") != "OK":
+                continue
+            r = item.get("response")
+            try:
+                if isinstance(r, str):
+                    r = json.loads(r)
+                if isinstance(r, Mapping) and 0 <= int(r.get("x", -1)) < 8:
+                    x, y = int(r["x"]), int(r["y"])
+                    if not 0 <= y < 8:
+                        raise ValueError(f"y={y} is off the board")
+                    add.append((bot, y * 8 + x))
+            except (ValueError, TypeError, KeyError) as e:
+                raise _UnreadableMatch(f"player entry {turn}, seat {seat}: unreadable "
+                                       f"response {item.get('response')!r} ({e})") from None
+    for bot, square in add:
+        counts[bot][square] += 1
 
 
 def shares(counts: np.ndarray) -> np.ndarray:

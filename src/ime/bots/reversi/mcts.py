@@ -28,8 +28,8 @@ import numpy as np
 from numba import njit
 
 from ime.bots.base import Bot, DecisionContext
-from ime.bots.reversi.evaluation import SearchParams
-from ime.bots.reversi.search import AlphaBetaBot, decision_seed
+from ime.bots.reversi.evaluation import SearchParams, row_tables, weight_table
+from ime.bots.reversi.search import AlphaBetaBot, decision_seed, evaluate
 from ime.games.reversi.bitboard import (
     ONE,
     PASS,
@@ -98,29 +98,42 @@ def playout_move(P, O, moves, corner_rule, avoid_rule):
 
 
 @njit(cache=True)
-def playout(P, O, corner_rule, avoid_rule):
-    """Final disc difference from the view of the side owning ``P`` after a heuristic playout."""
+def leaf_value(P, O, corner_rule, avoid_rule, depth, tab, prm, scale):
+    """Value in [0, 1] of a leaf for the side owning ``P``: win 1, draw 0.5, loss 0.
+
+    ``depth == 0``: a heuristic playout to the end of the game (plain UCT). ``depth > 0``: at most
+    ``depth`` playout moves, then, if the game is not over, the static evaluation ``s`` of
+    ``evaluate`` squashed to a win probability ``1 / (1 + exp(-s / scale))``. Truncated playouts
+    cut the variance of random playouts, so the bot's choice depends far less on its seed.
+    """
     sign = 1
+    k = 0
     while True:
         moves = legal_moves(P, O)
         if moves == ZERO:
             if legal_moves(O, P) == ZERO:
-                break
+                d = popcount(P) - popcount(O)
+                r = 1.0 if d > 0 else 0.0 if d < 0 else 0.5
+                return r if sign > 0 else 1.0 - r
             P, O = O, P
             sign = -sign
             continue
+        if depth > 0 and k >= depth:
+            v = 1.0 / (1.0 + math.exp(-float(evaluate(P, O, moves, tab, prm)) / scale))
+            return v if sign > 0 else 1.0 - v
         sq = playout_move(P, O, moves, corner_rule, avoid_rule)
         f = flips(P, O, sq)
         P, O = O ^ f, P | f | (ONE << U64(sq))
         sign = -sign
-    return sign * (popcount(P) - popcount(O))
+        k += 1
 
 
 @njit(cache=True)
-def mcts(P, O, simulations, c, seed, corner_rule, avoid_rule):
+def mcts(P, O, simulations, c, seed, corner_rule, avoid_rule, depth, tab, prm, scale):
     """UCT search from the side owning ``P``; returns int64[3] = move, visits, nodes.
 
-    ``seed`` must satisfy 0 <= seed < 2**32.
+    ``seed`` must satisfy 0 <= seed < 2**32. ``depth``, ``tab``, ``prm``, ``scale``: the leaf
+    evaluation of ``leaf_value`` (``depth == 0``: full playouts; the others are then unused).
     """
     np.random.seed(seed)
     out = np.zeros(3, dtype=np.int64)
@@ -200,8 +213,7 @@ def mcts(P, O, simulations, c, seed, corner_rule, avoid_rule):
             path[plen] = node
             plen += 1
         # Simulation from the leaf, scored for the side to move there.
-        d = playout(nP[node], nO[node], corner_rule, avoid_rule)
-        r = 1.0 if d > 0 else 0.0 if d < 0 else 0.5
+        r = leaf_value(nP[node], nO[node], corner_rule, avoid_rule, depth, tab, prm, scale)
         # Backpropagation: a node's value belongs to the player who moved into it.
         reward = 1.0 - r
         for i in range(plen - 1, -1, -1):
@@ -262,9 +274,16 @@ class MCTSBot(Bot):
         avoid_rule: bool = True,
         endgame_empties: int = 12,
         endgame: SearchParams | Mapping[str, Any] | None = None,
+        playout_depth: int = 0,
+        leaf_eval: SearchParams | Mapping[str, Any] | None = None,
+        leaf_scale: float = 20.0,
     ):
         if simulations < 1:
             raise ValueError("simulations must be >= 1")
+        if playout_depth < 0:
+            raise ValueError("playout_depth must be >= 0 (0: play out to the end)")
+        if leaf_scale <= 0:
+            raise ValueError("leaf_scale must be > 0")
         self.bot_id = bot_id
         self.simulations = int(simulations)
         self.c = float(c)
@@ -274,6 +293,14 @@ class MCTSBot(Bot):
         if endgame is None:
             endgame = dict(DEFAULT_ENDGAME)
         self.endgame_bot = AlphaBetaBot(f"{bot_id}/endgame", endgame)
+        self.playout_depth = int(playout_depth)
+        self.leaf_scale = float(leaf_scale)
+        if leaf_eval is None:
+            leaf_eval = {"weights": "standard", "mobility": 8}
+        if not isinstance(leaf_eval, SearchParams):
+            leaf_eval = SearchParams.from_mapping(leaf_eval)
+        self._leaf_tab = row_tables(weight_table(leaf_eval.weights))
+        self._leaf_prm = leaf_eval.pack()
 
     def act(self, state: ReversiState, ctx: DecisionContext) -> int:
         P, O = state.own_opp(state.to_move)
@@ -283,6 +310,7 @@ class MCTSBot(Bot):
             return self.endgame_bot.analyse(state, seed)["move"]
         r = mcts(
             P, O, np.int64(self.simulations), self.c, np.int64(seed),
-            self.corner_rule, self.avoid_rule,
+            self.corner_rule, self.avoid_rule, np.int64(self.playout_depth),
+            self._leaf_tab, self._leaf_prm, self.leaf_scale,
         )
         return int(r[M_MOVE])
