@@ -15,7 +15,7 @@ import os
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import min_version
 
-from ime.config import ConfigError, own_bot_specs, setup_workflow
+from ime.config import ConfigError, setup_workflow
 
 min_version("8.0")
 

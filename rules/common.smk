@@ -27,25 +27,3 @@ TRAIN_RESOURCES = {"mem_mb": 2000}
 if TRAIN_CFG["gpu"]:
     TRAIN_RESOURCES["gpu"] = 1
 
-
-# --- params of the evaluation's per-target jobs (rules/evaluate.smk) ---------------------------
-# ime.evaluate.workflow's specs name every target's and opponent's bot spec; these cut them to
-# the bots the job can meet (ime.config.own_bot_specs), so adding a target leaves the params of
-# the other targets' key, score and held-out jobs as they were (Snakemake fingerprints params).
-# EVAL is defined by rules/evaluate.smk before any rule calls these.
-
-
-def eval_keys_spec(wc):
-    ep = EVAL.for_keys(wc.game, wc.ltag, wc.ktag)
-    spec = ep.keys_spec(wc.target)
-    return own_bot_specs(spec, ep.v, wc.target, spec["references"], INDEX.bot_specs)
-
-
-def eval_score_spec(ep, wc):
-    spec = ep.score_spec(wc.agent, wc.target)
-    return own_bot_specs(spec, ep.v, wc.target, [wc.agent], INDEX.bot_specs)
-
-
-def eval_heldout_spec(wc):
-    ep = EVAL.for_heldout(wc.game, wc.ltag, wc.ktag, wc.ttag, wc.netdir)
-    return own_bot_specs(ep.heldout_spec(wc.target), ep.v, wc.target, (), INDEX.bot_specs)

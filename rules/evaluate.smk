@@ -7,9 +7,8 @@
 # in ime.evaluate.jobs. docs/evaluation.md explains the method.
 #
 # Per-target jobs depend only on that target: key mining reads the target's own log parts
-# (MAIN.log_paths(target)), and the bot specs in a job's params are cut to the bots that job can
-# meet (eval_*_spec in rules/common.smk, ime.config.own_bot_specs: the target's match players,
-# its references, the scored agent).
+# (MAIN.log_paths(target)), and the bot specs in a job's params are only the bots that job can
+# meet (EvalPlan.own_specs: the target's match players, its references, the scored agent).
 # With the sparring pool (game.sparring) and the references (evaluate.references) pinned, adding
 # a target adds its own jobs and re-runs only the aggregate rules (eval_similarity, report_*).
 
@@ -38,7 +37,7 @@ rule eval_keys:
         stats="data/{game}/eval/{ltag}/{ktag}/keys/{target}.json",
         timing="data/{game}/eval/{ltag}/{ktag}/keys/{target}.timing.json",
     params:
-        spec=eval_keys_spec,
+        spec=lambda wc: EVAL.for_keys(wc.game, wc.ltag, wc.ktag).keys_spec(wc.target),
     threads: EVAL_WORKERS
     resources:
         mem_mb=2000,
@@ -59,7 +58,9 @@ rule eval_score_zoo:
         scores="data/{game}/eval/{ltag}/{ktag}/scores/zoo/{agent}/{target}.parquet",
         timing="data/{game}/eval/{ltag}/{ktag}/scores/zoo/{agent}/{target}.timing.json",
     params:
-        spec=lambda wc: eval_score_spec(EVAL.for_keys(wc.game, wc.ltag, wc.ktag), wc),
+        spec=lambda wc: EVAL.for_keys(wc.game, wc.ltag, wc.ktag).score_spec(
+            wc.agent, wc.target
+        ),
     threads: EVAL_WORKERS
     resources:
         mem_mb=1500,
@@ -81,9 +82,9 @@ rule eval_score_imitator:
         scores="data/{game}/eval/{ltag}/{ktag}/scores/imit/{ttag}/{netdir}/{ens}/{agent}/{target}.parquet",
         timing="data/{game}/eval/{ltag}/{ktag}/scores/imit/{ttag}/{netdir}/{ens}/{agent}/{target}.timing.json",
     params:
-        spec=lambda wc: eval_score_spec(
-            EVAL.for_imitator(wc.game, wc.ltag, wc.ktag, wc.ttag, wc.netdir, wc.ens), wc
-        ),
+        spec=lambda wc: EVAL.for_imitator(
+            wc.game, wc.ltag, wc.ktag, wc.ttag, wc.netdir, wc.ens
+        ).score_spec(wc.agent, wc.target),
     threads: EVAL_WORKERS
     resources:
         mem_mb=2000,
@@ -106,7 +107,9 @@ rule eval_score_heldout:
         scores="data/{game}/eval/{ltag}/{ktag}/scores/heldout/{ttag}/{netdir}/{agent}/{target}.parquet",
         timing="data/{game}/eval/{ltag}/{ktag}/scores/heldout/{ttag}/{netdir}/{agent}/{target}.timing.json",
     params:
-        spec=eval_heldout_spec,
+        spec=lambda wc: EVAL.for_heldout(
+            wc.game, wc.ltag, wc.ktag, wc.ttag, wc.netdir
+        ).heldout_spec(wc.target),
     threads: EVAL_WORKERS
     resources:
         mem_mb=2000,

@@ -240,7 +240,6 @@ def test_adding_a_target_changes_no_job_of_the_others() -> None:
     the evaluation's keys, scores, held-out scores, tournament pairs) is the same with a third
     target; only rev3's jobs and the aggregate tables are new."""
     from ime.bots.registry import load_bot_specs
-    from ime.config import own_bot_specs
     from ime.evaluate.workflow import EvalIndex
 
     specs = load_bot_specs("reversi")
@@ -263,17 +262,14 @@ def test_adding_a_target_changes_no_job_of_the_others() -> None:
             for fold in range(vv.folds):
                 out[vv.checkpoint_path(bot, net, fold)] = (i.train_input(g, tt, bot),
                                                            i.train_spec(g, tt, d, bot, fold))
-        keys = ep.keys_spec(bot)
-        out[ep.keys_path(bot)] = (vv.log_paths(bot),
-                                  own_bot_specs(keys, vv, bot, keys["references"], specs))
+        out[ep.keys_path(bot)] = (vv.log_paths(bot), ep.keys_spec(bot))
         for a, t in ep.scored_pairs():
             if bot in (t, a.removeprefix("imit_")):
-                score = own_bot_specs(ep.score_spec(a, t), vv, t, [a], specs)
+                score = ep.score_spec(a, t)
                 # a score job can build every player of the target's matches
                 assert set(score["bot_specs"]) >= set(vv.players_of(t)) | {a}
                 out[ep.score_path(a, t)] = score
-        out[ep.heldout_path(bot)] = (ep.heldout_inputs(bot),
-                                     own_bot_specs(ep.heldout_spec(bot), vv, bot, (), specs))
+        out[ep.heldout_path(bot)] = (ep.heldout_inputs(bot), ep.heldout_spec(bot))
         for a, b in ep.pairs():
             out[ep.pair_path(a, b)] = (ep.agent_inputs(a) + ep.agent_inputs(b),
                                        ep.pair_spec(a, b))

@@ -34,6 +34,12 @@ class FakeVariant:
         t = self.cfg["train"]
         return t.get("run_folds") or t["folds"]
 
+    def players_of(self, target):
+        from ime.config import sparring_pool
+
+        return list(dict.fromkeys([target, *self.cfg["game"]["opponents"],
+                                   *sparring_pool(self.cfg, target)]))
+
     def dataset_path(self, bot):
         return f"data/reversi/datasets/quick/{bot}.parquet"
 

@@ -153,6 +153,15 @@ class _open:
         OmegaConf.set_struct(self.cfg, True)
 
 
+def load_net_file(config_dir: str | Path, name: str) -> dict[str, Any]:
+    """The architecture in ``<config_dir>/net/<name>.yaml`` as it stands, named ``name``."""
+    arch = OmegaConf.to_container(OmegaConf.load(Path(config_dir) / "net" / f"{name}.yaml"),
+                                  resolve=True)
+    assert isinstance(arch, dict)
+    arch.setdefault("name", name)
+    return arch
+
+
 def _resolve_nets(cfg: DictConfig, cdir: Path, overrides: Sequence[str]) -> None:
     """``cfg.nets[name]`` for every net trained: the selected ``net`` (with its overrides) or the
     group file ``config/net/<name>.yaml`` as it stands."""
@@ -167,8 +176,7 @@ def _resolve_nets(cfg: DictConfig, cdir: Path, overrides: Sequence[str]) -> None
             known = sorted(p.stem for p in (cdir / "net").glob("*.yaml"))
             raise ConfigError(f"bad config {list(overrides)}: train.nets/sweep.nets name net "
                               f"{name!r}, but there is no {path}; known nets: {known}")
-        nets[name] = OmegaConf.to_container(OmegaConf.load(path), resolve=True)
-        nets[name].setdefault("name", name)
+        nets[name] = load_net_file(cdir, name)
         _check_net(nets[name], f"config/net/{name}.yaml", overrides)
     with _open(cfg):
         cfg.nets = nets
@@ -650,9 +658,7 @@ def make_variant(
     for name, arch in c["nets"].items():
         ref_arch = ref["nets"].get(name)
         if ref_arch is None:
-            ref_path = Path(config_dir or default_config_dir()) / "net" / f"{name}.yaml"
-            ref_arch = OmegaConf.to_container(OmegaConf.load(ref_path), resolve=True)
-            ref_arch.setdefault("name", name)
+            ref_arch = load_net_file(config_dir or default_config_dir(), name)
         net_dirs[name] = name if arch == ref_arch else f"{name}-{digest(arch, 8)}"
     rname = c["run"]["name"]
     if rname is None:
@@ -902,33 +908,6 @@ class WorkflowIndex:
         return {"variant": v.name, "results_dir": rdir, "config": cfg,
                 "tags": {"logs": v.logs_tag, "dataset": v.dataset_tag, "train": v.train_tag},
                 "log_files": v.log_paths()}
-
-
-def own_bot_specs(spec: Mapping[str, Any], variant: Variant, target: str,
-                  keep: Iterable[str] = (),
-                  zoo: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Any]:
-    """A job spec whose ``bot_specs`` name exactly the bots ``target``'s own jobs can meet.
-
-    The evaluation's specs (``ime.evaluate.workflow``) carry the specs of every target and
-    opponent; a key-mining or scoring job of ``target`` only forks ``target``'s own matches, whose
-    players are the target, the opponents and its sparring partners (:meth:`Variant.players_of`),
-    plus what the job plays itself (``keep``: references, the scored agent). Other targets are cut,
-    sparring partners that are not targets are added from ``zoo`` (the bot config), and the ids are
-    sorted, so the job's params, which Snakemake fingerprints, stay the same when another target
-    is added. Raw logs may hold anyone: their specs are left as they are.
-    """
-    players = variant.players_of(target)
-    specs = spec.get("bot_specs")
-    if players is None or not isinstance(specs, Mapping):
-        return dict(spec)
-    g = variant.cfg["game"]
-    drop = set(g["targets"]) | set(g["opponents"])
-    drop -= set(players) | set(keep)
-    out = {b: s for b, s in specs.items() if b not in drop}
-    for b in players:
-        if b not in out and zoo is not None and b in zoo:
-            out[b] = dict(zoo[b])
-    return {**spec, "bot_specs": {b: out[b] for b in sorted(out)}}
 
 
 def setup_workflow(

@@ -17,7 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("bench", help="measure engine / solver / bot / judge speed on this machine")
     p.add_argument("game", choices=["reversi"])
     p.add_argument("--quick", action="store_true", help="smaller samples (a rough figure)")
-    p.add_argument("--only", choices=["perft", "solver", "bots", "judge", "external", "train"],
+    p.add_argument("--only", choices=list(SECTIONS),
                    action="append", help="run only these sections (repeatable)")
     p.add_argument("--json", help="also write the figures to this JSON file")
     p.add_argument("--device", default="cpu",
@@ -27,18 +27,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _perft(quick: bool) -> dict:
+def _perft(args: argparse.Namespace) -> dict:
     import numpy as np
 
     from ime.games.reversi.bitboard import BLACK_START, WHITE_START, perft, perft_python
 
     P, O = np.uint64(BLACK_START), np.uint64(WHITE_START)
     perft(P, O, 3)  # compile / load the cache outside the timing
-    depth = 9 if quick else 11
+    depth = 9 if args.quick else 11
     t = time.perf_counter()
     n = int(perft(P, O, depth))
     dt = time.perf_counter() - t
-    py_depth = 6 if quick else 7
+    py_depth = 6 if args.quick else 7
     t = time.perf_counter()
     n_py = perft_python(int(BLACK_START), int(WHITE_START), py_depth)
     dt_py = time.perf_counter() - t
@@ -47,18 +47,19 @@ def _perft(quick: bool) -> dict:
             "python_depth": py_depth, "python_leaves_per_s": slow, "speedup": fast / slow}
 
 
-def _solver(quick: bool) -> dict:
+def _solver(args: argparse.Namespace) -> dict:
     from ime.games.reversi.solver import bench_solver
 
-    return bench_solver(n_positions=3 if quick else 5, empties=18 if quick else 20, seed=0)
+    return bench_solver(n_positions=3 if args.quick else 5, empties=18 if args.quick else 20,
+                        seed=0)
 
 
-def _bots(quick: bool) -> dict:
+def _bots(args: argparse.Namespace) -> dict:
     from ime.bots.base import DecisionContext
     from ime.bots.registry import load_bot_specs, make_bot
     from ime.bots.reversi.analysis import random_midgame_positions
 
-    positions = random_midgame_positions(8 if quick else 40, seed=1)
+    positions = random_midgame_positions(8 if args.quick else 40, seed=1)
     out = {}
     for bot_id in load_bot_specs("reversi"):
         bot = make_bot("reversi", bot_id)
@@ -74,7 +75,7 @@ def _bots(quick: bool) -> dict:
     return out
 
 
-def _judge(quick: bool) -> dict:
+def _judge(args: argparse.Namespace) -> dict:
     from ime.bots.registry import load_bot_specs, make_bot
     from ime.games.reversi import GAME
     from ime.matches.judge import run_match
@@ -86,7 +87,7 @@ def _judge(quick: bool) -> dict:
     for name, (a, b) in pairings.items():
         bots = [make_bot("reversi", a), make_bot("reversi", b)]
         run_match(GAME, bots, match_id="warm", seed=0)
-        n = (10 if quick else 40) if name == "cheap" else (2 if quick else 6)
+        n = (10 if args.quick else 40) if name == "cheap" else (2 if args.quick else 6)
         t = time.perf_counter()
         for i in range(n):
             run_match(GAME, bots, match_id=f"bench{i}", seed=0)
@@ -96,17 +97,17 @@ def _judge(quick: bool) -> dict:
     return out
 
 
-def _external(quick: bool) -> dict:
+def _external(args: argparse.Namespace) -> dict:
     from ime.bots.external import bench_external
 
     return bench_external()
 
 
-def _train(quick: bool, device: str = "cpu", threads: int = 1) -> dict:
+def _train(args: argparse.Namespace) -> dict:
     from ime.train.bench import bench_training
 
-    return bench_training(rows=4000 if quick else 20000, epochs=1 if quick else 2,
-                          device=device, threads=threads)
+    return bench_training(rows=4000 if args.quick else 20000, epochs=1 if args.quick else 2,
+                          device=args.device, threads=args.threads)
 
 
 SECTIONS = {"perft": _perft, "solver": _solver, "bots": _bots, "judge": _judge,
@@ -121,10 +122,7 @@ def run(args: argparse.Namespace) -> int:
                                  "processor": platform.processor() or platform.machine()}}
     for name in args.only or list(SECTIONS):
         try:
-            if name == "train":
-                results[name] = _train(args.quick, args.device, args.threads)
-            else:
-                results[name] = SECTIONS[name](args.quick)
+            results[name] = SECTIONS[name](args)
         except ImportError as e:
             results[name] = {"unavailable": str(e)}
         _print_section(name, results[name])

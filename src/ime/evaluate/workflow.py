@@ -242,7 +242,7 @@ class EvalPlan:
 
         agent = imitator_id(target)
         trained = list(range(self.v.folds))
-        specs = self.specs_for(self.match_players())
+        specs = self.own_specs(target)
         specs[agent] = imitator_spec([self.v.checkpoint_path(target, self.net, k)
                                       for k in trained], target=target, net=self.net,
                                      fold="ensemble")
@@ -252,16 +252,30 @@ class EvalPlan:
                 fold=k)
         t = self.cfg["train"]
         return {"game": self.game, "target": target, "imitator": agent, "trained": trained,
-                "folds": int(t["folds"]), "train_seed": int(t["seed"]), "bot_specs": specs}
+                "folds": int(t["folds"]), "train_seed": int(t["seed"]),
+                "bot_specs": {b: specs[b] for b in sorted(specs)}}
 
     def agent_inputs(self, agent: str) -> list[str]:
         t = imitated_target(agent)
         return self.checkpoints(t) if t in self.targets else []
 
     # --- specs -----------------------------------------------------------------------------------
-    def match_players(self) -> list[str]:
-        g = self.cfg["game"]
-        return list(dict.fromkeys([*g["targets"], *g.get("opponents", [])]))
+    def match_players(self, target: str) -> list[str]:
+        """The bots that can sit in ``target``'s matches: the target, the opponents and its
+        sparring partners for generated logs (``Variant.players_of``); for raw logs, where a
+        part may hold anyone, every target and opponent of the config."""
+        players = self.v.players_of(target)
+        if players is None:
+            g = self.cfg["game"]
+            players = [*g["targets"], *g.get("opponents", [])]
+        return list(dict.fromkeys(players))
+
+    def own_specs(self, target: str, extra: Sequence[str] = ()) -> dict[str, dict[str, Any]]:
+        """Specs of the bots a job of ``target`` can meet (its match players plus ``extra``:
+        references, the scored agent), sorted by id. Nothing of another target's goes in, so
+        these params, which Snakemake fingerprints, stay the same when a target is added."""
+        specs = self.specs_for([*self.match_players(target), *extra])
+        return {b: specs[b] for b in sorted(specs)}
 
     def specs_for(self, bots: Sequence[str]) -> dict[str, dict[str, Any]]:
         """Zoo and imitator specs of ``bots`` (ids the zoo lacks are left out: external logs)."""
@@ -283,12 +297,12 @@ class EvalPlan:
             "n_keys": e["n_keys"], "max_candidates": e["max_candidates"],
             "min_legal": e["min_legal"], "seed": e["seed"],
             "match_seed": int(self.cfg["matches"]["seed"]),
-            "bot_specs": self.specs_for([*self.match_players(), *refs]),
+            "bot_specs": self.own_specs(target, refs),
         }
 
     def score_spec(self, agent: str, target: str) -> dict[str, Any]:
         return {"game": self.game, "agent": agent, "target": target,
-                "bot_specs": self.specs_for([*self.match_players(), agent])}
+                "bot_specs": self.own_specs(target, [agent])}
 
     def pair_spec(self, a: str, b: str) -> dict[str, Any]:
         t = self.e["tournament"]

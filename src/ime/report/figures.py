@@ -54,40 +54,39 @@ def move_counts_from_logs(paths: Iterable[str | Path], bots: Sequence[str], *,
                           ) -> dict[str, np.ndarray]:
     """Per-square counts of each bot's Reversi moves read straight from Botzone JSON-lines logs.
 
-    Lines are read with :func:`ime.matches.logs.iter_raw_matches`, so a line that is not a match
-    (malformed or truncated JSON, wrong encoding, an empty file) and a match whose players, log
-    or responses cannot be read are each a :class:`~ime.matches.logs.BadMatch` naming the file,
-    the line and the match id. ``mode="strict"`` (default) raises
-    :class:`~ime.matches.logs.LogFormatError` listing a file's first problems and how many of
-    its lines were bad; ``mode="lenient"`` skips them (a bad match counts nothing), appends them
-    to ``rejected`` when given and logs how many were skipped per file. Moves are counted as
-    logged, without replaying the match (faulted turns are left out).
+    Each file goes through :func:`ime.matches.logs.read_matches` (structure checks, no replay),
+    so a line that is not a match (malformed or truncated JSON, wrong encoding, an empty file, a
+    log of another game) and a match whose responses cannot be read are each a
+    :class:`~ime.matches.logs.BadMatch` naming the file, the line and the match id.
+    ``mode="strict"`` (default) raises :class:`~ime.matches.logs.LogFormatError` listing a file's
+    first problems and how many of its lines were bad; ``mode="lenient"`` skips them (a bad match
+    counts nothing), appends them to ``rejected`` when given and logs how many were skipped per
+    file. Moves are counted as logged, without replaying the match (faulted turns are left out).
     """
     import logging
 
-    from ime.matches.logs import BadMatch, LogFormatError, iter_raw_matches
+    from ime.games.registry import get_game
+    from ime.matches.logs import BadMatch, LogFormatError, read_matches
 
     if mode not in ("strict", "lenient"):
         raise ValueError(f"mode must be 'strict' or 'lenient', got {mode!r}")
+    game = get_game("reversi")
     counts = {b: np.zeros(64, dtype=np.int64) for b in bots}
     for path in paths:
-        bad: list[BadMatch] = []
-        total = 0
-        for item in iter_raw_matches(path):
-            total += 1
-            if not isinstance(item, BadMatch):
-                try:
-                    _count_moves(item, counts)
-                    continue
-                except _UnreadableMatch as e:
-                    item = BadMatch(item.path, item.line, item.match_id, str(e), "structure")
-            bad.append(item)
+        report = read_matches(path, game, mode="lenient", replay=False)
+        bad = list(report.rejected)
+        for m in report.accepted:
+            try:
+                _count_moves(m, counts)
+            except _UnreadableMatch as e:
+                bad.append(BadMatch(m.path, m.line, m.match_id, str(e), "structure"))
         if bad and mode == "strict":
-            raise LogFormatError(str(path), bad, len(bad), total)
+            bad.sort(key=lambda b: b.line)
+            raise LogFormatError(str(path), bad, len(bad), report.total)
         if bad:
             logging.getLogger("ime.report").warning(
                 "%s: skipped %d of %d bad match line(s) (lenient), first: %s", path, len(bad),
-                total, bad[0])
+                report.total, bad[0])
             if rejected is not None:
                 rejected.extend(bad)
     return counts
@@ -103,9 +102,7 @@ def _count_moves(m: RawMatch, counts: Mapping[str, np.ndarray]) -> None:
 
     from ime.matches.logs import player_entries
 
-    data = m.data
-    if not isinstance(data.get("log"), list) or not isinstance(data.get("players"), list):
-        raise _UnreadableMatch("needs a 'players' list and a 'log' list")
+    data = m.data  # read_matches has checked the players / log structure
     ids = m.bot_ids()
     add: list[tuple[str, int]] = []
     for turn, entry in enumerate(player_entries(data)):

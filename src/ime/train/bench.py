@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import torch
-import yaml
 
+from ime.config import default_config_dir, load_net_file
 from ime.nets import build_net, count_params
 from ime.train.loop import TensorData, pick_device, run_epoch, set_determinism
 
@@ -43,14 +42,6 @@ def synthetic_data(rows: int, device: torch.device, seed: int = 0,
                       encoder_version="synthetic", game="reversi")
 
 
-def net_configs(nets: Sequence[str], config_dir: str | Path | None = None) -> dict[str, dict]:
-    """The ``config/net/<name>.yaml`` files of ``nets``."""
-    from ime.config import default_config_dir
-
-    cdir = Path(config_dir) if config_dir else default_config_dir()
-    return {n: yaml.safe_load((cdir / "net" / f"{n}.yaml").read_text()) for n in nets}
-
-
 def bench_training(nets: Sequence[str] = ("mlp1", "mlp2", "conv"), rows: int = 20000,
                    epochs: int = 2, batch_size: int = 64, lr: float = 1e-3,
                    device: str = "cpu", threads: int = 1) -> dict[str, Any]:
@@ -62,7 +53,9 @@ def bench_training(nets: Sequence[str] = ("mlp1", "mlp2", "conv"), rows: int = 2
                            "batch_size": batch_size, "nets": {}}
     if dev.type == "cuda":
         out["gpu"] = torch.cuda.get_device_name(dev)
-    for name, cfg in net_configs(nets).items():
+    cdir = default_config_dir()
+    for name in nets:
+        cfg = load_net_file(cdir, name)
         model = build_net(cfg, data.in_shape, data.num_actions, seed=0).to(dev)
         opt = torch.optim.Adam(model.parameters(), lr=lr)
         gen = torch.Generator().manual_seed(0)

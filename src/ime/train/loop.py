@@ -196,7 +196,6 @@ def train_fold(
     bar = tqdm(total=max_epochs, desc=f"{bot}/{net_name}/fold{fold}", unit="epoch",
                disable=not progress, mininterval=1.0)
     for epoch in range(1, max_epochs + 1):
-        model.train()
         t0 = time.perf_counter()
         perm = data.train_idx[torch.randperm(n_tr, generator=gen).to(device)]
         ks = (torch.randint(len(sym), (n_tr // bs + 1,), generator=gen).tolist()
