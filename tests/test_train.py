@@ -83,6 +83,49 @@ def test_train_fold_is_deterministic(tmp_path: Path) -> None:
     assert net.checkpoint["fold"] == 1 and net.checkpoint["encoder_version"]
 
 
+def test_validation_rows_seen_in_training_are_reported(tmp_path: Path) -> None:
+    """Repeated games are counted: val_seen_share and the accuracy on the unseen positions."""
+    import pyarrow.parquet as pq
+    import torch
+
+    from ime.datasets.schema import read_arrays
+
+    uniq = tmp_path / "u.parquet"
+    _synthetic(uniq, n_matches=20, per=10)
+    m = train_fold(uniq, NET, TRAIN, bot="b", fold=0, checkpoint_path=tmp_path / "u.pt",
+                   metrics_path=tmp_path / "u.json", progress=False)
+    assert m["val_seen_share"] == 0 and m["val_unseen_rows"] == m["val_rows"]
+    assert m["val_acc_unseen"] == m["val_acc"]
+
+    # every match played twice (a deterministic pairing): the twin's rows repeat exactly
+    t = pq.read_table(uniq)
+    twin = t.set_column(t.schema.get_field_index("match_id"), "match_id",
+                        [[mid.replace("m", "r") for mid in t.column("match_id").to_pylist()]])
+    twice = tmp_path / "t.parquet"
+    pq.write_table(pa_concat(t, twin), twice)
+    m = train_fold(twice, NET, TRAIN, bot="b", fold=0, checkpoint_path=tmp_path / "t.pt",
+                   metrics_path=tmp_path / "t.json", progress=False)
+    arr = read_arrays(twice)
+    tr, va = split_indices(arr.match_id, TRAIN["folds"], 0, TRAIN["seed"])
+    train_states = {arr.state[i].tobytes() for i in tr}
+    unseen = [i for i in va if arr.state[i].tobytes() not in train_states]
+    assert 0 < len(unseen) < len(va)  # some twins fell in another fold, some in the same one
+    assert m["val_unseen_rows"] == len(unseen)
+    assert m["val_seen_share"] == pytest.approx(100 * (len(va) - len(unseen)) / len(va))
+    net = load_checkpoint(tmp_path / "t.pt")
+    with torch.no_grad():
+        logits = net(torch.from_numpy(arr.state[unseen]).float(),
+                     torch.from_numpy(arr.mask[unseen]).float())
+    acc = 100 * float((logits.argmax(1).numpy() == arr.action[unseen]).mean())
+    assert m["val_acc_unseen"] == pytest.approx(acc)
+
+
+def pa_concat(a, b):  # noqa: ANN001, ANN201 - two pyarrow tables, same schema
+    import pyarrow as pa
+
+    return pa.concat_tables([a, b.cast(a.schema)])
+
+
 def test_early_stopping(tmp_path: Path) -> None:
     ds = tmp_path / "b.parquet"
     _synthetic(ds, n_matches=12, per=10)
@@ -102,6 +145,10 @@ def test_table4_4() -> None:
     row = df.iloc[0]
     assert row.train_acc_mean == 91 and row.val_acc_mean == 79
     assert row.val_acc_std == pytest.approx(1.0) and row.folds == 3
+    assert np.isnan(row.val_acc_unseen_mean)  # metrics from before the field: unknown, not 0
+    seen = [{**m, "val_acc_unseen": 70 - m["fold"], "val_seen_share": 10.0} for m in metrics]
+    row = table4_4(seen, {"b": {"baseline": 20.0, "pairs": 100}}, ["b"], ["conv"]).iloc[0]
+    assert row.val_acc_unseen_mean == 69 and row.val_seen_share_mean == 10
     with pytest.raises(ValueError):
         table4_4(metrics, {"b": {"baseline": 20.0, "pairs": 100}}, ["b"], ["mlp1"])
 

@@ -51,6 +51,23 @@ def _row_keys(state: np.ndarray, action: np.ndarray) -> np.ndarray:
     return both.view(np.dtype((np.void, both.shape[1]))).ravel()
 
 
+def state_keys(state: np.ndarray) -> np.ndarray:
+    """One opaque bytes key per row for exact state comparison (rows of any shape)."""
+    s = np.ascontiguousarray(np.asarray(state).reshape(len(state), -1))
+    return s.view(np.dtype((np.void, s.shape[1]))).ravel()
+
+
+def seen_states(state: np.ndarray, reference_rows: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """For each of ``rows``: does its exact state also occur among ``reference_rows``?
+
+    Validation rows whose position also appears in the training rows (an opening, or a whole
+    game repeated against a deterministic opponent) can be answered from memory; Table 4.4 reports
+    the accuracy on the other rows beside the plain one.
+    """
+    keys = state_keys(state)
+    return np.isin(keys[np.asarray(rows)], keys[np.asarray(reference_rows)])
+
+
 def duplicate_stats(state: np.ndarray, action: np.ndarray) -> dict[str, Any]:
     """Counts of repeated (state, action) pairs and of states played with several actions."""
     n = len(action)
@@ -59,9 +76,7 @@ def duplicate_stats(state: np.ndarray, action: np.ndarray) -> dict[str, Any]:
                 "conflicting_states": 0}
     pair_keys = _row_keys(state, action)
     n_pairs = len(np.unique(pair_keys))
-    s = np.ascontiguousarray(state.reshape(n, -1))
-    state_keys = s.view(np.dtype((np.void, s.shape[1]))).ravel()
-    uniq_states, inv = np.unique(state_keys, return_inverse=True)
+    uniq_states, inv = np.unique(state_keys(state), return_inverse=True)
     # a state conflicts when it appears with more than one distinct action
     pairs = np.unique(np.stack([inv, np.asarray(action, dtype=np.int64)], axis=1), axis=0)
     per_state = np.bincount(pairs[:, 0], minlength=len(uniq_states))

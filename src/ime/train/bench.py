@@ -38,7 +38,8 @@ def synthetic_data(rows: int, device: torch.device, seed: int = 0,
     idx = torch.arange(rows)
     return TensorData(planes=planes.to(device), mask=mask.float().to(device),
                       action=pick.to(device), train_idx=idx.to(device),
-                      val_idx=idx[:0].to(device), in_shape=shape, num_actions=n,
+                      val_idx=idx[:0].to(device), val_unseen_idx=idx[:0].to(device),
+                      in_shape=shape, num_actions=n,
                       encoder_version="synthetic", game="reversi")
 
 

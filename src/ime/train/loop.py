@@ -31,6 +31,7 @@ from torch import nn
 from tqdm.auto import tqdm
 
 from ime.bots.base import derive_seed
+from ime.datasets.build import seen_states
 from ime.datasets.schema import read_arrays
 from ime.nets import build_net, count_params, save_checkpoint
 from ime.train.augment import Symmetries
@@ -73,6 +74,7 @@ class TensorData:
     action: torch.Tensor
     train_idx: torch.Tensor
     val_idx: torch.Tensor
+    val_unseen_idx: torch.Tensor  # validation rows whose exact state never occurs in training
     in_shape: tuple[int, ...]
     num_actions: int
     encoder_version: str
@@ -86,12 +88,14 @@ def load_fold(path: str | Path, fold: int, folds: int, seed: int,
     if len(arr) == 0:
         raise ValueError(f"{path}: empty dataset (no decisions of this bot)")
     tr, va = split_indices(arr.match_id, folds, fold, seed)
+    unseen = va[~seen_states(arr.state, tr, va)]
     planes = torch.from_numpy(np.require(arr.state, requirements=["C", "W"])).to(device).float()
     mask = torch.from_numpy(np.require(arr.mask, requirements=["C", "W"])).to(device).float()
     action = torch.from_numpy(arr.action.astype(np.int64)).to(device)
     return TensorData(
         planes=planes, mask=mask, action=action,
         train_idx=torch.from_numpy(tr).to(device), val_idx=torch.from_numpy(va).to(device),
+        val_unseen_idx=torch.from_numpy(unseen).to(device),
         in_shape=tuple(arr.state.shape[1:]), num_actions=int(arr.mask.shape[1]),
         encoder_version=str(arr.metadata.get("encoder_version")),
         game=str(arr.metadata.get("game")),
@@ -228,6 +232,9 @@ def train_fold(
     model.load_state_dict(best_state)
     train_loss, train_acc = evaluate(model, data, data.train_idx)
     val_loss, val_acc = evaluate(model, data, data.val_idx)
+    n_va = int(data.val_idx.numel())
+    n_unseen = int(data.val_unseen_idx.numel())
+    _, val_acc_unseen = evaluate(model, data, data.val_unseen_idx)
     metrics = {
         "bot": bot,
         "net": net_name,
@@ -240,6 +247,11 @@ def train_fold(
         "val_rows": int(data.val_idx.numel()),
         "train_acc": train_acc,
         "val_acc": val_acc,
+        # accuracy on the validation rows whose position is not in the training rows, and the
+        # share of validation rows that is (repeated openings and games): not in the thesis
+        "val_unseen_rows": n_unseen,
+        "val_acc_unseen": val_acc_unseen,
+        "val_seen_share": 100.0 * (n_va - n_unseen) / n_va if n_va else float("nan"),
         "train_loss": train_loss,
         "val_loss": val_loss,
         "best_epoch": best_epoch,
@@ -256,7 +268,8 @@ def train_fold(
                         "train_acc", "val_acc", "best_epoch", "epochs", "folds")}})
     Path(metrics_path).parent.mkdir(parents=True, exist_ok=True)
     Path(metrics_path).write_text(json.dumps(metrics, indent=1, sort_keys=True) + "\n")
-    log.info("%s %s fold %d: best epoch %d, train acc %.2f%%, val acc %.2f%%, %.0f samples/s",
-             bot, net_name, fold, best_epoch, train_acc, val_acc,
-             metrics["timing"]["samples_per_s"] or 0)
+    log.info("%s %s fold %d: best epoch %d, train acc %.2f%%, val acc %.2f%% (%.2f%% on the "
+             "%d validation rows whose position is not in training; %.1f%% are), %.0f samples/s",
+             bot, net_name, fold, best_epoch, train_acc, val_acc, val_acc_unseen, n_unseen,
+             metrics["val_seen_share"], metrics["timing"]["samples_per_s"] or 0)
     return metrics
