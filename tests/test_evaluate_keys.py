@@ -97,6 +97,21 @@ def test_mining_is_worker_independent_and_prefix_stable(mined):
     assert small.keys[cols].equals(res.keys[cols].iloc[:5].reset_index(drop=True))
 
 
+def test_keys_do_not_depend_on_how_the_logs_are_sharded(mined, tmp_path):
+    """The same matches split into 2 or 3 files (any order) give the same keys."""
+    _, path, res = mined
+    lines = path.read_text().splitlines(keepends=True)
+    parts = []
+    for k in range(3):  # every 3rd match, last file first
+        part = tmp_path / f"shard{k}.jsonl"
+        part.write_text("".join(lines[k::3]))
+        parts.insert(0, part)
+    split = mine_keys(GAME, "toy_first", ["toy_last", "toy_random"], parts, ToyProviderFactory(),
+                      n_keys=12, seed=3, match_seed=MATCH_SEED, workers=1, progress=False)
+    cols = ["match_id", "ply", "action", "outcome__toy_last", "outcome__toy_random"]
+    assert split.keys[cols].equals(res.keys[cols])
+
+
 def test_self_fork_of_every_candidate_on_request(mined):
     _, path, res = mined
     full = mine_keys(GAME, "toy_first", ["toy_last", "toy_random"], [path],

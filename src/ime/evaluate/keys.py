@@ -83,7 +83,11 @@ def load_target_matches(
     default_seed: int,
     known: Callable[[str], bool] | None = None,
 ) -> MatchPool:
-    """Every logged match in which ``target`` plays, in file order.
+    """Every logged match in which ``target`` plays, ordered by (match id, seat).
+
+    Sorted so that the key sample does not depend on how the logs are split into files (the
+    number of shards is an execution detail); the sort is stable, so repeated match ids keep
+    their file order.
 
     ``known(bot_id)`` says whether a fork can rebuild that program; matches with a player it
     rejects are skipped (counted as ``unknown_player``). Unreadable lines raise, naming the file.
@@ -109,6 +113,10 @@ def load_target_matches(
                 if pid == target:
                     pool.matches.append(m)
                     pool.seats.append(seat)
+    order = sorted(range(len(pool.matches)),
+                   key=lambda i: (pool.matches[i].match_id, pool.seats[i]))
+    pool.matches = [pool.matches[i] for i in order]
+    pool.seats = [pool.seats[i] for i in order]
     return pool
 
 
