@@ -85,6 +85,7 @@ def test_train_fold_is_deterministic(tmp_path: Path) -> None:
 
 def test_validation_rows_seen_in_training_are_reported(tmp_path: Path) -> None:
     """Repeated games are counted: val_seen_share and the accuracy on the unseen positions."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
     import torch
 
@@ -102,7 +103,7 @@ def test_validation_rows_seen_in_training_are_reported(tmp_path: Path) -> None:
     twin = t.set_column(t.schema.get_field_index("match_id"), "match_id",
                         [[mid.replace("m", "r") for mid in t.column("match_id").to_pylist()]])
     twice = tmp_path / "t.parquet"
-    pq.write_table(pa_concat(t, twin), twice)
+    pq.write_table(pa.concat_tables([t, twin.cast(t.schema)]), twice)
     m = train_fold(twice, NET, TRAIN, bot="b", fold=0, checkpoint_path=tmp_path / "t.pt",
                    metrics_path=tmp_path / "t.json", progress=False)
     arr = read_arrays(twice)
@@ -118,12 +119,6 @@ def test_validation_rows_seen_in_training_are_reported(tmp_path: Path) -> None:
                      torch.from_numpy(arr.mask[unseen]).float())
     acc = 100 * float((logits.argmax(1).numpy() == arr.action[unseen]).mean())
     assert m["val_acc_unseen"] == pytest.approx(acc)
-
-
-def pa_concat(a, b):  # noqa: ANN001, ANN201 - two pyarrow tables, same schema
-    import pyarrow as pa
-
-    return pa.concat_tables([a, b.cast(a.schema)])
 
 
 def test_early_stopping(tmp_path: Path) -> None:

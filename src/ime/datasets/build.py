@@ -44,17 +44,16 @@ def random_baseline(num_legal: np.ndarray) -> float:
     return float(np.mean(1.0 / num_legal) * 100.0)
 
 
-def _row_keys(state: np.ndarray, action: np.ndarray) -> np.ndarray:
-    """One opaque bytes key per row for exact (state, action) comparison."""
-    a = np.asarray(action, dtype="<i2").view(np.uint8).reshape(-1, 2)
-    both = np.ascontiguousarray(np.hstack([state.reshape(len(state), -1), a]))
-    return both.view(np.dtype((np.void, both.shape[1]))).ravel()
-
-
 def state_keys(state: np.ndarray) -> np.ndarray:
     """One opaque bytes key per row for exact state comparison (rows of any shape)."""
     s = np.ascontiguousarray(np.asarray(state).reshape(len(state), -1))
     return s.view(np.dtype((np.void, s.shape[1]))).ravel()
+
+
+def _row_keys(state: np.ndarray, action: np.ndarray) -> np.ndarray:
+    """One opaque bytes key per row for exact (state, action) comparison."""
+    a = np.asarray(action, dtype="<i2").view(np.uint8).reshape(-1, 2)
+    return state_keys(np.hstack([state.reshape(len(state), -1), a]))
 
 
 def seen_states(state: np.ndarray, reference_rows: np.ndarray, rows: np.ndarray) -> np.ndarray:

@@ -113,10 +113,10 @@ def load_target_matches(
                 if pid == target:
                     pool.matches.append(m)
                     pool.seats.append(seat)
-    order = sorted(range(len(pool.matches)),
-                   key=lambda i: (pool.matches[i].match_id, pool.seats[i]))
-    pool.matches = [pool.matches[i] for i in order]
-    pool.seats = [pool.seats[i] for i in order]
+    ordered = sorted(zip(pool.matches, pool.seats, strict=True),
+                     key=lambda ms: (ms[0].match_id, ms[1]))
+    pool.matches = [m for m, _ in ordered]
+    pool.seats = [seat for _, seat in ordered]
     return pool
 
 

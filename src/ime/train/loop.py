@@ -244,7 +244,7 @@ def train_fold(
         "encoder_version": data.encoder_version,
         "params": count_params(model),
         "train_rows": n_tr,
-        "val_rows": int(data.val_idx.numel()),
+        "val_rows": n_va,
         "train_acc": train_acc,
         "val_acc": val_acc,
         # accuracy on the validation rows whose position is not in the training rows, and the
