@@ -13,7 +13,7 @@ import copy
 import json
 from pathlib import Path
 
-from ime.bots.base import Bot, DecisionContext
+from ime.core.bot import Bot, DecisionContext
 from ime.games.reversi import GAME
 from ime.games.reversi.bitboard import PASS, flips, popcount
 from ime.matches.judge import run_match

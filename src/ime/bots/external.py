@@ -6,7 +6,7 @@ platform works here unchanged, and its matches are logged like every other match
 * **JSON interaction** (default): each turn starts the program and writes one line
   ``{"requests": [...], "responses": [...], "data": ..., "globaldata": ..., "time_limit": ...,
   "memory_limit": ...}`` with the player's whole transcript (from
-  :class:`~ime.bots.base.DecisionContext`), then closes stdin. The program prints one line
+  :class:`~ime.core.bot.DecisionContext`), then closes stdin. The program prints one line
   ``{"response": ..., "debug": ..., "data": ..., "globaldata": ...}``.
 * **Simple interaction** (Reversi only): stdin is ``n``, then ``2n-1`` lines alternating requests
   and responses (``"x y"``) ending with the new request, then the ``data`` line and ``globaldata``;
@@ -68,9 +68,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from ime.bots.base import Bot, DecisionContext
-from ime.games.base import Action, IllegalMoveError, State
-from ime.matches.judge import BotFault
+from ime.core.bot import Bot, DecisionContext
+from ime.core.game import Action, IllegalMoveError, State
+from ime.core.bot import BotFault
 
 KEEP_RUNNING_MARKER = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 DEFAULT_TIME_LIMIT = 6.0
@@ -866,7 +866,7 @@ def bench_external(matches: int = 3, game: str = "reversi",
     bulk of a one-shot Python bot's turn. ``python_flags`` go to the bench program's
     interpreter (``("-S",)`` skips site-packages: a cheaper start, as for a stdlib-only bot).
     """
-    from ime.games.registry import get_game
+    from ime.core.registry import get_game
     from ime.matches.judge import respond, run_match
 
     g = get_game(game)

@@ -28,8 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from ime.bots.base import Bot, DecisionContext
-from ime.games.base import State
+from ime.core.bot import Bot, DecisionContext
+from ime.core.game import State
 
 PASS = 64
 

@@ -3,8 +3,8 @@
 Stages never construct bots directly; they call ``make_bot(game, bot_id)`` so that a bot is fully
 described by its id plus the config file, and the id is what goes into match logs. Kinds are
 pluggable: another module (external programs, trained imitators) calls
-``register_kind("external", factory)`` and its specs work everywhere. A factory may be registered
-for one game (``game="reversi"``) or for all; a game-specific factory wins.
+``register_kind("external", factory)`` and its specs work everywhere. A game's own kinds come from
+its plug-in (``GamePlugin.bot_kinds``) and win over a kind registered for every game.
 
 Spec keys other than ``kind`` and ``params`` (``description``, ``thesis``...) are documentation and
 ignored here.
@@ -13,17 +13,15 @@ ignored here.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from ime.bots.base import Bot
+from ime.core.bot import Bot
+from ime.core.registry import BotFactory
 from ime.paths import config_dir
-
-BotFactory = Callable[[str, str, Mapping[str, Any]], Bot]
-"""``factory(game, bot_id, params) -> Bot``."""
 
 _FACTORIES: dict[tuple[str | None, str], BotFactory] = {}
 
@@ -33,9 +31,18 @@ def register_kind(kind: str, factory: BotFactory, *, game: str | None = None) ->
     _FACTORIES[(game, kind)] = factory
 
 
+def _game_kinds(game: str | None) -> Mapping[str, BotFactory]:
+    if game is None:
+        return {}
+    from ime.core.registry import get_plugin
+
+    return get_plugin(game).bot_kinds
+
+
 def known_kinds(game: str | None = None) -> list[str]:
-    """Kinds usable for ``game`` (all registered kinds when ``game`` is None)."""
-    return sorted({k for g, k in _FACTORIES if game is None or g in (None, game)})
+    """Kinds usable for ``game`` (all generic kinds when ``game`` is None)."""
+    return sorted({k for g, k in _FACTORIES if game is None or g in (None, game)}
+                  | set(_game_kinds(game)))
 
 
 def bot_config_path(game: str) -> Path:
@@ -65,7 +72,8 @@ def make_bot(game: str, bot_id: str, specs: Mapping[str, Mapping[str, Any]] | No
         raise KeyError(f"unknown {game} bot {bot_id!r}; known: {sorted(specs)}")
     spec = specs[bot_id]
     kind = spec["kind"]
-    factory = _FACTORIES.get((game, kind)) or _FACTORIES.get((None, kind))
+    factory = _game_kinds(game).get(kind) or _FACTORIES.get((game, kind)) \
+        or _FACTORIES.get((None, kind))
     if factory is None and str(kind).isidentifier():
         # Plug-in kinds (external, imitator) register themselves when their module is imported.
         try:
@@ -79,55 +87,3 @@ def make_bot(game: str, bot_id: str, specs: Mapping[str, Mapping[str, Any]] | No
     bot = factory(game, bot_id, dict(spec.get("params") or {}))
     bot.bot_id = bot_id
     return bot
-
-
-# --- built-in Reversi kinds (imported lazily: numba compiles on first use) ----------------------
-
-
-def _reversi_alphabeta(game: str, bot_id: str, params: Mapping[str, Any]) -> Bot:
-    from ime.bots.reversi.search import AlphaBetaBot
-
-    p = dict(params)
-    epsilon = float(p.pop("epsilon", 0.0))
-    return AlphaBetaBot(bot_id, p, epsilon=epsilon)
-
-
-def _reversi_mcts(game: str, bot_id: str, params: Mapping[str, Any]) -> Bot:
-    from ime.bots.reversi.mcts import MCTSBot
-
-    return MCTSBot(bot_id, **params)
-
-
-def _reversi_random(game: str, bot_id: str, params: Mapping[str, Any]) -> Bot:
-    from ime.bots.reversi.simple import RandomBot
-
-    return RandomBot(bot_id, **params)
-
-
-def _reversi_greedy(game: str, bot_id: str, params: Mapping[str, Any]) -> Bot:
-    from ime.bots.reversi.simple import GreedyBot
-
-    return GreedyBot(bot_id, **params)
-
-
-def _reversi_positional(game: str, bot_id: str, params: Mapping[str, Any]) -> Bot:
-    from ime.bots.reversi.simple import PositionalBot
-
-    return PositionalBot(bot_id, **params)
-
-
-def _reversi_noisy(game: str, bot_id: str, params: Mapping[str, Any]) -> Bot:
-    from ime.bots.reversi.simple import NoisySearchBot
-
-    return NoisySearchBot(bot_id, **params)
-
-
-for _kind, _factory in {
-    "alphabeta": _reversi_alphabeta,
-    "mcts": _reversi_mcts,
-    "random": _reversi_random,
-    "greedy": _reversi_greedy,
-    "positional": _reversi_positional,
-    "noisy": _reversi_noisy,
-}.items():
-    register_kind(_kind, _factory, game="reversi")

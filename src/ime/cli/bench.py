@@ -55,9 +55,9 @@ def _solver(args: argparse.Namespace) -> dict:
 
 
 def _bots(args: argparse.Namespace) -> dict:
-    from ime.bots.base import DecisionContext
+    from ime.core.bot import DecisionContext
     from ime.bots.registry import load_bot_specs, make_bot
-    from ime.bots.reversi.analysis import random_midgame_positions
+    from ime.games.reversi.bots.analysis import random_midgame_positions
 
     positions = random_midgame_positions(8 if args.quick else 40, seed=1)
     out = {}

@@ -57,7 +57,7 @@ def _default(out: str, suffix: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ime.games.registry import get_game
+    from ime.core.registry import get_game
     from ime.matches.import_pack import import_pack, load_map_file, parse_map
     from ime.matches.logs import LogFormatError
 

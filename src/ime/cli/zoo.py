@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_agreement(args: argparse.Namespace) -> int:
-    from ime.bots.reversi.analysis import agreement_matrix
+    from ime.games.reversi.bots.analysis import agreement_matrix
 
     res = agreement_matrix(args.bots, args.positions, args.seed)
     print(f"pairwise move agreement on {res['n_positions']} seeded mid-game positions "
@@ -38,7 +38,7 @@ def run_agreement(args: argparse.Namespace) -> int:
 
 
 def run_roundrobin(args: argparse.Namespace) -> int:
-    from ime.bots.reversi.analysis import round_robin
+    from ime.games.reversi.bots.analysis import round_robin
 
     res = round_robin(args.bots, args.rounds, args.seed)
     print(f"{res['matches']} matches ({res['rounds']} double round-robins, seeded openings); "

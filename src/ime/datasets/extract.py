@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from ime.datasets.schema import SCHEMA_VERSION, empty_table, make_table, write_table
-from ime.games.registry import get_game
+from ime.core.registry import get_game
 from ime.matches.logs import read_matches
 
 MAX_LISTED = 50

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ime.bots.base import Bot
+from ime.core.bot import Bot
 
 IMITATOR_PREFIX = "imit_"
 
@@ -92,7 +92,7 @@ def warm_up(provider: Any, bot_ids: Sequence[str], game: Any) -> None:
     with a ``respond`` method) are only built, never started here. Failures are left to the
     real calls, which report them with their match and ply.
     """
-    from ime.bots.base import DecisionContext
+    from ime.core.bot import DecisionContext
 
     for bot_id in dict.fromkeys(bot_ids):
         try:

@@ -18,8 +18,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ime.bots.base import Bot
-from ime.games.base import Game, State
+from ime.core.bot import Bot
+from ime.core.game import Game, State
 from ime.matches.judge import MatchResult, run_match
 
 LOSS, DRAW, WIN = 0, 1, 2

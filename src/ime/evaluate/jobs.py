@@ -27,7 +27,7 @@ def job_keys(smk: Any) -> None:
     """Mine one target's key endgames from its logged matches."""
     from ime.evaluate.agents import ProviderFactory
     from ime.evaluate.keys import mine_keys, write_keyset
-    from ime.games.registry import get_game
+    from ime.core.registry import get_game
 
     p = smk.params.spec
     with _logging(smk):

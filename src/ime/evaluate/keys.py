@@ -43,11 +43,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from tqdm.auto import tqdm
 
-from ime.bots.base import derive_seed
+from ime.core.seeding import derive_seed
 from ime.evaluate.agents import warm_up
 from ime.evaluate.forks import BotProvider, LoggedMatch, finish_as, outcome, state_at
 from ime.evaluate.parallel import ordered_map
-from ime.games.base import Game, State
+from ime.core.game import Game, State
 from ime.matches.logs import iter_raw_matches
 
 KEYSET_VERSION = "ime-keys-v1"

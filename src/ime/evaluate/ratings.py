@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import minimize
 
-from ime.bots.base import derive_seed
+from ime.core.seeding import derive_seed
 
 ELO_PER_NAT = 400.0 / np.log(10.0)
 CENTER = 1500.0

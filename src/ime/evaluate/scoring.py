@@ -26,7 +26,7 @@ from ime.evaluate.agents import warm_up
 from ime.evaluate.forks import BotProvider, finish_as, state_at
 from ime.evaluate.keys import KeySet, read_keyset
 from ime.evaluate.parallel import ordered_map
-from ime.games.registry import get_game
+from ime.core.registry import get_game
 
 SCORE_COLUMNS = ["match_id", "ply", "seat", "action", "outcome"]
 

@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import pandas as pd
 
-from ime.bots.base import derive_seed
+from ime.core.seeding import derive_seed
 
 
 def is_same(a: Sequence | np.ndarray, b: Sequence | np.ndarray) -> np.ndarray:

@@ -25,12 +25,12 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from ime.bots.base import derive_seed
+from ime.core.seeding import derive_seed
 from ime.evaluate.agents import warm_up
 from ime.evaluate.forks import BotProvider, outcome
 from ime.evaluate.parallel import ordered_map
-from ime.games.base import Game, State
-from ime.games.registry import get_game
+from ime.core.game import Game, State
+from ime.core.registry import get_game
 from ime.matches.judge import run_match
 
 REVERSI_PASS = 64

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ime.bots.base import Bot, DecisionContext, decision_rng
-from ime.games.base import Action, State
+from ime.core.bot import Bot, DecisionContext, decision_rng
+from ime.core.game import Action, State
 
 
 class FirstBot(Bot):

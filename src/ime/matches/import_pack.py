@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ime.games.base import Game
+from ime.core.game import Game
 from ime.matches.judge import MatchResult
 from ime.matches.logs import (
     BadMatch,

@@ -1,6 +1,6 @@
 """The judge: plays bots against each other, validates every move, writes Botzone logs.
 
-One loop serves every game in the API of :mod:`ime.games.base`: single-mover games (Reversi,
+One loop serves every game in the API of :mod:`ime.core.game`: single-mover games (Reversi,
 Doudizhu) and simultaneous-move games (Snake) alike, because a turn is "every current player
 answers its request, then the state advances".
 
@@ -23,18 +23,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ime.bots.base import Bot, DecisionContext
-from ime.games.base import Action, Game, IllegalMoveError, State
-
-
-class BotFault(Exception):
-    """A bot failed to produce a response: verdict is Botzone's (``TLE``, ``RE``, ``MLE``, ...)."""
-
-    def __init__(self, verdict: str, detail: str = "", raw: str | None = None):
-        super().__init__(f"{verdict}: {detail}" if detail else verdict)
-        self.verdict = verdict
-        self.detail = detail
-        self.raw = raw
+from ime.core.bot import Bot, BotFault, DecisionContext
+from ime.core.game import Action, Game, IllegalMoveError, State
 
 
 @dataclass

@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ime.bots.base import Bot, DecisionContext
-from ime.games.base import Action, Game, State
+from ime.core.bot import Bot, DecisionContext
+from ime.core.game import Action, Game, State
 from ime.matches.judge import MatchResult, run_match
 
 MAX_REPORTED = 5

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 from tqdm.auto import tqdm
 
-from ime.bots.base import derive_seed
+from ime.core.seeding import derive_seed
 
 
 @dataclass(frozen=True)
@@ -121,7 +121,7 @@ _WORKER: dict[str, Any] = {}
 
 
 def _init_worker(game_name: str, bot_specs: Mapping[str, Mapping], seed: int) -> None:
-    from ime.games.registry import get_game
+    from ime.core.registry import get_game
 
     _WORKER.clear()
     _WORKER.update(game=get_game(game_name), specs=dict(bot_specs), seed=seed, bots={})

@@ -65,7 +65,7 @@ def move_counts_from_logs(paths: Iterable[str | Path], bots: Sequence[str], *,
     """
     import logging
 
-    from ime.games.registry import get_game
+    from ime.core.registry import get_game
     from ime.matches.logs import BadMatch, LogFormatError, read_matches
 
     if mode not in ("strict", "lenient"):

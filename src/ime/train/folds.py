@@ -5,7 +5,7 @@ few discs per ply); a row-level split would put near-copies of validation positi
 training and overstate the imitation accuracy.
 
 The split is a pure function of (the set of match ids, k, seed): the ids are sorted, permuted by a
-generator seeded with :func:`ime.bots.base.derive_seed`, and dealt round-robin into k folds, so
+generator seeded with :func:`ime.core.bot.derive_seed`, and dealt round-robin into k folds, so
 every fold's size differs by at most one match and the same dataset always splits the same way.
 """
 
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ime.bots.base import derive_seed
+from ime.core.seeding import derive_seed
 
 
 def match_folds(match_ids: Sequence[str] | np.ndarray, k: int, seed: int) -> dict[str, int]:

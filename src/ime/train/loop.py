@@ -30,7 +30,7 @@ import torch
 from torch import nn
 from tqdm.auto import tqdm
 
-from ime.bots.base import derive_seed
+from ime.core.seeding import derive_seed
 from ime.datasets.build import seen_states
 from ime.datasets.schema import read_arrays
 from ime.nets import build_net, count_params, save_checkpoint

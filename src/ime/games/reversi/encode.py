@@ -14,7 +14,16 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ime.games.reversi.bitboard import legal_moves
+from ime.core.encoding import (
+    ActionHead,
+    Encoder,
+    Observation,
+    Policy,
+    Symmetry,
+    grid_map,
+)
+from ime.core.game import Action, State
+from ime.games.reversi.bitboard import PASS, legal_moves
 
 ENCODER_VERSION = "reversi-planes-v1"
 PLANES = 2
@@ -44,3 +53,61 @@ def encode_states(states: Sequence) -> tuple[np.ndarray, np.ndarray]:
     own = np.array([s.boards[s.to_move] for s in states], dtype=np.uint64)
     opp = np.array([s.boards[1 - s.to_move] for s in states], dtype=np.uint64)
     return encode_boards(own, opp)
+
+
+# --- the plug-in's Encoder ------------------------------------------------------------------------
+_SYMMETRY_GROUPS = {"none": ("id",), "sym4": ("id", "rot180", "diag", "antidiag"),
+                    "sym8": ("id", "rot90", "rot180", "rot270", "diag", "antidiag", "flipx",
+                             "flipy")}
+"""``sym4``: the four symmetries that fix Reversi's initial position (identity, 180-degree
+rotation, the two diagonal reflections), so a transformed game is a legal game from the same
+start; ``sym8`` adds the other four (the full dihedral group). Thesis 6.2 lists symmetric
+positions as an open question; the default ``none`` trains on the logs as they are."""
+
+
+class ReversiEncoder(Encoder):
+    """One head of 64 squares; a forced pass has an empty mask (no choice, not a dataset row)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            version=ENCODER_VERSION,
+            heads=(ActionHead("square", NUM_SQUARE_ACTIONS, "square y * 8 + x"),),
+            state_shape=(PLANES, BOARD, BOARD),
+            symmetry_groups=tuple(_SYMMETRY_GROUPS),
+        )
+
+    def encode(self, states: Sequence[State], players: Sequence[int] | None = None,
+               actions: Sequence[Action] | None = None) -> Observation:
+        if players is None:
+            planes, mask = encode_states(states)
+        else:
+            own = np.array([s.boards[p] for s, p in zip(states, players, strict=True)],
+                           dtype=np.uint64)
+            opp = np.array([s.boards[1 - p] for s, p in zip(states, players, strict=True)],
+                           dtype=np.uint64)
+            planes, mask = encode_boards(own, opp)
+        return Observation(planes, [mask])
+
+    def action_codes(self, states: Sequence[State], players: Sequence[int],
+                     actions: Sequence[Action]) -> np.ndarray:
+        codes = np.asarray([int(a) for a in actions], dtype=np.int64).reshape(-1, 1)
+        codes[codes == PASS] = -1
+        return codes
+
+    def decode(self, state: State, player: int, codes: Sequence[int]) -> Action:
+        return int(codes[0])
+
+    def select(self, state: State, player: int, policy: Policy) -> Action:
+        legal = state.legal_actions(player)
+        if legal == [PASS]:
+            return PASS
+        return super().select(state, player, policy)
+
+    def symmetries(self, group: str) -> list[Symmetry]:
+        if group not in _SYMMETRY_GROUPS:
+            raise ValueError(f"game.augment must be one of {list(_SYMMETRY_GROUPS)}, got {group!r}")
+        out = []
+        for name in _SYMMETRY_GROUPS[group]:
+            dst = grid_map(name, BOARD, BOARD)
+            out.append(Symmetry(name, dst, (dst,)))
+        return out

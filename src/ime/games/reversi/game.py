@@ -14,12 +14,12 @@ Action codes: square ``y * 8 + x`` (0..63), ``PASS = 64``.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import numpy as np
 
-from ime.games.base import Game, IllegalMoveError, State
+from ime.core.game import Game, GameType, IllegalMoveError, State
+from ime.games.reversi import codec
 from ime.games.reversi.bitboard import (
     BLACK_START,
     PASS,
@@ -155,37 +155,15 @@ class ReversiState(State):
     def ply(self) -> int:
         return len(self.history)
 
-    # --- Botzone codec ---------------------------------------------------------------------------
+    # --- Botzone codec (ime.games.reversi.codec) ------------------------------------------------
     def request_for(self, player: int) -> dict:
-        if not self.history:
-            return {"x": -1, "y": -1}
-        last = self.history[-1]
-        return {"x": -1, "y": -1} if last == PASS else {"x": last % 8, "y": last // 8}
+        return codec.request(self.history[-1] if self.history else None)
 
     def decode_response(self, player: int, response: Any) -> int:
-        content = response
-        if isinstance(content, str):
-            try:
-                content = json.loads(content)
-            except json.JSONDecodeError as e:
-                raise IllegalMoveError(player, "INVALID_INPUT_VERDICT_OK", response) from e
-        if (
-            not isinstance(content, dict)
-            or not _is_json_int(content.get("x"))
-            or not _is_json_int(content.get("y"))
-        ):
-            raise IllegalMoveError(player, "INVALID_INPUT_VERDICT_OK", response)
-        x, y = content["x"], content["y"]
-        if x == -1:  # the judge reads any x == -1 as a pass
-            return PASS
-        if not (0 <= x < 8 and 0 <= y < 8):
-            raise IllegalMoveError(player, "INVALID_MOVE", response)
-        return y * 8 + x
+        return codec.decode_response(player, response)
 
     def encode_response(self, player: int, action: int) -> dict:
-        if action == PASS:
-            return {"x": -1, "y": -1}
-        return {"x": int(action) % 8, "y": int(action) // 8}
+        return codec.encode_response(int(action))
 
     def initdata(self) -> Any:
         return ""
@@ -216,15 +194,20 @@ class ReversiState(State):
         return "\n".join(rows)
 
 
-def _is_json_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+GAME_TYPE = GameType(
+    short_name="reversi",
+    long_name="Reversi (Botzone rules)",
+    num_players=2,
+    simultaneous=False,
+    hidden_information=False,
+    botzone_game_id="53e1db360003e29c2ba227b8",
+    simple_interaction=True,
+)
 
 
 class ReversiGame(Game):
-    name = "reversi"
-    num_players = 2
+    game_type = GAME_TYPE
     num_actions = NUM_ACTIONS
-    botzone_game_id = "53e1db360003e29c2ba227b8"
 
     def new_initial_state(self, initdata: Any = None, seed: int | None = None) -> ReversiState:
         return ReversiState(self, int(BLACK_START), int(WHITE_START), 0)

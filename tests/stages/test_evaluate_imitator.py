@@ -7,10 +7,10 @@ import pytest
 import torch
 from torch import nn
 
-from ime.bots.base import DecisionContext
+from ime.core.bot import DecisionContext
 from ime.bots.imitator import PASS, ImitatorBot
 from ime.bots.registry import known_kinds, make_bot
-from ime.games.registry import get_game
+from ime.core.registry import get_game
 
 GAME = get_game("reversi")
 

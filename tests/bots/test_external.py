@@ -1,6 +1,6 @@
 """External bot programs through the Botzone protocol: full matches, faults, no leftover process.
 
-The protocol bots live in tests/bots/ (stdlib only, started with ``python -S`` so a turn costs
+The protocol bots live in tests/programs/ (stdlib only, started with ``python -S`` so a turn costs
 milliseconds, not the site-packages import time). Fault tests use 1 s limits; every test checks
 that no process of the bot's process groups is left behind.
 """
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import ime.bots.external as ext
-from ime.bots.base import Bot, DecisionContext
+from ime.core.bot import Bot, DecisionContext
 from ime.bots.external import ExternalBot, ExternalSpec, bench_external
 from ime.bots.registry import make_bot
 from ime.games.reversi import GAME
@@ -26,7 +26,7 @@ from ime.games.reversi.bitboard import PASS
 from ime.matches.judge import run_match
 from ime.matches.logs import fault_summary, read_matches, write_matches
 
-BOTS = Path(__file__).parent / "bots"
+BOTS = Path(__file__).resolve().parents[1] / "programs"
 PY = [sys.executable, "-S"]
 MARGIN = 1.5  # seconds on top of a time limit (loaded CI machines start processes slowly)
 
@@ -161,7 +161,7 @@ def test_keep_running_bot_uses_one_process_per_match(tmp_path, spawned, protocol
                    keep_running=True, time_limit=20, keep_running_time_limit=5)
     results = _play_both_seats(bot, FirstLegal(), f"kr-{protocol}")
     assert len(spawned) == 2  # one program per match, kept running
-    # same decisions as the one-shot JSON bot would make: both follow tests/bots/_reversi.py
+    # same decisions as the one-shot JSON bot would make: both follow tests/programs/_reversi.py
     bot.close()
     assert bot.live_pids() == []
     _assert_replays(results, tmp_path)
@@ -331,7 +331,7 @@ def test_keep_running_program_dies_with_its_parent(tmp_path):
     script = tmp_path / "parent.py"
     script.write_text(textwrap.dedent(f"""
         import os, sys
-        from ime.bots.base import DecisionContext
+        from ime.core.bot import DecisionContext
         from ime.bots.external import ExternalBot, ExternalSpec
         from ime.games.reversi import GAME
         bot = ExternalBot(ExternalSpec.from_params("kr", {{

@@ -18,7 +18,7 @@ from ime.games.reversi import GAME
 from ime.matches.import_pack import import_pack, load_map_file, parse_map, resolve_bot
 from ime.matches.logs import LogFormatError, read_matches
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 PACK = DATA / "reversi_pack.matches"
 A, B, C = "5f1a2b3c4d5e6f708192a3b4", "60aa11bb22cc33dd44ee55ff", "61c0ffee61c0ffee61c0ffee"
 NAMES = {A: "alice", B: "bob"}

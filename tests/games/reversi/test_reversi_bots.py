@@ -7,13 +7,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ime.bots.base import DecisionContext
+from ime.core.bot import DecisionContext
 from ime.bots.registry import load_bot_specs, make_bot, register_kind
-from ime.bots.reversi import search as S
-from ime.bots.reversi.analysis import random_midgame_positions
-from ime.bots.reversi.evaluation import SearchParams, row_tables, weight_table
-from ime.bots.reversi.search import AlphaBetaBot
-from ime.bots.reversi.simple import RandomBot
+from ime.games.reversi.bots import search as S
+from ime.games.reversi.bots.analysis import random_midgame_positions
+from ime.games.reversi.bots.evaluation import SearchParams, row_tables, weight_table
+from ime.games.reversi.bots.search import AlphaBetaBot
+from ime.games.reversi.bots.simple import RandomBot
 from ime.games.reversi import GAME
 from ime.games.reversi.bitboard import PASS
 from ime.games.reversi.game import ReversiState
@@ -225,7 +225,7 @@ def test_registry_errors_and_plugins(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 
 def test_mcts_leaf_value_is_a_probability_and_exact_at_game_end() -> None:
-    from ime.bots.reversi.mcts import leaf_value
+    from ime.games.reversi.bots.mcts import leaf_value
 
     sp = SearchParams.from_mapping({"weights": "standard", "mobility": 8})
     tab, prm = row_tables(weight_table("standard")), sp.pack()
@@ -268,7 +268,7 @@ def test_truncated_playouts_make_rev3_agree_with_itself_more(specs: dict) -> Non
 
 
 def test_mcts_rejects_bad_leaf_settings() -> None:
-    from ime.bots.reversi.mcts import MCTSBot
+    from ime.games.reversi.bots.mcts import MCTSBot
 
     with pytest.raises(ValueError, match="playout_depth"):
         MCTSBot("m", playout_depth=-1)

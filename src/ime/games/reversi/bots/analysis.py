@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from ime.bots.base import Bot, DecisionContext, derive_seed
 from ime.bots.registry import make_bot
+from ime.core.bot import Bot, DecisionContext, derive_seed
 from ime.games.reversi import GAME
 from ime.games.reversi.game import ReversiState
 

@@ -19,7 +19,7 @@ import pytest
 
 from ime.config import make_plan
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SNAKEFILE = REPO / "Snakefile"
 TINY = "overrides=[scale=tiny]"
 RES = "results/reversi/tiny"

@@ -8,14 +8,16 @@ what key-endgame mining relies on.
 
 from __future__ import annotations
 
-import hashlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from ime.games.base import Action, State
+from ime.core.game import Action, State
+from ime.core.seeding import derive_seed
+
+__all__ = ["Bot", "BotFault", "DecisionContext", "decision_rng", "derive_seed"]
 
 
 @dataclass(frozen=True)
@@ -32,12 +34,6 @@ class DecisionContext:
     player: int
     requests: list[Any] = field(default_factory=list)
     responses: list[Any] = field(default_factory=list)
-
-
-def derive_seed(*parts: Any) -> int:
-    """A stable 63-bit seed from any printable parts (same on every platform and Python)."""
-    h = hashlib.blake2b("\x1f".join(str(p) for p in parts).encode(), digest_size=8)
-    return int.from_bytes(h.digest(), "little") >> 1
 
 
 def decision_rng(ctx: DecisionContext, salt: str = "") -> np.random.Generator:
@@ -60,3 +56,17 @@ class Bot(ABC):
 
     def close(self) -> None:  # noqa: B027 - optional hook, a no-op for in-process bots
         """Release resources (external processes); in-process bots have none."""
+
+
+class BotFault(Exception):
+    """A bot failed to produce a response: verdict is Botzone's (``TLE``, ``RE``, ``MLE``, ...).
+
+    Raised by a bot's ``act`` (external programs); the judge records the verdict and ends the
+    match as the game's judge rules.
+    """
+
+    def __init__(self, verdict: str, detail: str = "", raw: str | None = None):
+        super().__init__(f"{verdict}: {detail}" if detail else verdict)
+        self.verdict = verdict
+        self.detail = detail
+        self.raw = raw

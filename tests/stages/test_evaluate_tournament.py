@@ -15,7 +15,7 @@ from ime.evaluate.tournament import (
     standings,
 )
 from ime.evaluate.toy import ToyProviderFactory
-from ime.games.registry import get_game
+from ime.core.registry import get_game
 
 GAME = get_game("reversi")
 

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from ime.bots.reversi.simple import RandomBot
+from ime.games.reversi.bots.simple import RandomBot
 from ime.games.reversi import GAME
 from ime.matches.judge import run_match
 from ime.matches.logs import RawMatch, iter_raw_matches, read_matches, replay_match

@@ -18,10 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from ime.bots.base import Bot, DecisionContext, decision_rng
-from ime.bots.reversi.evaluation import weight_table
-from ime.bots.reversi.search import AlphaBetaBot, random_legal
+from ime.core.bot import Bot, DecisionContext, decision_rng
 from ime.games.reversi.bitboard import PASS, flips, popcount
+from ime.games.reversi.bots.evaluation import weight_table
+from ime.games.reversi.bots.search import AlphaBetaBot, random_legal
 from ime.games.reversi.game import ReversiState
 
 

@@ -7,8 +7,8 @@ import json
 import numpy as np
 import pytest
 
-from ime.bots.base import Bot, decision_rng
-from ime.games.base import IllegalMoveError
+from ime.core.bot import Bot, decision_rng
+from ime.core.game import IllegalMoveError
 from ime.games.reversi import GAME
 from ime.games.reversi.bitboard import (
     BLACK_START,
@@ -19,7 +19,8 @@ from ime.games.reversi.bitboard import (
     perft_python,
 )
 from ime.games.reversi.game import parse_square, square_name
-from ime.matches.judge import BotFault, run_match
+from ime.core.bot import BotFault
+from ime.matches.judge import run_match
 from ime.matches.logs import LogFormatError, read_matches, write_matches
 
 PERFT = [4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288]

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ime.bots.base import Bot, DecisionContext, decision_rng
+from ime.core.bot import Bot, DecisionContext, decision_rng
 from ime.datasets.build import (
     build_dataset,
     duplicate_stats,

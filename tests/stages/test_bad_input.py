@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ime.bots.base import Bot, DecisionContext
+from ime.core.bot import Bot, DecisionContext
 from ime.games.reversi import GAME
 from ime.matches.judge import run_match
 from ime.matches.logs import (

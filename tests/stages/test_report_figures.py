@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from ime.bots.registry import make_bot
-from ime.games.registry import get_game
+from ime.core.registry import get_game
 from ime.matches.judge import run_match
 from ime.matches.logs import LogFormatError
 from ime.report.figures import move_counts_from_logs

@@ -27,9 +27,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ime.bots.base import Bot, DecisionContext
-from ime.bots.reversi.evaluation import SearchParams, row_tables, weight_table
-from ime.bots.reversi.search import AlphaBetaBot, decision_seed, evaluate
+from ime.core.bot import Bot, DecisionContext
 from ime.games.reversi.bitboard import (
     ONE,
     PASS,
@@ -39,6 +37,8 @@ from ime.games.reversi.bitboard import (
     lowest_bit_index,
     popcount,
 )
+from ime.games.reversi.bots.evaluation import SearchParams, row_tables, weight_table
+from ime.games.reversi.bots.search import AlphaBetaBot, decision_seed, evaluate
 from ime.games.reversi.game import ReversiState
 
 U64 = np.uint64

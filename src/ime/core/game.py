@@ -1,12 +1,17 @@
-"""The game interface every stage programs against.
+"""The game interface every stage programs against: ``GameType``, ``Game`` and ``State``.
 
-Shaped after OpenSpiel's Game/State split so that three very different games fit one API:
+Shaped after OpenSpiel's ``GameType`` + Game/State split so that very different games fit one API:
 
 * Reversi: 2 players, perfect information, one mover per turn, an action is one square (or pass).
 * Doudizhu (FightTheLandlord): 3 players, hidden hands, an action is a *set of cards* (major combo
   plus kickers); the net-side encoding into major/minor codes lives in the game's encoder, not here.
 * Snake: 2 players moving *simultaneously*; ``current_players()`` returns both and the state
   advances with ``apply_actions({0: a0, 1: a1})``.
+* Connect Four: 2 players, perfect information, a configurable board.
+
+A game declares what it is in a :class:`GameType` (players, simultaneous or sequential, hidden
+information, Botzone ids and interaction modes); stages read those flags instead of asking which
+game they run.
 
 Actions are game-specific hashable values (``int`` for Reversi and Snake, ``tuple[int, ...]`` of
 card ids for Doudizhu). The Botzone codec (``request_for`` / ``decode_response`` /
@@ -19,6 +24,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -99,12 +105,42 @@ class State(ABC):
         return ""
 
 
+@dataclass(frozen=True)
+class GameType:
+    """What a game is, declared once by its plug-in (OpenSpiel's ``GameType``, trimmed).
+
+    ``simultaneous``: every player in ``current_players()`` acts at once (Snake).
+    ``hidden_information``: ``observe(state, player)`` must not show other players' secrets
+    (Doudizhu hands); forks of logged matches then re-deal nothing, they replay the log's deal.
+    ``botzone_game_id``: the platform's game id (``None`` for games not on Botzone).
+    ``simple_interaction``: Botzone's line-based "simple" bot protocol exists for this game.
+    """
+
+    short_name: str
+    long_name: str
+    num_players: int
+    simultaneous: bool = False
+    hidden_information: bool = False
+    botzone_game_id: str | None = None
+    simple_interaction: bool = False
+
+
 class Game(ABC):
     """Static facts about a game and a factory for initial states."""
 
-    name: str
-    num_players: int
-    botzone_game_id: str
+    game_type: GameType
+
+    @property
+    def name(self) -> str:
+        return self.game_type.short_name
+
+    @property
+    def num_players(self) -> int:
+        return self.game_type.num_players
+
+    @property
+    def botzone_game_id(self) -> str | None:
+        return self.game_type.botzone_game_id
 
     @abstractmethod
     def new_initial_state(self, initdata: Any = None, seed: int | None = None) -> State:

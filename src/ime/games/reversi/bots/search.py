@@ -41,8 +41,17 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ime.bots.base import Bot, DecisionContext, decision_rng
-from ime.bots.reversi.evaluation import (
+from ime.core.bot import Bot, DecisionContext, decision_rng
+from ime.games.reversi.bitboard import (
+    ONE,
+    PASS,
+    ZERO,
+    flips,
+    legal_moves,
+    lowest_bit_index,
+    popcount,
+)
+from ime.games.reversi.bots.evaluation import (
     P_CORNER,
     P_DISC,
     P_END_EMPTIES,
@@ -59,15 +68,6 @@ from ime.bots.reversi.evaluation import (
     P_TIE,
     SearchParams,
     row_tables,
-)
-from ime.games.reversi.bitboard import (
-    ONE,
-    PASS,
-    ZERO,
-    flips,
-    legal_moves,
-    lowest_bit_index,
-    popcount,
 )
 from ime.games.reversi.game import ReversiState
 

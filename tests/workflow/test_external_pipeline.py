@@ -35,7 +35,7 @@ from ime.datasets.build import build_dataset
 from ime.datasets.extract import extract_part
 from ime.matches.runner import build_schedule, play_schedule
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "reversi_bot.py"
 FAULT_BOT = ROOT / "tests" / "bots" / "fault_bot.py"
 

@@ -1,0 +1,159 @@
+"""The net-side view of a game: per-player observations, action heads and symmetries.
+
+A game's :class:`Encoder` is what datasets, nets, training, key-position scoring and the imitator
+bot see of the game; none of them knows a board size or an action code.
+
+* **Observation.** ``encode(states, players)`` gives ``uint8`` planes ``[N, *state_shape]``
+  that show only what ``player`` may see (OpenSpiel's per-player observer), plus one legal
+  mask per head.
+* **Action heads.** An action is one code per head (:class:`ActionHead`). Reversi and Connect Four
+  have one head (a square, a column). Doudizhu has two: a *major* code (the combination without its
+  kickers, 309 codes) and a *minor* code (a kicker, 28 codes) chosen one by one; a head that does
+  not apply to a decision has label ``-1`` and an all-zero mask. The mask of a later head is the
+  one that applies *given the earlier heads' codes of the action actually played* (teacher
+  forcing), so one dataset row holds one decision with one label and one mask per head.
+* **Forced decisions.** A row whose first-head mask is empty (Reversi's forced pass) carries no
+  choice; datasets drop it and count it.
+* **Selection.** ``select(state, player, policy)`` turns head policies into an action (argmax,
+  lowest code on ties); a multi-head encoder overrides it to choose head by head.
+* **Symmetries.** ``symmetries(group)`` lists the cell and action permutations that map a
+  position to an equivalent one, for optional augmentation (``game.augment``).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ime.core.game import Action, State
+
+
+@dataclass(frozen=True)
+class ActionHead:
+    """One output of the nets: ``size`` codes, each a unit of a softmax."""
+
+    name: str
+    size: int
+    doc: str = ""
+
+
+@dataclass
+class Observation:
+    """Encoded decisions: planes ``uint8[N, *shape]`` and one ``uint8[N, size]`` mask per head."""
+
+    planes: np.ndarray
+    masks: list[np.ndarray]
+
+    @property
+    def mask(self) -> np.ndarray:
+        """The first head's mask (the only one of a one-head game)."""
+        return self.masks[0]
+
+    def __len__(self) -> int:
+        return int(self.planes.shape[0])
+
+
+@dataclass(frozen=True)
+class Symmetry:
+    """A permutation of cells and action codes that maps a position to an equivalent one.
+
+    ``cells[i]`` is where cell ``i`` (flattened spatial index of every plane) goes;
+    ``actions[h][c]`` is where code ``c`` of head ``h`` goes. Gathers use their inverses
+    (``np.argsort``).
+    """
+
+    name: str
+    cells: np.ndarray
+    actions: tuple[np.ndarray, ...]
+
+
+Policy = Callable[[Observation], list[np.ndarray]]
+"""``policy(obs) -> [probabilities float[N, size] per head]`` (an imitation net, an ensemble)."""
+
+
+@dataclass
+class Encoder(ABC):
+    """A game's encoding for the nets; one instance per (game, board configuration)."""
+
+    version: str
+    heads: tuple[ActionHead, ...]
+    state_shape: tuple[int, ...]
+    symmetry_groups: tuple[str, ...] = field(default=("none",))
+
+    @abstractmethod
+    def encode(self, states: Sequence[State], players: Sequence[int] | None = None,
+               actions: Sequence[Action] | None = None) -> Observation:
+        """Observations of ``players`` (default: the single player to move of each state).
+
+        ``actions``, when given, are the actions played: later heads' masks are then the ones
+        that apply given the earlier heads' codes of those actions.
+        """
+
+    @abstractmethod
+    def action_codes(self, states: Sequence[State], players: Sequence[int],
+                     actions: Sequence[Action]) -> np.ndarray:
+        """``int64[N, len(heads)]`` labels of the played actions (``-1``: head not used)."""
+
+    @abstractmethod
+    def decode(self, state: State, player: int, codes: Sequence[int]) -> Action:
+        """The game action for one code per head."""
+
+    def observe(self, state: State, player: int) -> np.ndarray:
+        """What ``player`` sees of ``state`` (OpenSpiel's observer ``set_from(state, player)``)."""
+        return self.encode([state], [player]).planes[0]
+
+    @property
+    def num_actions(self) -> int:
+        """Codes of the first head."""
+        return self.heads[0].size
+
+    @property
+    def head_sizes(self) -> list[int]:
+        return [h.size for h in self.heads]
+
+    def select(self, state: State, player: int, policy: Policy) -> Action:
+        """Argmax of ``policy`` per head (lowest code on ties), decoded into an action.
+
+        One-head games use this as is; games whose later heads depend on earlier choices
+        override it to choose head by head.
+        """
+        obs = self.encode([state], [player])
+        probs = policy(obs)
+        codes = [int(np.argmax(p[0])) for p in probs]
+        return self.decode(state, player, codes)
+
+    def symmetries(self, group: str) -> list[Symmetry]:
+        """The permutations of ``group`` (``"none"``: the identity alone)."""
+        if group != "none":
+            raise ValueError(f"encoder {self.version} has no symmetry group {group!r}; "
+                             f"known: {list(self.symmetry_groups)}")
+        return [identity_symmetry(self)]
+
+
+def identity_symmetry(enc: Encoder) -> Symmetry:
+    cells = int(np.prod(enc.state_shape[1:])) if len(enc.state_shape) > 1 else 1
+    return Symmetry("id", np.arange(cells), tuple(np.arange(h.size) for h in enc.heads))
+
+
+def grid_map(name: str, height: int, width: int) -> np.ndarray:
+    """Destination index of every cell of a ``height x width`` grid under a board symmetry.
+
+    Names: ``id``, ``flipx`` (mirror left-right), ``flipy`` (mirror top-bottom), ``rot180``;
+    on square grids also ``rot90``, ``rot270``, ``diag``, ``antidiag``.
+    """
+    y, x = np.divmod(np.arange(height * width), width)
+    my, mx = height - 1, width - 1
+    maps: dict[str, tuple[Any, Any]] = {
+        "id": (y, x), "rot180": (my - y, mx - x), "flipx": (y, mx - x), "flipy": (my - y, x),
+    }
+    if height == width:
+        maps.update({"rot90": (mx - x, y), "rot270": (x, my - y), "diag": (x, y),
+                     "antidiag": (mx - x, my - y)})
+    if name not in maps:
+        raise ValueError(f"no grid symmetry {name!r} on a {height}x{width} board")
+    ny, nx = maps[name]
+    return ny * width + nx
