@@ -1,4 +1,4 @@
-"""``ime bench reversi``: this machine's engine, solver, bot and judge throughput.
+"""``ime bench <game>``: this machine's engine, solver, bot and judge throughput.
 
 Every figure is measured in this run (nothing is remembered): numba perft against the pure-Python
 reference kernel on the same tree, the exact solver's nodes/s on seeded 20-empty positions, each
@@ -12,12 +12,14 @@ import argparse
 import json
 import time
 
+from ime.cli.games import add_game_argument
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("bench", help="measure engine / solver / bot / judge speed on this machine")
-    p.add_argument("game", choices=["reversi"])
+    add_game_argument(p)
     p.add_argument("--quick", action="store_true", help="smaller samples (a rough figure)")
-    p.add_argument("--only", choices=list(SECTIONS),
+    p.add_argument("--only", choices=[*GAME_SECTIONS, *SECTIONS],
                    action="append", help="run only these sections (repeatable)")
     p.add_argument("--json", help="also write the figures to this JSON file")
     p.add_argument("--device", default="cpu",
@@ -27,47 +29,35 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _perft(args: argparse.Namespace) -> dict:
-    import numpy as np
+def _game_config(game: str) -> dict:
+    """``config/game/<game>.yaml`` as plain values (who the targets and opponents are)."""
+    from omegaconf import OmegaConf
 
-    from ime.games.reversi.bitboard import BLACK_START, WHITE_START, perft, perft_python
+    from ime.paths import config_dir
 
-    P, O = np.uint64(BLACK_START), np.uint64(WHITE_START)
-    perft(P, O, 3)  # compile / load the cache outside the timing
-    depth = 9 if args.quick else 11
-    t = time.perf_counter()
-    n = int(perft(P, O, depth))
-    dt = time.perf_counter() - t
-    py_depth = 6 if args.quick else 7
-    t = time.perf_counter()
-    n_py = perft_python(int(BLACK_START), int(WHITE_START), py_depth)
-    dt_py = time.perf_counter() - t
-    fast, slow = n / dt, n_py / dt_py
-    return {"depth": depth, "leaves": n, "seconds": dt, "leaves_per_s": fast,
-            "python_depth": py_depth, "python_leaves_per_s": slow, "speedup": fast / slow}
-
-
-def _solver(args: argparse.Namespace) -> dict:
-    from ime.games.reversi.solver import bench_solver
-
-    return bench_solver(n_positions=3 if args.quick else 5, empties=18 if args.quick else 20,
-                        seed=0)
+    cfg = OmegaConf.to_container(OmegaConf.load(config_dir() / "game" / f"{game}.yaml"),
+                                 resolve=True)
+    assert isinstance(cfg, dict)
+    return cfg
 
 
 def _bots(args: argparse.Namespace) -> dict:
-    from ime.core.bot import DecisionContext
+    """Decisions/s of every zoo bot on the game's seeded mid-game positions."""
     from ime.bots.registry import load_bot_specs, make_bot
-    from ime.games.reversi.bots.analysis import random_midgame_positions
+    from ime.cli.games import game_tool
+    from ime.core.bot import DecisionContext
 
-    positions = random_midgame_positions(8 if args.quick else 40, seed=1)
+    positions = game_tool(args.game, "positions")(8 if args.quick else 40, 1)
     out = {}
-    for bot_id in load_bot_specs("reversi"):
-        bot = make_bot("reversi", bot_id)
+    for bot_id in load_bot_specs(args.game):
+        bot = make_bot(args.game, bot_id)
         st = positions[0]
-        bot.act(st.clone(), DecisionContext(0, "warm", st.ply, st.to_move))
+        (p,) = st.current_players()[:1]
+        bot.act(st.clone(), DecisionContext(0, "warm", st.ply, p))
         t = time.perf_counter()
         for i, st in enumerate(positions):
-            bot.act(st.clone(), DecisionContext(0, f"bench{i}", st.ply, st.to_move))
+            p = st.current_players()[0]
+            bot.act(st.clone(), DecisionContext(0, f"bench{i}", st.ply, p))
         dt = time.perf_counter() - t
         out[bot_id] = {"decisions": len(positions), "seconds": dt,
                        "decisions_per_s": len(positions) / dt, "ms_per_decision": 1e3 * dt /
@@ -76,31 +66,40 @@ def _bots(args: argparse.Namespace) -> dict:
 
 
 def _judge(args: argparse.Namespace) -> dict:
-    from ime.bots.registry import load_bot_specs, make_bot
-    from ime.games.reversi import GAME
+    """Matches/s of a cheap pairing (two opponents) and a target pairing (first target vs the
+    first opponent), all seats filled in turn from the pairing."""
+    from ime.bots.registry import make_bot
+    from ime.core.registry import get_game
     from ime.matches.judge import run_match
 
-    specs = load_bot_specs("reversi")
-    opps = [b for b in specs if not b.startswith("rev")]
+    gcfg = _game_config(args.game)
+    game = get_game(args.game, gcfg.get("params"))
+    opps = list(gcfg["opponents"])
     out = {}
-    pairings = {"cheap": (opps[0], opps[-1]), "target": ("rev1", opps[0])}
+    pairings = {"cheap": (opps[0], opps[-1]), "target": (gcfg["targets"][0], opps[0])}
     for name, (a, b) in pairings.items():
-        bots = [make_bot("reversi", a), make_bot("reversi", b)]
-        run_match(GAME, bots, match_id="warm", seed=0)
+        ids = [(a, b)[i % 2] for i in range(game.num_players)]
+        bots = [make_bot(args.game, i) for i in ids]
+        run_match(game, bots, match_id="warm", seed=0)
         n = (10 if args.quick else 40) if name == "cheap" else (2 if args.quick else 6)
         t = time.perf_counter()
         for i in range(n):
-            run_match(GAME, bots, match_id=f"bench{i}", seed=0)
+            run_match(game, bots, match_id=f"bench{i}", seed=0)
         dt = time.perf_counter() - t
-        out[name] = {"pairing": f"{a} vs {b}", "matches": n, "seconds": dt,
+        out[name] = {"pairing": " vs ".join(ids), "matches": n, "seconds": dt,
                      "matches_per_s": n / dt}
     return out
 
 
 def _external(args: argparse.Namespace) -> dict:
+    import importlib
+    from pathlib import Path
+
     from ime.bots.external import bench_external
 
-    return bench_external()
+    package = importlib.import_module(f"ime.games.{args.game}")
+    program = Path(str(package.__file__)).parent / "bench_bot.py"
+    return bench_external(program, args.game)
 
 
 def _train(args: argparse.Namespace) -> dict:
@@ -110,8 +109,9 @@ def _train(args: argparse.Namespace) -> dict:
                           device=args.device, threads=args.threads)
 
 
-SECTIONS = {"perft": _perft, "solver": _solver, "bots": _bots, "judge": _judge,
-            "external": _external, "train": _train}
+SECTIONS = {"bots": _bots, "judge": _judge, "external": _external, "train": _train}
+"""Generic sections; a game adds its own (perft, solver) through ``GamePlugin.tools.bench``."""
+GAME_SECTIONS = ("perft", "solver")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -120,9 +120,17 @@ def run(args: argparse.Namespace) -> int:
 
     results: dict = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
                                  "processor": platform.processor() or platform.machine()}}
-    for name in args.only or list(SECTIONS):
+    from ime.core.registry import get_plugin
+
+    game_sections = dict(get_plugin(args.game).tools.bench)
+    for name in args.only or [*game_sections, *SECTIONS]:
         try:
-            results[name] = SECTIONS[name](args)
+            if name in game_sections:
+                results[name] = game_sections[name](args.quick)
+            elif name in SECTIONS:
+                results[name] = SECTIONS[name](args)
+            else:
+                results[name] = {"unavailable": f"{args.game} has no {name!r} benchmark"}
         except ImportError as e:
             results[name] = {"unavailable": str(e)}
         _print_section(name, results[name])

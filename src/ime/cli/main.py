@@ -34,9 +34,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+DASH_VALUE_OPTIONS = ("--board",)
+"""Options whose value may start with ``-`` (a Reversi board whose A1 is empty, as most FFO
+positions are); argparse would read such a value as an option."""
+
+
+def join_dash_values(argv: list[str]) -> list[str]:
+    """``["--board", "-OO..."]`` -> ``["--board=-OO..."]`` for :data:`DASH_VALUE_OPTIONS`."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        if argv[i] in DASH_VALUE_OPTIONS and i + 1 < len(argv):
+            out.append(f"{argv[i]}={argv[i + 1]}")
+            i += 2
+            continue
+        out.append(argv[i])
+        i += 1
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(join_dash_values(list(sys.argv[1:] if argv is None else argv)))
     try:
         return int(args.func(args) or 0)
     except (ValueError, KeyError, FileNotFoundError) as e:

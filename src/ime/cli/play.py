@@ -1,4 +1,7 @@
-"""``ime play reversi --black ID --white ID --games N --seed S --out FILE``: logs from the judge."""
+"""``ime play <game> --seats ID ID [ID ...] --games N --seed S --out FILE``: logs from the judge.
+
+``--black``/``--white`` name seats 0 and 1 of a two-player game (Reversi's colours).
+"""
 
 from __future__ import annotations
 
@@ -6,12 +9,16 @@ import argparse
 import sys
 from pathlib import Path
 
+from ime.cli.games import add_game_argument
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("play", help="play bots against each other and write Botzone JSON lines")
-    p.add_argument("game", choices=["reversi"])
-    p.add_argument("--black", required=True, help="bot id in seat 0 (see config/bots/<game>.yaml)")
-    p.add_argument("--white", required=True, help="bot id in seat 1")
+    add_game_argument(p)
+    p.add_argument("--seats", nargs="+", metavar="ID",
+                   help="bot ids in seat order (see config/bots/<game>.yaml)")
+    p.add_argument("--black", help="two-player games: bot id in seat 0 (same as --seats A B)")
+    p.add_argument("--white", help="two-player games: bot id in seat 1")
     p.add_argument("--games", type=int, default=1, help="number of matches (default 1)")
     p.add_argument("--seed", type=int, default=0, help="run seed; match ids derive from it")
     p.add_argument("--out", required=True, help="output file (JSON lines, one match per line)")
@@ -53,15 +60,27 @@ def run(args: argparse.Namespace) -> int:
 
     if args.games < 1:
         raise ValueError("--games must be >= 1")
+    from ime.core.registry import get_game
+
     specs = load_specs(args.game, args.bots_file)
-    args.black, args.white = (resolve_bot_id(b, specs) for b in (args.black, args.white))
-    schedule = [
-        MatchSpec(i, f"{args.game}-{args.black}-{args.white}-s{args.seed}-{i:06d}",
-                  (args.black, args.white))
-        for i in range(args.games)
-    ]
+    seats = seat_ids(args, get_game(args.game).num_players)
+    seats = [resolve_bot_id(b, specs) for b in seats]
+    names = "-".join(seats)
+    schedule = [MatchSpec(i, f"{args.game}-{names}-s{args.seed}-{i:06d}", tuple(seats))
+                for i in range(args.games)]
     n = play_schedule(args.game, schedule, specs, args.out, seed=args.seed,
                       workers=args.workers, progress=not args.no_progress,
-                      desc=f"{args.black} vs {args.white}")
+                      desc=" vs ".join(seats))
     print(f"wrote {n} matches to {args.out}", file=sys.stderr)
     return 0
+
+
+def seat_ids(args: argparse.Namespace, num_players: int) -> list[str]:
+    """The bot of every seat, from ``--seats`` or ``--black``/``--white``."""
+    if args.seats and (args.black or args.white):
+        raise ValueError("give either --seats or --black/--white, not both")
+    seats = list(args.seats or [b for b in (args.black, args.white) if b])
+    if len(seats) != num_players:
+        raise ValueError(f"{args.game} has {num_players} seats; got {len(seats)} bot(s): {seats} "
+                         "(--seats A B ..., or --black A --white B for two players)")
+    return seats

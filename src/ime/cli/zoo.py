@@ -1,10 +1,11 @@
-"""``ime zoo agreement|roundrobin``: how distinct and how strong the Reversi targets are."""
+"""``ime zoo agreement|roundrobin [--game G]``: how distinct and how strong a game's bots are."""
 
 from __future__ import annotations
 
 import argparse
 
-TARGETS = ["rev1", "rev2", "rev3", "rev4", "rev5"]
+DEFAULT_GAME = "reversi"
+"""The config's default game (config/config.yaml)."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -12,12 +13,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     zsub = p.add_subparsers(dest="zoo_command", metavar="CHECK")
     zsub.required = True
     a = zsub.add_parser("agreement", help="pairwise move agreement on seeded mid-game positions")
-    a.add_argument("--bots", nargs="+", default=TARGETS)
+    a.add_argument("--game", default=DEFAULT_GAME, help="game (default %(default)s)")
+    a.add_argument("--bots", nargs="+", help="bot ids (default: the game's targets)")
     a.add_argument("--positions", type=int, default=1000)
     a.add_argument("--seed", type=int, default=0)
     a.set_defaults(func=run_agreement)
     r = zsub.add_parser("roundrobin", help="double round-robin from varied openings")
-    r.add_argument("--bots", nargs="+", default=TARGETS)
+    r.add_argument("--game", default=DEFAULT_GAME, help="game (default %(default)s)")
+    r.add_argument("--bots", nargs="+", help="bot ids (default: the game's targets)")
     r.add_argument("--rounds", type=int, default=10,
                    help="double round-robins (each pair plays 2 matches per round)")
     r.add_argument("--seed", type=int, default=0)
@@ -25,9 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_agreement(args: argparse.Namespace) -> int:
-    from ime.games.reversi.bots.analysis import agreement_matrix
-
-    res = agreement_matrix(args.bots, args.positions, args.seed)
+    res = _check(args, "agreement")(_bots(args), args.positions, args.seed)
     print(f"pairwise move agreement on {res['n_positions']} seeded mid-game positions "
           f"(seed {res['seed']})")
     print(_table(res["bots"], res["matrix"], "{:.1%}"))
@@ -38,9 +39,7 @@ def run_agreement(args: argparse.Namespace) -> int:
 
 
 def run_roundrobin(args: argparse.Namespace) -> int:
-    from ime.games.reversi.bots.analysis import round_robin
-
-    res = round_robin(args.bots, args.rounds, args.seed)
+    res = _check(args, "roundrobin")(_bots(args), args.rounds, args.seed)
     print(f"{res['matches']} matches ({res['rounds']} double round-robins, seeded openings); "
           "win 3 / draw 1 / loss 0")
     order = sorted(res["bots"], key=lambda b: -res["points"][b])
@@ -59,3 +58,18 @@ def _table(names, m, fmt) -> str:
                                                for j in range(len(names))))
     return "\n".join(lines)
 
+
+
+def _check(args: argparse.Namespace, name: str):
+    from ime.core.registry import get_plugin
+
+    fn = get_plugin(args.game).tools.zoo.get(name)
+    if fn is None:
+        raise ValueError(f"game {args.game!r} has no zoo check {name!r}")
+    return fn
+
+
+def _bots(args: argparse.Namespace) -> list[str]:
+    from ime.core.registry import get_plugin
+
+    return list(args.bots or get_plugin(args.game).tools.default_bots)

@@ -72,6 +72,38 @@ class FigureHooks:
 
 
 @dataclass(frozen=True)
+class SolveOutcome:
+    """An exact solve of one position: the game-theoretic score for the side to move (in the
+    game's own unit), every optimal move by name, and the effort."""
+
+    score: int
+    best: list[str]
+    nodes: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class GameTools:
+    """Optional command-line tools a game offers; ``ime <tool> <game>`` says when one is missing.
+
+    ``perft(depth, reference)``: leaves of the game tree (``reference``: the slow pure-Python
+    kernel). ``solve(position, to_move)``: exact solve of a position written as
+    ``position_help`` says. ``positions(n, seed)``: seeded mid-game positions (bot benchmarks,
+    ``ime zoo agreement``). ``bench``: extra ``ime bench`` sections, name -> ``f(quick) -> dict``.
+    ``zoo``: ``ime zoo`` checks of the game's zoo (``agreement(bots, positions, seed)``,
+    ``roundrobin(bots, rounds, seed)``) and ``default_bots`` for them.
+    """
+
+    perft: Callable[[int, bool], int] | None = None
+    solve: Callable[[str, str], SolveOutcome] | None = None
+    position_help: str = ""
+    positions: Callable[[int, int], list[State]] | None = None
+    bench: Mapping[str, Callable[[bool], dict]] = field(default_factory=dict)
+    zoo: Mapping[str, Callable[..., dict]] = field(default_factory=dict)
+    default_bots: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class GamePlugin:
     """Everything a game brings. Only ``game_type``, ``make_game`` and ``make_encoder`` are
     required; the rest has generic defaults.
@@ -91,6 +123,7 @@ class GamePlugin:
     figures: FigureHooks = field(default_factory=FigureHooks)
     artifacts: Mapping[str, str] = field(default_factory=dict)
     results: Mapping[str, ResultHook] = field(default_factory=dict)
+    tools: GameTools = field(default_factory=GameTools)
     docs: str = ""
 
     @property
@@ -177,6 +210,7 @@ def artifact_name(game: str, generic: str) -> str:
     return get_plugin(game).artifacts.get(generic, generic)
 
 
-__all__ = ["BotFactory", "FigureHooks", "GamePlugin", "GameType", "Openings", "ResultHook",
+__all__ = ["BotFactory", "FigureHooks", "GamePlugin", "GameTools", "GameType", "Openings",
+           "ResultHook", "SolveOutcome",
            "artifact_name", "get_encoder", "get_game", "get_plugin", "known_games",
            "register_game"]

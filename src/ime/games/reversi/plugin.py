@@ -12,6 +12,7 @@ from ime.games.reversi.bots import BOT_KINDS
 from ime.games.reversi.codec import SIMPLE_CODEC
 from ime.games.reversi.encode import ReversiEncoder
 from ime.games.reversi.game import GAME, GAME_TYPE, ReversiGame, square_name
+from ime.games.reversi.tools import TOOLS
 
 
 def _make_game() -> ReversiGame:
@@ -55,5 +56,6 @@ PLUGIN = register_game(GamePlugin(
         "difficulty_by_class.csv": "table6_1.csv",
         "figures/move_choice_pair.png": "figures/fig4_2.png",
     },
+    tools=TOOLS,
     docs="docs/zoo.md",
 ))

@@ -1,0 +1,24 @@
+"""Shared bits of the game-taking commands: the game argument and plug-in tool lookup."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def add_game_argument(p: argparse.ArgumentParser, help: str = "game") -> None:
+    """A positional ``game`` whose choices are the registered plug-ins."""
+    from ime.core.registry import known_games
+
+    p.add_argument("game", choices=known_games(), help=help)
+
+
+def game_tool(game: str, tool: str) -> Any:
+    """The plug-in tool ``tool`` of ``game``, or a ValueError naming the games that have it."""
+    from ime.core.registry import get_plugin, known_games
+
+    found = getattr(get_plugin(game).tools, tool)
+    if not found:
+        have = [g for g in known_games() if getattr(get_plugin(g).tools, tool)]
+        raise ValueError(f"game {game!r} offers no {tool!r} tool; games that do: {have}")
+    return found
