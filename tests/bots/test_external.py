@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -17,10 +18,12 @@ from pathlib import Path
 
 import pytest
 
-import ime.bots.external as ext
-from ime.core.bot import Bot, DecisionContext
-from ime.bots.external import ExternalBot, ExternalSpec, bench_external
+import ime.bots.external
+import ime.games.reversi
+from ime.bots.external import ExternalBot, ExternalSpec, bench_external, simple_games
+from ime.bots.external.process import _Program
 from ime.bots.registry import make_bot
+from ime.core.bot import Bot, DecisionContext
 from ime.games.reversi import GAME
 from ime.games.reversi.bitboard import PASS
 from ime.matches.judge import run_match
@@ -63,13 +66,13 @@ def _groups_alive(pgids: set[int]) -> list[int]:
 def spawned(monkeypatch):
     """The pids (= process group ids) of every bot program started during the test."""
     pids: list[int] = []
-    original = ext._Program.__init__
+    original = _Program.__init__
 
     def record(self, *a, **kw):
         original(self, *a, **kw)
         pids.append(self.pid)
 
-    monkeypatch.setattr(ext._Program, "__init__", record)
+    monkeypatch.setattr(_Program, "__init__", record)
     yield pids
     deadline = time.monotonic() + 3
     while _groups_alive(set(pids)) and time.monotonic() < deadline:
@@ -296,17 +299,6 @@ def test_simple_mode_garbage_is_judged_as_a_bad_response(tmp_path, spawned):
     assert (res.fault.verdict, res.fault.reason) == ("OK", "INVALID_INPUT_VERDICT_OK")
 
 
-def test_simple_codec_matches_botzone_transform():
-    codec = ext.SIMPLE_CODECS["reversi"]
-    assert codec.line_to_response("2 3") == {"x": 2, "y": 3}
-    assert codec.line_to_response("-1 -1\r") == {"x": -1, "y": -1}
-    assert codec.line_to_response(" 2 3") == {"x": None, "y": 2}  # JS split(' ') keeps ""
-    assert codec.line_to_response("4x 5") == {"x": 4, "y": 5}  # parseInt stops at a non-digit
-    assert codec.line_to_response("") == {"x": None}
-    assert codec.request_to_line({"x": -1, "y": -1}) == "-1 -1"
-    assert codec.response_to_line('{"x":2,"y":3}') == "2 3"
-
-
 def test_program_that_cannot_start_is_a_runtime_error(tmp_path, spawned):
     prog = tmp_path / "noexec.sh"
     prog.write_text("#!/bin/sh\necho hi\n")  # not executable
@@ -358,9 +350,61 @@ def test_act_returns_an_action(spawned):
     bot.close()
 
 
+BENCH_BOT = Path(ime.games.reversi.__file__).parent / "bench_bot.py"
+
+
 def test_bench_external_reports_overheads():
-    r = bench_external(matches=1, python_flags=("-S",))
+    r = bench_external(BENCH_BOT, "reversi", matches=1, python_flags=("-S",))
     for key in ("inprocess_ms_per_turn", "json_ms_per_turn", "keep_running_ms_per_turn",
                 "json_overhead_ms", "keep_running_later_overhead_ms", "python_startup_ms"):
         assert key in r and r[key] == r[key]
     assert r["keep_running_later_turn_ms"] < r["json_ms_per_turn"]
+
+
+def test_bench_rejects_a_program_that_does_not_play_the_policy(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        bench_external(tmp_path / "missing.py", "reversi", matches=1)
+    # json_bot.py plays most-flips, not first-legal: the bench must say so, not time it
+    with pytest.raises(RuntimeError, match="did not play the in-process policy"):
+        bench_external(BOTS / "json_bot.py", "reversi", matches=1, python_flags=("-S",))
+
+
+# --- the package ---------------------------------------------------------------------------------
+PACKAGE = Path(ime.bots.external.__file__).parent
+
+
+def test_package_keeps_its_public_names_and_registers_the_kind():
+    import importlib
+
+    from ime.bots import registry
+
+    mod = importlib.import_module("ime.bots.external")  # what make_bot imports for the kind
+    for name in mod.__all__:
+        assert getattr(mod, name) is not None
+    assert mod.ExternalBot.__module__ == "ime.bots.external.bot"
+    registry._FACTORIES.pop((None, "external"), None)
+    mod.register()
+    assert "external" in registry.known_kinds()
+
+
+def test_simple_mode_is_offered_only_for_games_with_a_simple_codec():
+    from ime.core.registry import get_plugin, known_games
+
+    with_codec = [g for g in known_games() if get_plugin(g).simple_codec is not None]
+    assert "reversi" in with_codec and simple_games() == with_codec
+    spec = ExternalSpec.from_params("s", {"command": [*PY, str(BOTS / "simple_bot.py")],
+                                         "protocol": "simple"})
+    with pytest.raises(ValueError, match=r"not defined for nosuchgame; games with a simple mode: "
+                                         + re.escape(str(with_codec))):
+        ExternalBot(spec, game="nosuchgame")
+    ExternalBot(spec, game="reversi").close()
+
+
+def test_package_is_game_free_and_split_small():
+    from ime.core.registry import known_games
+
+    for path in sorted(PACKAGE.glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert len(text.splitlines()) <= 400, path.name
+        for game in known_games():
+            assert game not in text.lower(), f"{path.name} names the game {game!r}"
