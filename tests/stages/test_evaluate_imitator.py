@@ -7,10 +7,11 @@ import pytest
 import torch
 from torch import nn
 
-from ime.core.bot import DecisionContext
-from ime.bots.imitator import PASS, ImitatorBot
+from ime.bots.imitator import ImitatorBot
 from ime.bots.registry import known_kinds, make_bot
+from ime.core.bot import DecisionContext
 from ime.core.registry import get_game
+from ime.games.reversi.bitboard import PASS
 
 GAME = get_game("reversi")
 
@@ -36,14 +37,14 @@ def test_plays_best_legal_square_and_ignores_illegal_and_zeroed_outputs():
     logits = np.full(64, -5.0)
     logits[0] = 100.0            # illegal: must be ignored
     logits[37] = -1.0            # best legal; masked illegal outputs are 0 > -1: must not win
-    bot = ImitatorBot("imit", [FixedLogits(logits)])
+    bot = ImitatorBot("imit", [FixedLogits(logits)], game="reversi")
     a = bot.act(st, _ctx(st))
     assert a == 37 and a in legal
 
 
 def test_ties_go_to_the_lowest_square():
     st = GAME.new_initial_state()
-    bot = ImitatorBot("imit", [FixedLogits(np.zeros(64))])
+    bot = ImitatorBot("imit", [FixedLogits(np.zeros(64))], game="reversi")
     assert bot.act(st, _ctx(st)) == min(st.legal_actions(0))
 
 
@@ -57,7 +58,7 @@ def test_forced_pass_is_played_without_the_net():
         def forward(self, planes, mask):
             raise AssertionError("the net must not be asked on a forced pass")
 
-    assert ImitatorBot("imit", [Boom()]).act(st, _ctx(st)) == PASS
+    assert ImitatorBot("imit", [Boom()], game="reversi").act(st, _ctx(st)) == PASS
 
 
 def test_ensemble_averages_softmax_not_logits():
@@ -70,7 +71,7 @@ def test_ensemble_averages_softmax_not_logits():
     # mean of logits picks 19 (10 vs 9 vs 8.9) but also mean of softmax: A gives 19 ~1.0,
     # B gives 26 ~0.52, 37 ~0.47 -> 19 (0.5) vs 26 (0.26): same here; make A less sure:
     a[44] = 10.0               # A splits 19/44 evenly (~0.5 each)
-    bot = ImitatorBot("imit", [FixedLogits(a), FixedLogits(b)])
+    bot = ImitatorBot("imit", [FixedLogits(a), FixedLogits(b)], game="reversi")
     planes = np.zeros((1, 2, 8, 8), np.uint8)
     mask = np.zeros((1, 64), np.uint8)
     mask[0, [19, 26, 37, 44]] = 1
@@ -85,7 +86,7 @@ def test_ensemble_averages_softmax_not_logits():
 
 def test_act_batch_matches_act():
     rng = np.random.default_rng(0)
-    bot = ImitatorBot("imit", [FixedLogits(rng.normal(size=64))])
+    bot = ImitatorBot("imit", [FixedLogits(rng.normal(size=64))], game="reversi")
     st = GAME.new_initial_state()
     states = []
     for _ in range(10):

@@ -7,12 +7,12 @@ import json
 import numpy as np
 import pytest
 
+from ime.core.registry import get_game
 from ime.evaluate.forks import DRAW, LOSS, WIN, LoggedMatch, finish_as, outcome, state_at
 from ime.evaluate.keys import mine_keys, read_keyset, write_keyset
 from ime.evaluate.scoring import read_scores, score_agent, write_scores
 from ime.evaluate.similarity import similarity
 from ime.evaluate.toy import ToyProvider, ToyProviderFactory
-from ime.core.registry import get_game
 from ime.games.reversi.encode import encode_states
 from ime.matches.judge import run_match
 from ime.matches.logs import write_matches

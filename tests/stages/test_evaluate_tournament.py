@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ime.core.registry import get_game
 from ime.evaluate.ratings import bradley_terry, fit_bradley_terry, win_matrix
 from ime.evaluate.tournament import (
     balanced_openings,
@@ -15,7 +16,6 @@ from ime.evaluate.tournament import (
     standings,
 )
 from ime.evaluate.toy import ToyProviderFactory
-from ime.core.registry import get_game
 
 GAME = get_game("reversi")
 

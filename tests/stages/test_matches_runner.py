@@ -7,8 +7,8 @@ from collections import Counter
 
 import pytest
 
-from ime.games.reversi.bots.simple import RandomBot
 from ime.games.reversi import GAME
+from ime.games.reversi.bots.simple import RandomBot
 from ime.matches.judge import run_match
 from ime.matches.logs import RawMatch, iter_raw_matches, read_matches, replay_match
 from ime.matches.runner import (

@@ -7,23 +7,26 @@ from pathlib import Path
 import pytest
 import torch
 
-from ime.config import compose, to_plain
+from ime.core.registry import get_encoder
 from ime.nets import MASK_VALUE, build_net, count_params, load_checkpoint, save_checkpoint
+from ime.train.bench import load_net
 from ime.train.tables import table4_3
 
-NETS = to_plain(compose([]))["nets"]
+NETS = {n: load_net(n) for n in ("mlp1", "mlp2", "conv")}
+ENC = get_encoder("reversi")
+SHAPE, ACTIONS = ENC.state_shape, ENC.num_actions
 THESIS = {"mlp1": 33472, "mlp2": 79104, "conv": 75088}
 
 
 @pytest.mark.parametrize("name", ["mlp1", "mlp2", "conv"])
 def test_param_counts_match_thesis(name: str) -> None:
-    n = count_params(build_net(NETS[name], seed=0))
+    n = count_params(build_net(NETS[name], SHAPE, ACTIONS, seed=0))
     assert abs(n - THESIS[name]) / THESIS[name] < 0.001, n
     assert NETS[name]["thesis_params"] == THESIS[name]
 
 
 def test_exact_counts() -> None:
-    df = table4_3(NETS)
+    df = table4_3(NETS, SHAPE, ACTIONS)
     assert dict(zip(df.net, df.params, strict=True)) == {
         "mlp1": 33469, "mlp2": 79104, "conv": 75102}
     assert "BN" in df.set_index("net").loc["conv", "layers"]
@@ -31,7 +34,7 @@ def test_exact_counts() -> None:
 
 @pytest.mark.parametrize("name", ["mlp1", "mlp2", "conv"])
 def test_mask_removes_illegal_actions(name: str) -> None:
-    net = build_net(NETS[name], seed=1).eval()
+    net = build_net(NETS[name], SHAPE, ACTIONS, seed=1).eval()
     x = torch.randint(0, 2, (8, 2, 8, 8)).float()
     mask = torch.zeros(8, 64)
     mask[:, [3, 17, 40]] = 1
@@ -45,19 +48,20 @@ def test_mask_removes_illegal_actions(name: str) -> None:
 
 
 def test_init_is_normal_not_zero() -> None:
-    net = build_net(NETS["mlp1"], seed=0)
+    net = build_net(NETS["mlp1"], SHAPE, ACTIONS, seed=0)
     w = net.body[1].weight
     assert w.std().item() == pytest.approx((2 / 128) ** 0.5, rel=0.1)
     assert abs(w.mean().item()) < 0.02
-    a = build_net(NETS["conv"], seed=3).state_dict()
-    b = build_net(NETS["conv"], seed=3).state_dict()
+    a = build_net(NETS["conv"], SHAPE, ACTIONS, seed=3).state_dict()
+    b = build_net(NETS["conv"], SHAPE, ACTIONS, seed=3).state_dict()
     assert all(torch.equal(a[k], b[k]) for k in a)
-    std1 = build_net({**NETS["mlp1"], "init_std": 1.0}, seed=0).body[1].weight.std().item()
+    wide = build_net({**NETS["mlp1"], "init_std": 1.0}, SHAPE, ACTIONS, seed=0)
+    std1 = wide.body[1].weight.std().item()
     assert std1 == pytest.approx(1.0, rel=0.1)
 
 
 def test_checkpoint_round_trip(tmp_path: Path) -> None:
-    net = build_net(NETS["conv"], seed=0)
+    net = build_net(NETS["conv"], SHAPE, ACTIONS, seed=0)
     net.train()
     x = torch.randint(0, 2, (16, 2, 8, 8)).float()
     mask = torch.ones(16, 64)
@@ -77,11 +81,11 @@ def test_checkpoint_round_trip(tmp_path: Path) -> None:
 
 
 def test_options_mask_input_and_dropout() -> None:
-    base = count_params(build_net(NETS["conv"], seed=0))
-    with_mask = build_net({**NETS["conv"], "mask_input": True}, seed=0)
+    base = count_params(build_net(NETS["conv"], SHAPE, ACTIONS, seed=0))
+    with_mask = build_net({**NETS["conv"], "mask_input": True}, SHAPE, ACTIONS, seed=0)
     assert count_params(with_mask) == base + 9 * NETS["conv"]["channels"][0]
     x = torch.randint(0, 2, (4, 2, 8, 8)).float()
     mask = torch.ones(4, 64)
     assert with_mask(x, mask).shape == (4, 64)
-    drop = build_net({**NETS["mlp1"], "dropout": 0.5}, seed=0).eval()
+    drop = build_net({**NETS["mlp1"], "dropout": 0.5}, SHAPE, ACTIONS, seed=0).eval()
     assert torch.equal(drop(x, mask), drop(x, mask))  # identity in eval mode

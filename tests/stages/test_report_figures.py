@@ -35,7 +35,7 @@ def _write(path, lines):
 
 
 def test_counts_are_each_bots_logged_moves(tmp_path, lines):
-    counts = move_counts_from_logs([_write(tmp_path / "ok.jsonl", lines)], BOTS)
+    counts = move_counts_from_logs([_write(tmp_path / "ok.jsonl", lines)], BOTS, game="reversi")
     moves = {b: 0 for b in BOTS}
     for line in lines:
         m = json.loads(line)
@@ -52,7 +52,7 @@ def test_malformed_line_names_file_line_and_match_strict(tmp_path, lines):
     cut = lines[1][: len(lines[1]) // 2]  # truncated mid-line: the id is still readable
     path = _write(tmp_path / "bad.jsonl", [lines[0], cut, lines[2]])
     with pytest.raises(LogFormatError) as err:
-        move_counts_from_logs([path], BOTS)
+        move_counts_from_logs([path], BOTS, game="reversi")
     msg = str(err.value)
     assert f"{path}:2: match reversi-fig-1: truncated line" in msg, msg
     assert "1 of 3 matches are bad" in msg
@@ -63,18 +63,20 @@ def test_unreadable_response_is_named_too(tmp_path, lines):
     m = json.loads(lines[2])
     m["log"][1]["0"]["response"] = "{not json"
     path = _write(tmp_path / "resp.jsonl", [lines[0], lines[1], json.dumps(m)])
-    with pytest.raises(LogFormatError, match=r"resp\.jsonl:3: match reversi-fig-2: player "
-                                             r"entry 0, seat 0: unreadable response"):
-        move_counts_from_logs([path], BOTS)
+    with pytest.raises(LogFormatError, match=r"resp\.jsonl:3: match reversi-fig-2: rejected by "
+                                             r"the judge: turn 0: player 0's response"):
+        move_counts_from_logs([path], BOTS, game="reversi")
 
 
 def test_lenient_skips_and_counts_the_bad_line(tmp_path, lines):
-    clean = move_counts_from_logs([_write(tmp_path / "clean.jsonl", [lines[0], lines[2]])], BOTS)
+    clean = move_counts_from_logs([_write(tmp_path / "clean.jsonl", [lines[0], lines[2]])], BOTS,
+                                  game="reversi")
     path = _write(tmp_path / "bad.jsonl", [lines[0], "{garbage", lines[2]])
     rejected = []
-    counts = move_counts_from_logs([path], BOTS, mode="lenient", rejected=rejected)
+    counts = move_counts_from_logs([path], BOTS, game="reversi", mode="lenient",
+                                   rejected=rejected)
     for b in BOTS:
         np.testing.assert_array_equal(counts[b], clean[b])
     assert [(b.path, b.line, b.kind) for b in rejected] == [(str(path), 2, "malformed_json")]
     with pytest.raises(ValueError, match="mode must be"):
-        move_counts_from_logs([path], BOTS, mode="quiet")
+        move_counts_from_logs([path], BOTS, game="reversi", mode="quiet")

@@ -97,7 +97,7 @@ def test_single_bot_clusters_without_error():
 
 
 def test_table6_1_orders_by_s2_and_names_classes():
-    t = tables.table6_1(tables.table4_5(_sims(), SPECS, BOTS), SPECS)
+    t = tables.table6_1(tables.table4_5(_sims(), SPECS, BOTS), SPECS, game="reversi")
     assert list(t["bot"]) == ["rev3", "rev2", "rev1", "rev5", "rev4"]  # thesis Table 6.1 order
     assert t.loc[0, "class"] == "statistical sampling search"
     assert set(t.loc[1:, "class"]) == {"deterministic search"}
@@ -118,8 +118,9 @@ def test_figures_are_written_as_png_and_pdf(tmp_path):
     counts = {b: rng.integers(0, 100, 64) for b in BOTS}
     for c in counts.values():
         c[[27, 28, 35, 36]] = 0
-    figures.plot_move_heatmaps(counts, tmp_path / "m.png", tmp_path / "m.pdf")
-    figures.plot_fig4_2(counts, "rev1", "rev5", tmp_path / "f.png", tmp_path / "f.pdf")
+    figures.plot_move_heatmaps(counts, tmp_path / "m.png", tmp_path / "m.pdf", game="reversi")
+    figures.plot_fig4_2(counts, "rev1", "rev5", tmp_path / "f.png", tmp_path / "f.pdf",
+                        game="reversi")
     mat = pd.DataFrame(rng.random((4, 3)), index=list("abcd"), columns=list("xyz"))
     figures.plot_similarity_panels([mat, mat], ["S1", "S2"], tmp_path / "s.png",
                                    tmp_path / "s.pdf", xlabel="target", ylabel="agent")

@@ -164,7 +164,9 @@ def test_symmetries_commute_with_the_rules() -> None:
         st.apply_action(acts[int(rng.integers(len(acts)))])
         states.append(st.clone())
     planes, mask = encode_states(states)
-    sym = Symmetries("sym8", 8, torch.device("cpu"))
+    from ime.core.registry import get_encoder
+
+    sym = Symmetries.of(get_encoder("reversi"), "sym8", torch.device("cpu"))
     action = torch.from_numpy(mask.argmax(axis=1))
     for k in range(len(sym)):
         p, m, a = sym.apply(k, torch.from_numpy(planes).float(), torch.from_numpy(mask).float(),
@@ -196,13 +198,13 @@ def test_training_benchmark_runs_the_real_step_on_valid_synthetic_rows() -> None
 
     from ime.train.bench import bench_training, synthetic_data
 
-    d = synthetic_data(500, torch.device("cpu"), seed=3)
+    d = synthetic_data(500, torch.device("cpu"), seed=3, game="reversi")
+    assert d.planes.shape == (500, 2, 8, 8) and d.mask.shape == (500, 64)
     own, opp = d.planes[:, 0].reshape(500, -1), d.planes[:, 1].reshape(500, -1)
-    assert not bool((own * opp).any())                       # a square holds one disc at most
-    assert not bool((d.mask * (own + opp)).any())            # legal squares are empty
+    assert not bool((own * opp).any())                       # a cell holds one plane's bit
     assert bool(((d.mask.sum(1) >= 4) & (d.mask.sum(1) <= 12)).all())
     assert bool(d.mask.gather(1, d.action[:, None]).all())   # the action is legal
-    r = bench_training(nets=("mlp1", "conv"), rows=256, epochs=1)
+    r = bench_training(nets=("mlp1", "conv"), rows=256, epochs=1, game="reversi")
     assert set(r["nets"]) == {"mlp1", "conv"} and r["device"] == "cpu"
     assert r["nets"]["mlp1"]["params"] == 33469 and r["nets"]["conv"]["params"] == 75102
     assert all(v["samples_per_s"] > 0 for v in r["nets"].values())

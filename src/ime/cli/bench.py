@@ -106,7 +106,8 @@ def _train(args: argparse.Namespace) -> dict:
     from ime.train.bench import bench_training
 
     return bench_training(rows=4000 if args.quick else 20000, epochs=1 if args.quick else 2,
-                          device=args.device, threads=args.threads)
+                          device=args.device, threads=args.threads, game=args.game,
+                          game_params=_game_config(args.game).get("params"))
 
 
 SECTIONS = {"bots": _bots, "judge": _judge, "external": _external, "train": _train}

@@ -31,7 +31,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from ime.datasets.schema import SCHEMA_VERSION, fixed_list_to_numpy, read_metadata, write_table
+from ime.datasets.schema import (
+    SCHEMA_VERSION,
+    fixed_list_to_numpy,
+    read_metadata,
+    table_heads,
+    write_table,
+)
 
 DEDUP_POLICIES = ("keep", "drop_exact")
 
@@ -51,9 +57,21 @@ def state_keys(state: np.ndarray) -> np.ndarray:
 
 
 def _row_keys(state: np.ndarray, action: np.ndarray) -> np.ndarray:
-    """One opaque bytes key per row for exact (state, action) comparison."""
-    a = np.asarray(action, dtype="<i2").view(np.uint8).reshape(-1, 2)
+    """One opaque bytes key per row for exact (state, action) comparison.
+
+    ``action``: ``[N]`` codes, or ``[N, heads]`` for a multi-head action (every head's code).
+    """
+    a = np.asarray(action, dtype="<i2").reshape(len(state), -1).view(np.uint8)
     return state_keys(np.hstack([state.reshape(len(state), -1), a]))
+
+
+def _action_ids(action: np.ndarray) -> np.ndarray:
+    """One integer per row identifying its action: the code itself, or (multi-head) the index
+    of the row's code tuple among the distinct tuples."""
+    action = np.asarray(action)
+    if action.ndim == 1:
+        return action.astype(np.int64)
+    return np.unique(action, axis=0, return_inverse=True)[1].reshape(-1).astype(np.int64)
 
 
 def seen_states(state: np.ndarray, reference_rows: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -68,7 +86,10 @@ def seen_states(state: np.ndarray, reference_rows: np.ndarray, rows: np.ndarray)
 
 
 def duplicate_stats(state: np.ndarray, action: np.ndarray) -> dict[str, Any]:
-    """Counts of repeated (state, action) pairs and of states played with several actions."""
+    """Counts of repeated (state, action) pairs and of states played with several actions.
+
+    ``action``: ``[N]`` codes or ``[N, heads]`` (a multi-head action is one action).
+    """
     n = len(action)
     if n == 0:
         return {"duplicate_pairs": 0, "duplicate_share": 0.0, "distinct_states": 0,
@@ -77,7 +98,7 @@ def duplicate_stats(state: np.ndarray, action: np.ndarray) -> dict[str, Any]:
     n_pairs = len(np.unique(pair_keys))
     uniq_states, inv = np.unique(state_keys(state), return_inverse=True)
     # a state conflicts when it appears with more than one distinct action
-    pairs = np.unique(np.stack([inv, np.asarray(action, dtype=np.int64)], axis=1), axis=0)
+    pairs = np.unique(np.stack([inv, _action_ids(action)], axis=1), axis=0)
     per_state = np.bincount(pairs[:, 0], minlength=len(uniq_states))
     return {
         "duplicate_pairs": int(n - n_pairs),
@@ -149,7 +170,11 @@ def build_dataset(
         table = table.filter(pc.is_in(table["match_id"], value_set=chosen))
     width = table.schema.field("state").type.list_size
     state = fixed_list_to_numpy(table["state"], width)
+    heads = table_heads(table.schema, meta0)
     action = table["action"].to_numpy()
+    if len(heads) > 1:  # a multi-head action is one action: every head's code counts
+        action = np.stack([action, *(table[f"action_{n}"].to_numpy() for n, _ in heads[1:])],
+                          axis=1)
     dups = duplicate_stats(state, action)
     if dedup == "drop_exact":
         idx = first_occurrences(state, action)
@@ -185,6 +210,7 @@ def build_dataset(
         "encoder_version": meta0.get("encoder_version"),
         "state_shape": meta0.get("state_shape"),
         "num_actions": meta0.get("num_actions"),
+        **{k: meta0[k] for k in ("heads", "game_params") if k in meta0},
         "dedup": dedup,
         "dedup_policy": ("keep: repeated (state, action) pairs are real frequency and are kept"
                          if dedup == "keep" else

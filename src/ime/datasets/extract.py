@@ -4,10 +4,15 @@ One log part (a generated shard or a dropped-in raw file) is read once for all t
 expensive replay is done once per match, in parallel over parts; the per-bot datasets
 (:mod:`ime.datasets.build`) then only filter and concatenate.
 
+The game's encoder (:func:`ime.core.registry.get_encoder`) turns each decision into the deciding
+seat's observation, one legal mask per action head and one label per head (see
+:mod:`ime.datasets.schema` for the columns of a multi-head encoder).
+
 What is kept, and why:
 
 * only decisions of the target bots (the thesis trains one imitator per bot, never pooled);
-* only real choices: a forced pass has no legal square, so the net has nothing to predict;
+* only real choices: a decision whose first-head mask is empty (a forced pass) has nothing for
+  the net to predict; such rows are dropped and counted (``forced_passes_dropped``);
 * no decision from a match that ended by a fault (time-out, crash, illegal move): the faulting
   side's last "decision" is not a move, and the match's end is not the game's. Such matches are
   counted (per bot, with the judge's reason) in the part report and the run report.
@@ -15,56 +20,60 @@ What is kept, and why:
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ime.datasets.schema import SCHEMA_VERSION, empty_table, make_table, write_table
-from ime.core.registry import get_game
+from ime.core.encoding import Encoder
+from ime.core.registry import get_encoder, get_game
+from ime.datasets.schema import (
+    SCHEMA_VERSION,
+    empty_table,
+    heads_metadata,
+    make_table,
+    write_table,
+)
 from ime.matches.logs import read_matches
 
 MAX_LISTED = 50
 
 
-@dataclass(frozen=True)
-class Encoder:
-    """A game's net-side encoder, found by convention in ``ime.games.<game>.encode``.
+def encode_decisions(enc: Encoder, states: Sequence[Any], players: Sequence[int],
+                     actions: Sequence[Any], where: str) -> dict[str, Any]:
+    """Planes, masks and labels of the decisions whose first-head mask is not empty.
 
-    The module must provide ``ENCODER_VERSION`` and ``encode_states(states) -> (planes, mask)``;
-    it may provide ``encode_actions(actions) -> int codes`` (default: the actions are the codes).
+    Returns ``rows`` (the kept indices), ``state``, ``mask``/``action`` (first head) and
+    ``mask_<h>``/``action_<h>`` for every later head. Raises when a played code is not in its
+    head's encoded legal mask (the encoder and the judge disagree), naming ``where``.
     """
-
-    game: str
-    version: str
-    module: Any
-
-    def encode(self, states: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
-        return self.module.encode_states(states)
-
-    def shapes(self, game: Any) -> tuple[list[int], int]:
-        """(state shape, number of actions), read off the encoding of the initial state."""
-        planes, mask = self.encode([game.new_initial_state(seed=0)])
-        return list(planes.shape[1:]), int(mask.shape[1])
-
-    def action_codes(self, actions: Sequence[Any]) -> np.ndarray:
-        f = getattr(self.module, "encode_actions", None)
-        if f is not None:
-            return np.asarray(f(actions), dtype=np.int64)
-        return np.asarray([int(a) for a in actions], dtype=np.int64)
-
-
-def get_encoder(game: str) -> Encoder:
-    try:
-        mod = importlib.import_module(f"ime.games.{game}.encode")
-    except ImportError as e:
-        raise KeyError(f"game {game!r} has no encoder module ime.games.{game}.encode") from e
-    return Encoder(game, str(mod.ENCODER_VERSION), mod)
+    obs = enc.encode(states, players, actions)
+    legal = obs.masks[0].sum(axis=1) > 0
+    rows = np.flatnonzero(legal)
+    codes = np.full((len(actions), len(enc.heads)), -1, dtype=np.int64)
+    if len(rows):
+        codes[rows] = np.asarray(enc.action_codes(
+            [states[i] for i in rows], [players[i] for i in rows], [actions[i] for i in rows]),
+            dtype=np.int64).reshape(len(rows), len(enc.heads))
+    for h, head in enumerate(enc.heads):
+        used = rows[codes[rows, h] >= 0]
+        bad = used[obs.masks[h][used, codes[used, h]] == 0]
+        if h == 0:
+            bad = np.union1d(bad, rows[codes[rows, 0] < 0])
+        if len(bad):
+            i = int(bad[0])
+            raise ValueError(f"{where}: decision {i}: played {head.name} code {codes[i, h]} is "
+                             f"not in the encoded legal mask (encoder {enc.version} disagrees "
+                             "with the judge)")
+    out: dict[str, Any] = {"rows": rows, "state": obs.planes[rows].reshape(len(rows), -1),
+                           "mask": obs.masks[0][rows], "action": codes[rows, 0]}
+    for h, head in enumerate(enc.heads[1:], start=1):
+        out[f"mask_{head.name}"] = obs.masks[h][rows]
+        out[f"action_{head.name}"] = codes[rows, h]
+    return out
 
 
 def extract_part(
@@ -74,17 +83,24 @@ def extract_part(
     *,
     game: str,
     targets: Sequence[str],
-    num_actions: int,
+    num_actions: int | None = None,
     mode: str = "strict",
     rejects_path: str | Path | None = None,
+    game_params: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Replay one log file and write the target bots' decisions (Parquet) plus a JSON report.
 
     Strict mode raises :class:`ime.matches.logs.LogFormatError` (file, line, match id) on the
     first bad matches; lenient mode quarantines them into ``rejects_path`` and counts them.
+    ``num_actions``, when given, must be the encoder's first-head size (a config check);
+    ``game_params`` are the game's board options (``game.params``), kept in the metadata.
     """
-    g = get_game(game)
-    enc = get_encoder(game)
+    g = get_game(game, game_params)
+    enc = get_encoder(game, game_params)
+    if num_actions is not None and enc.num_actions != num_actions:
+        raise ValueError(f"encoder {enc.version} gives {enc.num_actions} actions but "
+                         f"game.num_actions is {num_actions}")
+    extra_heads = [(h.name, h.size) for h in enc.heads[1:]]
     targets = list(targets)
     target_set = set(targets)
     report = read_matches(log_path, g, mode=mode, keep_faulted=True,
@@ -127,32 +143,18 @@ def extract_part(
                                                ensure_ascii=False, sort_keys=True))
             states.append(d.state)
             actions.append(d.action)
-    state_shape, enc_actions = enc.shapes(g)
-    if enc_actions != num_actions:
-        raise ValueError(f"encoder {enc.version} gives {enc_actions} actions but "
-                         f"game.num_actions is {num_actions}")
+    state_shape = [int(x) for x in enc.state_shape]
     state_len = int(np.prod(state_shape))
     if states:
-        planes, mask = enc.encode(states)
-        legal = mask.sum(axis=1) > 0
-        codes = np.full(len(actions), -1, dtype=np.int64)
-        codes[legal] = enc.action_codes([a for a, k in zip(actions, legal, strict=True) if k])
-        rows = np.flatnonzero(legal)
-        bad = rows[mask[rows, codes[rows]] == 0]
-        if len(bad):
-            i = int(bad[0])
-            raise ValueError(f"{log_path}: match {cols['match_id'][i]} ply {cols['ply'][i]}: "
-                             f"played action {codes[i]} is not in the encoded legal mask "
-                             f"(encoder {enc.version} disagrees with the judge)")
-        keep = {k: [v[i] for i in rows] for k, v in cols.items()}
+        enc_cols = encode_decisions(enc, states, cols["seat"], actions, f"{log_path}")
+        rows = enc_cols.pop("rows")
+        keep: dict[str, Any] = {k: [v[i] for i in rows] for k, v in cols.items()}
         keep["ply"] = np.asarray(keep["ply"])
-        keep["state"] = planes[rows].reshape(len(rows), -1)
-        keep["mask"] = mask[rows]
-        keep["action"] = codes[rows]
-        table = make_table(keep, state_len, num_actions)
-        forced = int((~legal).sum())
+        keep.update(enc_cols)
+        table = make_table(keep, state_len, enc.num_actions, extra_heads)
+        forced = len(states) - len(rows)
     else:
-        table = empty_table(state_len, num_actions)
+        table = empty_table(state_len, enc.num_actions, extra_heads)
         forced = 0
     table = table.sort_by([("match_id", "ascending"), ("ply", "ascending")])
     part_report = {
@@ -172,10 +174,14 @@ def extract_part(
     }
     per_bot = Counter(table["bot"].to_pylist())
     part_report["decisions_per_bot"] = {b: per_bot.get(b, 0) for b in targets}
-    write_table(table, out_path, {
+    metadata: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION, "game": game, "encoder_version": enc.version,
-        "state_shape": state_shape, "num_actions": num_actions, "source_file": str(log_path),
-    })
+        "state_shape": state_shape, "num_actions": enc.num_actions,
+        "source_file": str(log_path), **heads_metadata([(h.name, h.size) for h in enc.heads]),
+    }
+    if game_params:
+        metadata["game_params"] = dict(game_params)
+    write_table(table, out_path, metadata)
     Path(report_path).parent.mkdir(parents=True, exist_ok=True)
     Path(report_path).write_text(json.dumps(part_report, indent=1, sort_keys=True) + "\n")
     return part_report

@@ -5,6 +5,21 @@ mask come back as one contiguous ``uint8`` buffer per column (``read_arrays``), 
 a whole dataset into tensors without a Python loop, while the file stays self-describing (schema,
 encoder version, dedup policy and counts live in the file's key-value metadata).
 
+**Action heads.** The encoder's first head is the columns ``mask`` (its legal codes) and
+``action`` (the code played); ``num_legal`` counts the first head's legal codes. A one-head game
+(a board square, a column) has exactly these columns and no head metadata. A multi-head encoder
+(a card combination's major code and a kicker code) adds, after ``response``, two columns per
+extra head ``h``, in head order: ``mask_<h>`` (``uint8[size]``, the legal codes of ``h`` given
+the earlier heads' codes of the action played) and ``action_<h>`` (``int16``, ``-1`` when ``h``
+is not used in that decision, with an all-zero mask). Its files also carry the metadata key
+``heads``: ``[{"name": ..., "size": ...}, ...]`` for every head, the first included. So one row
+is one decision, whatever the number of heads.
+
+**Board options.** When the game was built with options (``game.params`` of the config: a board
+size), the metadata key ``game_params`` holds them, so that readers (training's
+symmetries, figures) can rebuild the same encoder with :func:`ime.core.registry.get_encoder`.
+A game without options writes no such key.
+
 Byte-identical output for the same config: rows are sorted by (match_id, ply), the metadata holds
 no timestamps, and the writer options are fixed.
 """
@@ -12,7 +27,8 @@ no timestamps, and the writer options are fixed.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,10 +39,18 @@ import pyarrow.parquet as pq
 SCHEMA_VERSION = "ime-decisions-v1"
 META_PREFIX = "ime."
 
+HeadSpec = tuple[str, int]
+"""``(name, size)`` of one action head."""
 
-def decision_schema(state_len: int, num_actions: int) -> pa.Schema:
-    """Columns of a decisions table (per-part extracts and per-bot datasets alike)."""
-    return pa.schema([
+
+def decision_schema(state_len: int, num_actions: int,
+                    extra_heads: Sequence[HeadSpec] = ()) -> pa.Schema:
+    """Columns of a decisions table (per-part extracts and per-bot datasets alike).
+
+    ``extra_heads``: the heads after the first, each adding ``mask_<name>`` and
+    ``action_<name>`` columns (see the module doc).
+    """
+    fields = [
         pa.field("bot", pa.string(), nullable=False),
         pa.field("match_id", pa.string(), nullable=False),
         pa.field("ply", pa.int16(), nullable=False),
@@ -37,14 +61,24 @@ def decision_schema(state_len: int, num_actions: int) -> pa.Schema:
         pa.field("num_legal", pa.int16(), nullable=False),
         pa.field("action", pa.int16(), nullable=False),
         pa.field("response", pa.string(), nullable=False),
-    ])
+    ]
+    for name, size in extra_heads:
+        fields += [pa.field(f"mask_{name}", pa.list_(pa.uint8(), int(size)), nullable=False),
+                   pa.field(f"action_{name}", pa.int16(), nullable=False)]
+    return pa.schema(fields)
 
 
-def make_table(columns: dict[str, Any], state_len: int, num_actions: int) -> pa.Table:
-    """Build a decisions table from numpy columns (``state``/``mask`` as ``uint8[N, L]``)."""
-    schema = decision_schema(state_len, num_actions)
+def _fixed_list(values: Any, n: int, width: int) -> pa.FixedSizeListArray:
+    flat = np.ascontiguousarray(values, dtype=np.uint8).reshape(n, width)
+    return pa.FixedSizeListArray.from_arrays(pa.array(flat.reshape(-1)), width)
+
+
+def make_table(columns: dict[str, Any], state_len: int, num_actions: int,
+               extra_heads: Sequence[HeadSpec] = ()) -> pa.Table:
+    """Build a decisions table from numpy columns (``state``/``mask`` as ``uint8[N, L]``;
+    ``mask_<h>``/``action_<h>`` for every extra head)."""
+    schema = decision_schema(state_len, num_actions, extra_heads)
     n = len(columns["match_id"])
-    state = np.ascontiguousarray(columns["state"], dtype=np.uint8).reshape(n, state_len)
     mask = np.ascontiguousarray(columns["mask"], dtype=np.uint8).reshape(n, num_actions)
     arrays = [
         pa.array(columns["bot"], pa.string()),
@@ -52,17 +86,36 @@ def make_table(columns: dict[str, Any], state_len: int, num_actions: int) -> pa.
         pa.array(np.asarray(columns["ply"], dtype=np.int16)),
         pa.array(np.asarray(columns["seat"], dtype=np.int8)),
         pa.array(columns["players"], pa.list_(pa.string())),
-        pa.FixedSizeListArray.from_arrays(pa.array(state.reshape(-1)), state_len),
-        pa.FixedSizeListArray.from_arrays(pa.array(mask.reshape(-1)), num_actions),
+        _fixed_list(columns["state"], n, state_len),
+        _fixed_list(mask, n, num_actions),
         pa.array(mask.sum(axis=1).astype(np.int16)),
         pa.array(np.asarray(columns["action"], dtype=np.int16)),
         pa.array(columns["response"], pa.string()),
     ]
+    for name, size in extra_heads:
+        arrays += [_fixed_list(columns[f"mask_{name}"], n, int(size)),
+                   pa.array(np.asarray(columns[f"action_{name}"], dtype=np.int16))]
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
-def empty_table(state_len: int, num_actions: int) -> pa.Table:
-    return decision_schema(state_len, num_actions).empty_table()
+def empty_table(state_len: int, num_actions: int,
+                extra_heads: Sequence[HeadSpec] = ()) -> pa.Table:
+    return decision_schema(state_len, num_actions, extra_heads).empty_table()
+
+
+def heads_metadata(heads: Sequence[HeadSpec]) -> dict[str, Any]:
+    """The ``heads`` metadata entry: present only for more than one head (see the module doc)."""
+    if len(heads) <= 1:
+        return {}
+    return {"heads": [{"name": str(n), "size": int(s)} for n, s in heads]}
+
+
+def table_heads(schema: pa.Schema, metadata: Mapping[str, Any]) -> list[HeadSpec]:
+    """Every head of a decisions file: the metadata's ``heads``, else the one ``mask`` column."""
+    heads = metadata.get("heads")
+    if heads:
+        return [(str(h["name"]), int(h["size"])) for h in heads]
+    return [("action", int(schema.field("mask").type.list_size))]
 
 
 def write_table(table: pa.Table, path: str | Path, metadata: dict[str, Any]) -> None:
@@ -92,7 +145,11 @@ def read_metadata(path: str | Path) -> dict[str, Any]:
 
 @dataclass
 class DecisionArrays:
-    """A dataset as numpy arrays (what the trainer and the evaluators consume)."""
+    """A dataset as numpy arrays (what the trainer and the evaluators consume).
+
+    ``mask``/``action`` are the first head's; ``masks``/``actions`` hold every head (``actions``
+    is ``int64[N, heads]``, ``-1`` where a head is not used), ``heads`` their names and sizes.
+    """
 
     match_id: np.ndarray  # object[N]
     ply: np.ndarray  # int16[N]
@@ -101,6 +158,17 @@ class DecisionArrays:
     mask: np.ndarray  # uint8[N, num_actions]
     action: np.ndarray  # int64[N]
     metadata: dict[str, Any]
+    masks: list[np.ndarray] = field(default_factory=list)
+    actions: np.ndarray | None = None
+    heads: list[HeadSpec] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.masks:
+            self.masks = [self.mask]
+        if self.actions is None:
+            self.actions = self.action.reshape(-1, 1)
+        if not self.heads:
+            self.heads = [("action", int(self.mask.shape[1]))]
 
     def __len__(self) -> int:
         return len(self.action)
@@ -120,15 +188,22 @@ def read_arrays(path: str | Path, filters: Any = None) -> DecisionArrays:
     meta = read_metadata(path)
     shape = tuple(meta.get("state_shape") or (table.schema.field("state").type.list_size,))
     width = int(np.prod(shape))
-    num_actions = table.schema.field("mask").type.list_size
+    heads = table_heads(table.schema, meta)
     state = fixed_list_to_numpy(table["state"], width).reshape(-1, *shape)
-    mask = fixed_list_to_numpy(table["mask"], num_actions)
+    masks = [fixed_list_to_numpy(table["mask"], heads[0][1])]
+    actions = [table["action"].to_numpy().astype(np.int64)]
+    for name, size in heads[1:]:
+        masks.append(fixed_list_to_numpy(table[f"mask_{name}"], size))
+        actions.append(table[f"action_{name}"].to_numpy().astype(np.int64))
     return DecisionArrays(
         match_id=table["match_id"].to_numpy(zero_copy_only=False).astype(object),
         ply=table["ply"].to_numpy(),
         seat=table["seat"].to_numpy(),
         state=state,
-        mask=mask,
-        action=table["action"].to_numpy().astype(np.int64),
+        mask=masks[0],
+        action=actions[0],
         metadata=meta,
+        masks=masks,
+        actions=np.stack(actions, axis=1),
+        heads=heads,
     )

@@ -28,13 +28,21 @@ def imitated_target(bot_id: str) -> str | None:
 
 
 def imitator_spec(checkpoints: Sequence[str | Path], *, target: str, net: str,
-                  fold: int | str) -> dict[str, Any]:
-    """A registry spec for an imitator of ``target`` from its checkpoints (one per fold)."""
+                  fold: int | str,
+                  game_params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A registry spec for an imitator of ``target`` from its checkpoints (one per fold).
+
+    ``game_params``: the game's board options, when it has any (the checkpoints record them
+    too; the spec's win).
+    """
     which = "ensemble" if fold == "ensemble" else f"fold {fold}"
+    params: dict[str, Any] = {"checkpoints": [str(p) for p in checkpoints]}
+    if game_params:
+        params["game_params"] = dict(game_params)
     return {
         "kind": "imitator",
         "description": f"imitation of {target} by {net} ({which})",
-        "params": {"checkpoints": [str(p) for p in checkpoints]},
+        "params": params,
     }
 
 

@@ -6,9 +6,18 @@ through the rules, then the bots take over. Because a bot's decision is a pure f
 same match id and the same seed reproduces it move for move; that is the self-fork check that
 validates every key endgame.
 
-Outcomes are game-agnostic: a seat *wins* when its score is the highest and not everyone's,
-*draws* when all scores are equal, and *loses* otherwise. That reads Botzone's Reversi scores
-(2/0, 1/1) and Doudizhu's team scores (both farmers share the top score) the same way.
+Outcomes are game-agnostic and work for any number of seats: a seat *wins* when its score is the
+highest and not everyone's, *draws* when all scores are equal, and *loses* otherwise; so it is
+one seat's result against all the others. Games with sides need no declaration: the judges give
+every seat of a side the side's score (two partners share the top score when their side
+wins), so every seat of the winning side wins and every other seat loses. In a free-for-all of
+three or more seats a shared top score is a win for each seat that has it. Key endgames and S2
+compare one seat's outcome before and after another program takes that seat, so this rule is
+all they need.
+
+Simultaneous moves need nothing special either: a turn's player entry holds every
+mover's response, a prefix replays them together (``apply_actions``), and the evaluated seat's
+response at the fork ply is its first decision there.
 """
 
 from __future__ import annotations
@@ -17,6 +26,8 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from ime.core.bot import Bot
 from ime.core.game import Game, State
@@ -30,7 +41,7 @@ BotProvider = Callable[[str], Bot]
 
 
 def outcome(scores: Sequence[float], seat: int) -> int:
-    """``WIN``/``DRAW``/``LOSS`` of ``seat`` from the judge's final scores."""
+    """``WIN``/``DRAW``/``LOSS`` of ``seat`` against all other seats (see the module doc)."""
     s = [round(float(x), 9) for x in scores]
     top = max(s)
     if min(s) == top:
@@ -149,6 +160,41 @@ def finish_as(
     if compare_moves:
         same = _canon(entries) == _canon(match.entries)
     return ForkOutcome(action=action, outcome=outcome(res.scores, seat), moves_same=same)
+
+
+def _jsonable(o: Any) -> Any:
+    if isinstance(o, np.integer):
+        return int(o)
+    if isinstance(o, np.floating):
+        return float(o)
+    if isinstance(o, set | frozenset):
+        return sorted(o)
+    if isinstance(o, np.ndarray):
+        return o.tolist()
+    return str(o)
+
+
+def action_key(action: Any) -> int | str:
+    """An action as key sets and score tables store it, so that S1's ``IsSame`` is ``==``.
+
+    Integer actions (one code: a board square) stay integers, ``-1`` for none (no valid
+    first response); any other action (a tuple of cards) is its canonical JSON, ``""`` for
+    none. The engine's actions are canonical (equal actions are equal values), so equal keys
+    mean equal actions.
+    """
+    if action is None:
+        return -1
+    if isinstance(action, int | np.integer) and not isinstance(action, bool):
+        return int(action)
+    return json.dumps(action, sort_keys=True, separators=(",", ":"), default=_jsonable)
+
+
+def action_column(keys: Sequence[int | str]) -> list[int] | list[str]:
+    """One column type for a table's action keys: integers when every action is one (``-1``
+    for none), else strings (``""`` for none)."""
+    if all(isinstance(k, int) for k in keys):
+        return [int(k) for k in keys]
+    return ["" if k == -1 else str(k) for k in keys]
 
 
 def _canon(entries: Sequence[Mapping[str, Any]]) -> list[str]:

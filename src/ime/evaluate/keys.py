@@ -26,6 +26,17 @@ Choices made here (see ``docs/evaluation.md``):
   fifth of the forks with four references; ``check_all_self=True`` self-forks them too).
 * Matches that ended by a fault, or whose players the provider cannot build (e.g. a platform log
   naming an unknown program), are skipped and counted.
+* **Any number of seats, simultaneous moves.** The target's seat is forked against the original
+  programs in every other seat (:func:`ime.evaluate.forks.finish_as`), and the outcome is that
+  seat's against all others (:func:`ime.evaluate.forks.outcome`); a turn with several movers is
+  one ply whose player entry holds every mover's response. A target in several seats of one
+  match (self-play, a side of two seats) gives one candidate list per seat.
+* **The position as the nets see it** is stored with every key: the game encoder's observation of
+  the target's seat and its legal masks (:func:`observe_for_nets`).
+
+The candidates (:func:`load_target_matches`, :func:`candidate_order`) live in
+:mod:`ime.evaluate.candidates`, storage (:func:`write_keyset`, :func:`read_keyset`,
+:class:`KeySet`) in :mod:`ime.evaluate.keyset`; both are re-exported here.
 """
 
 from __future__ import annotations
@@ -33,141 +44,78 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
 from tqdm.auto import tqdm
 
-from ime.core.seeding import derive_seed
+from ime.core.encoding import Encoder, Observation
+from ime.core.game import Action, Game, State
+from ime.core.registry import get_plugin
 from ime.evaluate.agents import warm_up
-from ime.evaluate.forks import BotProvider, LoggedMatch, finish_as, outcome, state_at
+from ime.evaluate.candidates import (
+    Candidate,
+    MatchPool,
+    candidate_order,
+    eligible_plies,
+    load_target_matches,
+)
+from ime.evaluate.forks import (
+    BotProvider,
+    action_column,
+    action_key,
+    finish_as,
+    outcome,
+    state_at,
+)
+from ime.evaluate.keyset import (
+    KEYSET_VERSION,
+    KeySet,
+    MiningResult,
+    MiningStats,
+    read_keyset,
+    write_keyset,
+)
 from ime.evaluate.parallel import ordered_map
-from ime.core.game import Game, State
-from ime.matches.logs import iter_raw_matches
 
-KEYSET_VERSION = "ime-keys-v1"
-
-
-# --- observation encoding (per game) -------------------------------------------------------------
-def encode_for_nets(game: Game, states: Sequence[State]) -> tuple[np.ndarray, np.ndarray]:
-    """Planes and legal mask as the game's imitation nets see them (thesis 3.1)."""
-    if game.name == "reversi":
-        from ime.games.reversi.encode import encode_states
-
-        return encode_states(states)
-    raise NotImplementedError(f"no net encoder for game {game.name!r}")
+__all__ = ["KEYSET_VERSION", "Candidate", "CandidateResult", "KeySet", "MatchPool",
+           "MiningContext", "MiningResult", "MiningStats", "candidate_order",
+           "eligible_plies", "encode_for_nets", "encoder_for", "evaluate_candidate",
+           "load_target_matches", "mine_keys", "observe_for_nets", "read_keyset",
+           "write_keyset"]
 
 
-# --- reading the target's matches ---------------------------------------------------------------
-@dataclass
-class MatchPool:
-    """The target's usable matches and why the others were left out."""
-
-    matches: list[LoggedMatch] = field(default_factory=list)
-    seats: list[int] = field(default_factory=list)
-    skipped: dict[str, int] = field(default_factory=dict)
-
-    def skip(self, why: str) -> None:
-        self.skipped[why] = self.skipped.get(why, 0) + 1
+# --- observation encoding (the game's encoder) ----------------------------------------------------
+_ENCODERS: dict[int, tuple[Game, Encoder]] = {}
 
 
-def load_target_matches(
-    paths: Iterable[str | Path],
-    target: str,
-    *,
-    default_seed: int,
-    known: Callable[[str], bool] | None = None,
-) -> MatchPool:
-    """Every logged match in which ``target`` plays, ordered by (match id, seat).
+def encoder_for(game: Game) -> Encoder:
+    """The net encoder of this very game instance (its board options included), cached."""
+    hit = _ENCODERS.get(id(game))
+    if hit is None or hit[0] is not game:
+        hit = (game, get_plugin(game.name).make_encoder(game))
+        _ENCODERS[id(game)] = hit
+    return hit[1]
 
-    Sorted so that the key sample does not depend on how the logs are split into files (the
-    number of shards is an execution detail); the sort is stable, so repeated match ids keep
-    their file order.
 
-    ``known(bot_id)`` says whether a fork can rebuild that program; matches with a player it
-    rejects are skipped (counted as ``unknown_player``). Unreadable lines raise, naming the file.
+def observe_for_nets(game: Game, states: Sequence[State], players: Sequence[int] | None = None,
+                     actions: Sequence[Action] | None = None) -> Observation:
+    """Planes and every head's legal mask as the game's imitation nets see them (thesis 3.1).
+
+    ``players``: whose view (default: each state's single player to move); ``actions``: the
+    actions played, which later heads' masks depend on.
     """
-    pool = MatchPool()
-    for path in paths:
-        for item in iter_raw_matches(path):
-            if not hasattr(item, "data"):
-                raise ValueError(f"unreadable match log line: {item}")
-            data = item.data
-            players = [p.get("bot") if isinstance(p, Mapping) else p
-                       for p in data.get("players", [])]
-            if target not in players:
-                continue
-            m = LoggedMatch.from_json(data, default_seed)
-            if m.faulted:
-                pool.skip("faulted")
-                continue
-            if known is not None and not all(known(p) for p in m.players):
-                pool.skip("unknown_player")
-                continue
-            for seat, pid in enumerate(m.players):
-                if pid == target:
-                    pool.matches.append(m)
-                    pool.seats.append(seat)
-    ordered = sorted(zip(pool.matches, pool.seats, strict=True),
-                     key=lambda ms: (ms[0].match_id, ms[1]))
-    pool.matches = [m for m, _ in ordered]
-    pool.seats = [seat for _, seat in ordered]
-    return pool
+    return encoder_for(game).encode(states, players, actions)
 
 
-@dataclass(frozen=True)
-class Candidate:
-    """A (match, ply) where the target is to move: an index into the pool, the ply, the seat."""
-
-    index: int
-    ply: int
-    seat: int
-    n_legal: int
-
-
-def eligible_plies(game: Game, match: LoggedMatch, seat: int,
-                   min_legal: int) -> list[tuple[int, int]]:
-    """``(ply, n_legal)`` of every turn where ``seat`` moves with ``>= min_legal`` choices."""
-    state = game.new_initial_state(initdata=match.initdata, seed=match.seed)
-    out = []
-    for ply, entry in enumerate(match.entries):
-        if state.is_terminal():
-            break
-        movers = state.current_players()
-        if seat in movers:
-            n = len(state.legal_actions(seat))
-            if n >= min_legal:
-                out.append((ply, n))
-        state.apply_actions({p: state.decode_response(p, entry[str(p)]["response"])
-                             for p in movers})
-    return out
-
-
-def candidate_order(game: Game, pool: MatchPool, *, min_legal: int, seed: int,
-                    salt: str = "") -> tuple[list[Candidate], int]:
-    """The seeded, match-interleaved candidate order; also returns how many were too forced."""
-    rng = np.random.default_rng(derive_seed("keys", seed, salt))
-    per_match: list[list[Candidate]] = []
-    forced = 0
-    for i, (m, seat) in enumerate(zip(pool.matches, pool.seats, strict=True)):
-        all_plies = eligible_plies(game, m, seat, 0)
-        ok = [(p, n) for p, n in all_plies if n >= min_legal]
-        forced += len(all_plies) - len(ok)
-        order = rng.permutation(len(ok))
-        per_match.append([Candidate(i, ok[j][0], seat, ok[j][1]) for j in order])
-    match_order = rng.permutation(len(per_match))
-    out: list[Candidate] = []
-    depth = max((len(c) for c in per_match), default=0)
-    for r in range(depth):
-        for i in match_order:
-            if r < len(per_match[i]):
-                out.append(per_match[i][r])
-    return out, forced
+def encode_for_nets(game: Game, states: Sequence[State],
+                    players: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Planes and the first head's legal mask (see :func:`observe_for_nets`)."""
+    obs = observe_for_nets(game, states, players)
+    return obs.planes, obs.mask
 
 
 # --- forking candidates (runs in worker processes) ------------------------------------------------
@@ -196,6 +144,7 @@ class CandidateResult:
     mask: np.ndarray
     forks: int
     seconds: float
+    head_masks: dict[str, np.ndarray] = field(default_factory=dict)  # later heads, by name
 
     @property
     def self_checked(self) -> bool:
@@ -236,62 +185,15 @@ def evaluate_candidate(ctx: MiningContext, cand: Candidate) -> CandidateResult:
         me = finish_as(ctx.game, m, cand.ply, cand.seat, ctx.provider(ctx.target), ctx.provider,
                        compare_moves=True, state=state)
         self_outcome, self_same, forks = me.outcome, bool(me.moves_same), forks + 1
-    planes, mask = encode_for_nets(ctx.game, [state])
+    enc = encoder_for(ctx.game)
+    obs = enc.encode([state], [cand.seat], [target_action])
+    later = {h.name: obs.masks[k][0] for k, h in enumerate(enc.heads) if k > 0}
     return CandidateResult(cand, target_action, target_outcome, self_outcome, self_same,
-                           ref_actions, ref_outcomes, planes[0], mask[0], forks,
-                           time.perf_counter() - t0)
+                           ref_actions, ref_outcomes, obs.planes[0], obs.masks[0][0], forks,
+                           time.perf_counter() - t0, later)
 
 
 # --- the miner ------------------------------------------------------------------------------------
-@dataclass
-class MiningStats:
-    """Everything the report says about one target's mining run."""
-
-    game: str
-    target: str
-    references: list[str]
-    n_keys_wanted: int
-    n_keys: int
-    candidates_forked: int
-    candidates_available: int
-    key_rate: float
-    self_fork_checked: int
-    self_fork_reproduced: int
-    self_fork_failed: int
-    self_fork_rate: float
-    forced_positions_skipped: int
-    matches_total: int
-    matches_skipped: dict[str, int]
-    matches_with_keys: int
-    forks: int
-    seconds: float
-    forks_per_s: float
-    workers: int
-    min_legal: int
-    seed: int
-
-    TIMING_FIELDS = ("seconds", "forks_per_s", "workers")
-
-    def to_json(self) -> dict:
-        return asdict(self)
-
-    def deterministic_json(self) -> dict:
-        """Everything but wall-clock timings: same config + seed -> same bytes."""
-        return {k: v for k, v in asdict(self).items() if k not in self.TIMING_FIELDS}
-
-    def timing_json(self) -> dict:
-        return {"target": self.target, "candidates_forked": self.candidates_forked,
-                "forks": self.forks, **{k: getattr(self, k) for k in self.TIMING_FIELDS}}
-
-
-@dataclass
-class MiningResult:
-    keys: pd.DataFrame
-    candidates: pd.DataFrame
-    stats: MiningStats
-    planes_shape: tuple[int, ...]
-
-
 def mine_keys(
     game: Game,
     target: str,
@@ -307,6 +209,7 @@ def mine_keys(
     workers: int = 1,
     progress: bool = True,
     check_all_self: bool = False,
+    game_params: Mapping[str, Any] | None = None,
 ) -> MiningResult:
     """Mine up to ``n_keys`` key endgames of ``target`` from its logged matches.
 
@@ -314,6 +217,8 @@ def mine_keys(
     from ids (cached); ``match_seed`` is the seed the logged matches were played with (a line's
     own ``seed`` field overrides it). ``check_all_self`` self-forks every candidate, not only
     the would-be keys (a wider reproducibility check at 1/(1 + #references) more forks).
+    ``game_params``: the board options ``game`` was built with, stored in the key set so that
+    scoring rebuilds the same game.
     """
     t0 = time.perf_counter()
     references = tuple(r for r in references if r != target)
@@ -377,16 +282,7 @@ def mine_keys(
         workers=workers, min_legal=min_legal, seed=seed,
     )
     shape = tuple(results[0].planes.shape) if results else (0,)
-    return MiningResult(keys, cand_df, stats, shape)
-
-
-def _code(a: Any) -> int:
-    """Integer action codes in the tables; ``-1`` for a missing/faulty first response."""
-    if a is None:
-        return -1
-    if isinstance(a, (int, np.integer)):
-        return int(a)
-    raise TypeError(f"key sets store integer action codes; got {a!r}")
+    return MiningResult(keys, cand_df, stats, shape, dict(game_params) if game_params else None)
 
 
 def _frames(game: Game, pool: MatchPool, results: Sequence[CandidateResult], target: str,
@@ -398,18 +294,20 @@ def _frames(game: Game, pool: MatchPool, results: Sequence[CandidateResult], tar
         row: dict[str, Any] = {
             "match_id": m.match_id, "ply": c.ply, "seat": c.seat,
             "opponent": ",".join(p for s, p in enumerate(m.players) if s != c.seat),
-            "n_legal": c.n_legal, "action": _code(r.target_action),
+            "n_legal": c.n_legal, "action": action_key(r.target_action),
             "target_outcome": r.target_outcome,
             "self_outcome": -1 if r.self_outcome is None else r.self_outcome,
             "self_moves_same": bool(r.self_moves_same), "is_key": r.is_key,
         }
         for ref in references:
-            row[f"action__{ref}"] = _code(r.ref_actions[ref])
+            row[f"action__{ref}"] = action_key(r.ref_actions[ref])
             row[f"outcome__{ref}"] = int(r.ref_outcomes[ref])
         rows.append(row)
     cand_df = pd.DataFrame(rows)
     if not rows:
         return cand_df, cand_df
+    for col in ["action", *(f"action__{ref}" for ref in references)]:
+        cand_df[col] = action_column(list(cand_df[col]))
     keep = np.flatnonzero(cand_df["is_key"].to_numpy())
     keys = cand_df.iloc[keep].drop(columns=["is_key"]).reset_index(drop=True)
     sel = [results[i] for i in keep]
@@ -426,99 +324,8 @@ def _frames(game: Game, pool: MatchPool, results: Sequence[CandidateResult], tar
     ]
     keys["planes"] = [r.planes.reshape(-1).astype(np.uint8) for r in sel]
     keys["mask"] = [r.mask.reshape(-1).astype(np.uint8) for r in sel]
+    for name in (results[0].head_masks if results else {}):
+        keys[f"mask_{name}"] = [r.head_masks[name].reshape(-1).astype(np.uint8) for r in sel]
     return keys, cand_df
 
 
-# --- storage ------------------------------------------------------------------------------------
-def write_keyset(result: MiningResult, keys_path: str | Path,
-                 candidates_path: str | Path | None = None,
-                 stats_path: str | Path | None = None,
-                 timing_path: str | Path | None = None) -> None:
-    """Parquet key set (+ candidates table, stats JSON, timing JSON).
-
-    Planes/masks are fixed-size list columns. Wall-clock timings go to their own file so that the
-    key set and its stats are byte-identical across runs of the same config.
-    """
-    keys_path = Path(keys_path)
-    keys_path.parent.mkdir(parents=True, exist_ok=True)
-    meta = {
-        "ime.keyset_version": KEYSET_VERSION,
-        "ime.game": result.stats.game,
-        "ime.target": result.stats.target,
-        "ime.references": json.dumps(result.stats.references),
-        "ime.planes_shape": json.dumps(list(result.planes_shape)),
-        "ime.stats": json.dumps(result.stats.deterministic_json()),
-    }
-    _write_parquet(result.keys, keys_path, meta, result.planes_shape)
-    if candidates_path is not None:
-        _write_parquet(result.candidates, Path(candidates_path), meta, result.planes_shape)
-    if stats_path is not None:
-        Path(stats_path).write_text(
-            json.dumps(result.stats.deterministic_json(), indent=2) + "\n")
-    if timing_path is not None:
-        Path(timing_path).write_text(json.dumps(result.stats.timing_json(), indent=2) + "\n")
-
-
-def _write_parquet(df: pd.DataFrame, path: Path, meta: Mapping[str, str],
-                   planes_shape: Sequence[int]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    cols = {}
-    for name in df.columns:
-        if name in ("planes", "mask"):
-            width = int(np.prod(planes_shape)) if name == "planes" else None
-            flat = np.concatenate(list(df[name])) if len(df) else np.zeros(0, np.uint8)
-            if width is None:
-                width = len(df[name].iloc[0]) if len(df) else 0
-            cols[name] = pa.FixedSizeListArray.from_arrays(pa.array(flat, pa.uint8()), width)
-        else:
-            cols[name] = pa.array(df[name].tolist())
-    table = pa.table(cols) if cols else pa.table({"match_id": pa.array([], pa.string())})
-    table = table.replace_schema_metadata({k.encode(): v.encode() for k, v in meta.items()})
-    tmp = path.with_suffix(path.suffix + ".part")
-    pq.write_table(table, tmp)
-    tmp.replace(path)
-
-
-@dataclass
-class KeySet:
-    """A stored key set: the table, its references, and the planes/masks as arrays."""
-
-    df: pd.DataFrame
-    game: str
-    target: str
-    references: list[str]
-    planes: np.ndarray
-    mask: np.ndarray
-    stats: dict
-
-    def logged_match(self, i: int) -> LoggedMatch:
-        """The stored prefix of key ``i`` as a forkable match (entries end at the key ply)."""
-        r = self.df.iloc[i]
-        return LoggedMatch(
-            match_id=str(r["match_id"]), players=tuple(json.loads(r["players_json"])),
-            seed=int(r["seed"]), initdata=json.loads(r["initdata_json"]),
-            entries=tuple(json.loads(r["prefix_json"])), scores=(), faulted=False,
-        )
-
-
-def read_keyset(path: str | Path) -> KeySet:
-    """Read a key set written by :func:`write_keyset`; checks the format version."""
-    table = pq.read_table(path)
-    meta = {k.decode(): v.decode() for k, v in (table.schema.metadata or {}).items()}
-    if meta.get("ime.keyset_version") != KEYSET_VERSION:
-        raise ValueError(f"{path}: not an IME key set (version "
-                         f"{meta.get('ime.keyset_version')!r}, want {KEYSET_VERSION!r})")
-    shape = tuple(json.loads(meta["ime.planes_shape"]))
-    n = table.num_rows
-    if n and "planes" in table.column_names:
-        planes = table.column("planes").combine_chunks().flatten().to_numpy()
-        planes = planes.reshape((n, *shape))
-        mask = table.column("mask").combine_chunks().flatten().to_numpy().reshape(n, -1)
-        df = table.drop(["planes", "mask"]).to_pandas()
-    else:
-        planes = np.zeros((0, *shape), np.uint8)
-        mask = np.zeros((0, 0), np.uint8)
-        df = table.drop([c for c in ("planes", "mask") if c in table.column_names]).to_pandas()
-    return KeySet(df=df, game=meta["ime.game"], target=meta["ime.target"],
-                  references=json.loads(meta["ime.references"]), planes=planes, mask=mask,
-                  stats=json.loads(meta.get("ime.stats", "{}")))

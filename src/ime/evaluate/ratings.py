@@ -10,6 +10,10 @@ data it moves ratings by far less than their CI. Ratings are centred on 1500.
 
 CIs resample whole rounds (each round is one opening played by every pair both ways), so the
 correlation between games from the same opening is kept.
+
+Games of more than two seats count as one comparison per pair of different bots at the table:
+the bot with the better outcome (:func:`ime.evaluate.tournament.bot_outcomes`) beats the other,
+equal outcomes are a draw. For two seats that is the plain head-to-head result.
 """
 
 from __future__ import annotations
@@ -28,15 +32,17 @@ CENTER = 1500.0
 
 def win_matrix(results: pd.DataFrame, players: Sequence[str]) -> np.ndarray:
     """``W[i, j]`` = wins of i over j plus half the draws between them."""
+    from ime.evaluate.tournament import bot_outcomes
+
     idx = {p: k for k, p in enumerate(players)}
     w = np.zeros((len(players), len(players)))
-    for r in results.itertuples(index=False):
-        if r.player0 not in idx or r.player1 not in idx:
-            continue
-        a, b = idx[r.player0], idx[r.player1]
-        o = int(r.outcome0)
-        w[a, b] += o / 2.0  # win 1, draw 0.5, loss 0
-        w[b, a] += (2 - o) / 2.0
+    for game in bot_outcomes(results):
+        bots = [p for p in game if p in idx]
+        for x, a in enumerate(bots):
+            for b in bots[x + 1:]:
+                d = game[a] - game[b]  # win 1, draw 0.5, loss 0
+                w[idx[a], idx[b]] += (1 + np.sign(d)) / 2.0
+                w[idx[b], idx[a]] += (1 - np.sign(d)) / 2.0
     return w
 
 

@@ -8,6 +8,8 @@ A reference bot that was forked while mining already has both numbers stored in 
 it is *extracted*, not re-played (same numbers, since forks are deterministic).
 
 The score table has one row per key, in key-set order: ``match_id, ply, seat, action, outcome``.
+Actions are stored as the key set stores them (:func:`ime.evaluate.forks.action_key`: integer
+codes, or canonical JSON for games whose actions are not integers).
 """
 
 from __future__ import annotations
@@ -22,11 +24,11 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
+from ime.core.registry import get_game
 from ime.evaluate.agents import warm_up
-from ime.evaluate.forks import BotProvider, finish_as, state_at
+from ime.evaluate.forks import BotProvider, action_column, action_key, finish_as, state_at
 from ime.evaluate.keys import KeySet, read_keyset
 from ime.evaluate.parallel import ordered_map
-from ime.core.registry import get_game
 
 SCORE_COLUMNS = ["match_id", "ply", "seat", "action", "outcome"]
 
@@ -37,15 +39,15 @@ class _ScoreCtx:
     provider: BotProvider
 
 
-def _score_one(ctx: _ScoreCtx, task: tuple[int, str]) -> tuple[int, int]:
+def _score_one(ctx: _ScoreCtx, task: tuple[int, str]) -> tuple[int | str, int]:
     i, agent = task
-    game = get_game(ctx.keys.game)
+    game = get_game(ctx.keys.game, ctx.keys.game_params)
     m = ctx.keys.logged_match(i)
     ply = int(ctx.keys.df["ply"].iloc[i])
     seat = int(ctx.keys.df["seat"].iloc[i])
     state = state_at(game, m, ply)
     fo = finish_as(game, m, ply, seat, ctx.provider(agent), ctx.provider, state=state)
-    return (-1 if fo.action is None else int(fo.action)), int(fo.outcome)
+    return action_key(fo.action), int(fo.outcome)
 
 
 def score_agent(
@@ -67,7 +69,7 @@ def score_agent(
             "agent": agent, "target": keys.target, "source": "stored reference",
             "keys": len(base), "forks": 0, "seconds": 0.0}
     if agent == keys.target and not force_fork:
-        base["action"] = keys.df["action"].astype(int).to_numpy()
+        base["action"] = _actions(keys.df["action"])
         base["outcome"] = keys.df["target_outcome"].astype(int).to_numpy()
         return base, {"agent": agent, "target": keys.target, "source": "target itself",
                       "keys": len(base), "forks": 0, "seconds": 0.0}
@@ -106,17 +108,21 @@ def score_per_key(
         prov = provider_factory()
         if workers > 1:
             opponents = {p for s in keys.df["players_json"] for p in json.loads(s)}
-            warm_up(prov, [*used, *sorted(opponents)], get_game(keys.game))
+            warm_up(prov, [*used, *sorted(opponents)], get_game(keys.game, keys.game_params))
         return _ScoreCtx(keys, prov)
 
     n = len(tasks)
-    actions = np.full(n, -1, dtype=np.int64)
+    keys_: list[int | str] = []
     outcomes = np.zeros(n, dtype=np.int64)
     bar = tqdm(total=n, desc=desc, unit="fork", disable=not progress)
     for j, (a, o) in enumerate(ordered_map(_score_one, tasks, setup, workers=workers)):
-        actions[j], outcomes[j] = a, o
+        keys_.append(a)
+        outcomes[j] = o
         bar.update()
     bar.close()
+    column = action_column(keys_)
+    actions = (np.asarray(column, dtype=np.int64) if all(isinstance(a, int) for a in column)
+               else np.asarray(column, dtype=object))
     rows = [i for i, _ in tasks]
     out = keys.df[["match_id", "ply", "seat"]].iloc[rows].reset_index(drop=True)
     out["action"] = actions
@@ -131,13 +137,20 @@ def score_per_key(
 TIMING_KEYS = ("seconds", "forks_per_s")
 
 
+def _actions(col: pd.Series) -> np.ndarray:
+    """A stored action column as an array: ``int`` codes, or strings (canonical JSON)."""
+    if pd.api.types.is_numeric_dtype(col):
+        return col.astype(int).to_numpy()
+    return col.astype(str).to_numpy(dtype=object)
+
+
 def stored_scores(keys: KeySet, agent: str) -> pd.DataFrame:
     """A reference's score table, read from the key set (it was forked while mining)."""
     if agent not in keys.references:
         raise KeyError(f"{agent} is not a reference of {keys.target}'s key set "
                        f"(references: {keys.references})")
     out = keys.df[["match_id", "ply", "seat"]].copy()
-    out["action"] = keys.df[f"action__{agent}"].astype(int).to_numpy()
+    out["action"] = _actions(keys.df[f"action__{agent}"])
     out["outcome"] = keys.df[f"outcome__{agent}"].astype(int).to_numpy()
     return out
 

@@ -35,6 +35,14 @@ def is_same(a: Sequence | np.ndarray, b: Sequence | np.ndarray) -> np.ndarray:
     return (a == b).astype(np.float64)
 
 
+def _actions(col: pd.Series) -> np.ndarray:
+    """Stored actions for ``IsSame``: integer codes as ``int``, other actions (canonical JSON
+    strings, :func:`ime.evaluate.forks.action_key`) as strings."""
+    if pd.api.types.is_numeric_dtype(col):
+        return col.astype(int).to_numpy()
+    return col.astype(str).to_numpy()
+
+
 def s1(agent_actions: Sequence | np.ndarray, target_actions: Sequence | np.ndarray) -> float:
     """Eq. (3-1): mean agreement of single-step actions on the same states."""
     same = is_same(agent_actions, target_actions)
@@ -127,7 +135,7 @@ def similarity(
     if merged["outcome"].isna().any():
         missing = int(merged["outcome"].isna().sum())
         raise ValueError(f"{agent} on {target}: {missing} key(s) have no score")
-    same1 = is_same(merged["action_agent"].astype(int), merged["action_target"].astype(int))
+    same1 = is_same(_actions(merged["action_agent"]), _actions(merged["action_target"]))
     same2 = is_same(merged["outcome"].astype(int), merged["target_outcome"].astype(int))
     clusters = merged["match_id"].to_numpy()
     salt = f"{agent}|{target}"
@@ -171,7 +179,7 @@ def pairwise_similarity(
                 k = keys[tgt][[*on, "action", "target_outcome"]]
                 m = k.merge(scores[(agt, tgt)][[*on, "action", "outcome"]], on=on,
                             suffixes=("_t", "_a"), validate="one_to_one")
-                m["same1"] = is_same(m["action_a"].astype(int), m["action_t"].astype(int))
+                m["same1"] = is_same(_actions(m["action_a"]), _actions(m["action_t"]))
                 m["same2"] = is_same(m["outcome"].astype(int), m["target_outcome"].astype(int))
                 parts.append(m[["same1", "same2", "match_id"]])
             if not parts:

@@ -1,13 +1,26 @@
-"""Double round-robin tournaments from seeded balanced openings (thesis Table 4.8).
+"""Round-robin tournaments from seeded balanced openings (thesis Table 4.8), for any seat count.
 
 Table 4.8 puts the five originals and their imitators in 50 double round-robins. Our bots are
 deterministic functions of the position (most of them), so two bots meeting twice from the
 standard start would replay one game 50 times. Each round therefore starts every game from its
 own *opening*: a seeded sequence of ``opening_plies`` random legal moves, fed to the judge as a
-recorded prefix (the fork mechanism), after which the two bots play on. Within a round each pair
-plays the opening twice with colours swapped, so an opening that favours one colour favours
-neither bot. Openings are distinct across rounds and, for Reversi, rejected when the two sides'
-mobility differs by more than ``max_mobility_gap`` (a crude but cheap balance test).
+recorded prefix (the fork mechanism), after which the bots play on. Openings are distinct across
+rounds; the game's plug-in says which openings are usable (:class:`ime.core.registry.Openings`:
+``rejects`` a ply's legal actions, e.g. a forced pass, and ``balanced`` the position after the
+opening, with the ``game.openings`` config as parameters, e.g. a maximum mobility gap).
+
+**Seats.** Within a round a *lineup* (one bot per seat) plays the opening once in each seat
+rotation (:func:`seat_rotations`), so an opening that favours a seat favours no bot. Two bots
+``a`` and ``b`` in a two-seat game are the lineup ``(a, b)``: ``a`` first, then ``b`` first, as
+in a double round-robin. In a game of ``n > 2`` seats a pair plays ``(a, b, ..., b)`` and
+``(b, a, ..., a)``, each in every rotation (:func:`pair_lineups`), so each bot meets the other
+alone and as the majority in every seat.
+
+**Results.** One row per game: ``round, match_id, player0..player{n-1}, score0..score{n-1}``,
+the outcome of every seat (:func:`ime.evaluate.forks.outcome`, 2 win / 1 draw / 0 loss) and
+``plies``. Two seats keep the historical columns: only ``outcome0`` (seat 1's is ``2 -
+outcome0``). A bot that fills several seats of one game gets its best seat's outcome there
+(:func:`bot_outcomes`), and standings and ratings count one result per bot and game.
 
 Games of one pair do not depend on the other players, so the tournament is played pair by pair
 (one Snakemake job per pair): adding a bot plays only its own pairs.
@@ -25,81 +38,110 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
+from ime.core.game import Action, Game, State
+from ime.core.registry import get_game, get_plugin
 from ime.core.seeding import derive_seed
 from ime.evaluate.agents import warm_up
 from ime.evaluate.forks import BotProvider, outcome
 from ime.evaluate.parallel import ordered_map
-from ime.core.game import Game, State
-from ime.core.registry import get_game
 from ime.matches.judge import run_match
 
-REVERSI_PASS = 64
 RESULT_COLUMNS = ["round", "match_id", "player0", "player1", "score0", "score1", "outcome0",
                   "plies"]
+"""The result columns of a two-seat game (see :func:`result_columns`)."""
+
+OpeningPly = Action | dict[int, Action]
+"""One ply of an opening: the action of its single mover, or ``{seat: action}`` when several
+seats move at once."""
 
 
-def _reversi_balanced(state: State, max_gap: int) -> bool:
-    from ime.games.reversi.bitboard import legal_moves, popcount
+def result_columns(seats: int) -> list[str]:
+    """Columns of a game's result row for ``seats`` seats (see the module doc)."""
+    if seats == 2:
+        return list(RESULT_COLUMNS)
+    return (["round", "match_id"] + [f"player{s}" for s in range(seats)]
+            + [f"score{s}" for s in range(seats)] + [f"outcome{s}" for s in range(seats)]
+            + ["plies"])
 
-    own, opp = state.own_opp()  # type: ignore[attr-defined]
-    a = int(popcount(legal_moves(own, opp)))
-    b = int(popcount(legal_moves(opp, own)))
-    return a > 0 and b > 0 and abs(a - b) <= max_gap
+
+def _ply_key(ply: OpeningPly) -> Any:
+    return tuple(sorted(ply.items())) if isinstance(ply, dict) else ply
 
 
 def balanced_openings(game: Game, n: int, plies: int, *, seed: int,
                       max_mobility_gap: int | None = 3,
-                      max_tries: int = 100_000) -> list[list[Any]]:
-    """``n`` distinct seeded openings, each a list of ``plies`` actions from the start.
+                      openings: Mapping[str, Any] | None = None,
+                      max_tries: int = 100_000) -> list[list[OpeningPly]]:
+    """``n`` distinct seeded openings, each a list of ``plies`` plies from the start.
 
-    Openings never contain a pass and never end the game. Raises when ``n`` distinct balanced
-    openings cannot be found (ask for more plies or a looser balance).
+    A ply the plug-in's ``Openings.rejects`` refuses (e.g. a forced pass) discards the opening,
+    as does an opening that ends the game or that ``Openings.balanced`` finds unfair with
+    ``openings`` as parameters (default: ``{"max_mobility_gap": max_mobility_gap}``, the
+    historical keyword). Several movers at one ply draw one action each, in seat order. Raises
+    when ``n`` distinct usable openings cannot be found (ask for more plies or a looser balance).
     """
+    rules = get_plugin(game.name).openings
+    params = dict(openings) if openings is not None else {"max_mobility_gap": max_mobility_gap}
     rng = np.random.default_rng(derive_seed("openings", game.name, seed, plies))
     seen: set[tuple] = set()
-    out: list[list[Any]] = []
+    out: list[list[OpeningPly]] = []
     tries = 0
     while len(out) < n:
         tries += 1
         if tries > max_tries:
             raise ValueError(f"found only {len(out)} distinct balanced {plies}-ply openings of "
-                             f"{game.name} (wanted {n}); raise opening_plies or max_mobility_gap")
+                             f"{game.name} (wanted {n}); raise opening_plies or loosen "
+                             f"game.openings {params}")
         st = game.new_initial_state(seed=seed)
-        seq: list[Any] = []
+        seq: list[OpeningPly] = []
         ok = True
         for _ in range(plies):
             if st.is_terminal():
                 ok = False
                 break
-            (p,) = st.current_players()
-            legal = st.legal_actions(p)
-            if game.name == "reversi" and legal == [REVERSI_PASS]:  # openings never pass
-                ok = False
+            movers = st.current_players()
+            chosen: dict[int, Action] = {}
+            for p in movers:
+                legal = st.legal_actions(p)
+                if rules.rejects(st, legal):
+                    ok = False
+                    break
+                chosen[p] = legal[int(rng.integers(len(legal)))]
+            if not ok:
                 break
-            a = legal[int(rng.integers(len(legal)))]
-            seq.append(a)
-            st.apply_action(a)
+            if len(movers) == 1:
+                (a,) = chosen.values()
+                seq.append(a)
+                st.apply_action(a)
+            else:
+                seq.append(chosen)
+                st.apply_actions(chosen)
         if not ok or st.is_terminal():
             continue
-        key = tuple(seq)
+        key = tuple(_ply_key(x) for x in seq)
         if key in seen:
             continue
-        if game.name == "reversi" and max_mobility_gap is not None \
-                and not _reversi_balanced(st, max_mobility_gap):
+        if not rules.balanced(st, params):
             continue
         seen.add(key)
         out.append(seq)
     return out
 
 
-def opening_prefix(game: Game, actions: Sequence[Any], seed: int = 0) -> list[dict[str, Any]]:
+def opening_prefix(game: Game, actions: Sequence[OpeningPly],
+                   seed: int = 0) -> list[dict[str, Any]]:
     """The opening as recorded player entries, ready to be a :func:`run_match` prefix."""
-    st = game.new_initial_state(seed=seed)
+    st: State = game.new_initial_state(seed=seed)
     entries = []
-    for a in actions:
-        (p,) = st.current_players()
-        entries.append({str(p): {"verdict": "OK", "response": st.encode_response(p, a)}})
-        st.apply_action(a)
+    for ply in actions:
+        if isinstance(ply, dict):
+            chosen = dict(ply)
+        else:
+            (p,) = st.current_players()
+            chosen = {p: ply}
+        entries.append({str(p): {"verdict": "OK", "response": st.encode_response(p, a)}
+                        for p, a in chosen.items()})
+        st.apply_actions(chosen)
     return entries
 
 
@@ -108,17 +150,42 @@ class TourGame:
     """One scheduled game: round (= opening index) and the bot in each seat."""
 
     round: int
-    player0: str
-    player1: str
+    players: tuple[str, ...]
+
+    @property
+    def player0(self) -> str:
+        return self.players[0]
+
+    @property
+    def player1(self) -> str:
+        return self.players[1]
 
 
-def pair_schedule(a: str, b: str, rounds: int) -> list[TourGame]:
-    """Every round: ``a`` black vs ``b`` white, then colours swapped."""
-    out = []
-    for r in range(rounds):
-        out.append(TourGame(r, a, b))
-        out.append(TourGame(r, b, a))
-    return out
+def seat_rotations(lineup: Sequence[str]) -> list[tuple[str, ...]]:
+    """``lineup`` in every rotation of its seats, starting with itself."""
+    lu = tuple(lineup)
+    return [lu[k:] + lu[:k] for k in range(len(lu))]
+
+
+def pair_lineups(a: str, b: str, seats: int = 2) -> list[tuple[str, ...]]:
+    """The lineups a pair plays in a game of ``seats`` seats (see the module doc)."""
+    if seats < 2:
+        raise ValueError(f"a game needs at least 2 seats, got {seats}")
+    if seats == 2:
+        return [(a, b)]
+    return [(a, *[b] * (seats - 1)), (b, *[a] * (seats - 1))]
+
+
+def lineup_schedule(lineups: Sequence[Sequence[str]], rounds: int) -> list[TourGame]:
+    """Every round: each lineup in every seat rotation."""
+    return [TourGame(r, rot) for r in range(rounds) for lu in lineups
+            for rot in seat_rotations(lu)]
+
+
+def pair_schedule(a: str, b: str, rounds: int, seats: int = 2) -> list[TourGame]:
+    """Every round, ``a`` against ``b`` in every seat rotation (two seats: ``a`` first, then
+    ``b`` first)."""
+    return lineup_schedule(pair_lineups(a, b, seats), rounds)
 
 
 def round_robin_pairs(players: Sequence[str]) -> list[tuple[str, str]]:
@@ -136,13 +203,20 @@ class _Ctx:
 
 
 def _play(ctx: _Ctx, g: TourGame) -> dict[str, Any]:
-    mid = f"{ctx.game.name}-t{ctx.seed}-r{g.round:03d}-{g.player0}-{g.player1}"
-    res = run_match(ctx.game, [ctx.provider(g.player0), ctx.provider(g.player1)], match_id=mid,
+    n = ctx.game.num_players
+    if len(g.players) != n:
+        raise ValueError(f"{ctx.game.name} has {n} seats, a game lists {list(g.players)}")
+    mid = f"{ctx.game.name}-t{ctx.seed}-r{g.round:03d}-" + "-".join(g.players)
+    res = run_match(ctx.game, [ctx.provider(p) for p in g.players], match_id=mid,
                     seed=ctx.seed, prefix=ctx.openings[g.round])
-    return {"round": g.round, "match_id": mid, "player0": g.player0, "player1": g.player1,
-            "score0": float(res.scores[0]), "score1": float(res.scores[1]),
-            "outcome0": outcome(res.scores, 0), "plies": int(res.final_state.ply),
-            "log": res.to_json()}
+    row: dict[str, Any] = {"round": g.round, "match_id": mid}
+    row.update({f"player{s}": p for s, p in enumerate(g.players)})
+    row.update({f"score{s}": float(res.scores[s]) for s in range(n)})
+    for s in range(1 if n == 2 else n):
+        row[f"outcome{s}"] = outcome(res.scores, s)
+    row["plies"] = int(res.final_state.ply)
+    row["log"] = res.to_json()
+    return row
 
 
 def play_games(
@@ -154,21 +228,27 @@ def play_games(
     opening_plies: int,
     seed: int,
     max_mobility_gap: int | None = 3,
+    openings: Mapping[str, Any] | None = None,
+    game_params: Mapping[str, Any] | None = None,
     workers: int = 1,
     progress: bool = True,
     desc: str = "tournament",
 ) -> tuple[pd.DataFrame, list[dict]]:
-    """Play ``games`` (results in schedule order) and return the result table and the logs."""
-    game = get_game(game_name)
-    openings = [opening_prefix(game, o, seed) for o in
-                balanced_openings(game, rounds, opening_plies, seed=seed,
-                                  max_mobility_gap=max_mobility_gap)]
+    """Play ``games`` (results in schedule order) and return the result table and the logs.
+
+    ``openings``: the game config's ``openings`` section for the plug-in's balance test
+    (default: ``{"max_mobility_gap": max_mobility_gap}``); ``game_params``: the board options.
+    """
+    game = get_game(game_name, game_params)
+    opening_list = [opening_prefix(game, o, seed) for o in
+                    balanced_openings(game, rounds, opening_plies, seed=seed,
+                                      max_mobility_gap=max_mobility_gap, openings=openings)]
 
     def setup() -> _Ctx:
         prov = provider_factory()
         if workers > 1:
-            warm_up(prov, sorted({b for g in games for b in (g.player0, g.player1)}), game)
-        return _Ctx(game, prov, openings, seed)
+            warm_up(prov, sorted({b for g in games for b in g.players}), game)
+        return _Ctx(game, prov, opening_list, seed)
 
     rows, logs = [], []
     bar = tqdm(total=len(games), desc=desc, unit="game", disable=not progress)
@@ -177,26 +257,53 @@ def play_games(
         rows.append(r)
         bar.update()
     bar.close()
-    return pd.DataFrame(rows, columns=RESULT_COLUMNS), logs
+    return pd.DataFrame(rows, columns=result_columns(game.num_players)), logs
+
+
+def seats_of(results: pd.DataFrame) -> int:
+    """How many seats a result table has (its ``player<k>`` columns)."""
+    n = 0
+    while f"player{n}" in results.columns:
+        n += 1
+    return n
+
+
+def bot_outcomes(results: pd.DataFrame) -> list[dict[str, int]]:
+    """Per game: ``bot -> outcome`` (2 win / 1 draw / 0 loss), a bot in several seats getting
+    its best seat's outcome."""
+    n = seats_of(results)
+    players = results[[f"player{s}" for s in range(n)]].to_numpy()
+    if n == 2 and "outcome1" not in results.columns:
+        o0 = results["outcome0"].to_numpy().astype(int)
+        outs = np.stack([o0, 2 - o0], axis=1)
+    else:
+        outs = results[[f"outcome{s}" for s in range(n)]].to_numpy().astype(int)
+    out = []
+    for ps, os_ in zip(players, outs, strict=True):
+        per: dict[str, int] = {}
+        for p, o in zip(ps, os_, strict=True):
+            per[p] = max(per.get(p, 0), int(o))
+        out.append(per)
+    return out
 
 
 def standings(results: pd.DataFrame, players: Sequence[str] | None = None,
               points: Sequence[float] = (3, 1, 0)) -> pd.DataFrame:
     """Per bot: games, wins, draws, losses, points (win/draw/loss = ``points``), rank.
 
-    Ranks are by points (ties share the better rank, "1224" style).
+    One result per bot and game (:func:`bot_outcomes`). Ranks are by points (ties share the
+    better rank, "1224" style).
     """
     pw, pd_, pl = points
     recs: dict[str, dict[str, float]] = {}
-    names = list(players) if players is not None else sorted(
-        set(results["player0"]) | set(results["player1"]))
+    per_game = bot_outcomes(results)
+    names = list(players) if players is not None else sorted({p for g in per_game for p in g})
     for p in names:
         recs[p] = {"games": 0, "wins": 0, "draws": 0, "losses": 0}
-    for r in results.itertuples(index=False):
-        for seat, p in ((0, r.player0), (1, r.player1)):
+    for game in per_game:
+        for p, o in game.items():
             if p not in recs:
                 continue
-            o = r.outcome0 if seat == 0 else 2 - r.outcome0
             recs[p]["games"] += 1
             recs[p][{2: "wins", 1: "draws", 0: "losses"}[int(o)]] += 1
     df = pd.DataFrame([{"bot": p, **v} for p, v in recs.items()])

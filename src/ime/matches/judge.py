@@ -1,7 +1,7 @@
 """The judge: plays bots against each other, validates every move, writes Botzone logs.
 
-One loop serves every game in the API of :mod:`ime.core.game`: single-mover games (Reversi,
-Doudizhu) and simultaneous-move games (Snake) alike, because a turn is "every current player
+One loop serves every game in the API of :mod:`ime.core.game`: single-mover games (any number of
+seats) and simultaneous-move games alike, because a turn is "every current player
 answers its request, then the state advances".
 
 The same loop replays logs: a ``prefix`` of recorded player entries is fed through the rules

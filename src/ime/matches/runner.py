@@ -2,8 +2,9 @@
 
 Every target has its own schedule, a pure function of (game, target, opponents, sparring
 partners, matches per target, seed): it is seeded by ``derive_seed("schedule", game, seed,
-target)`` and its match ids name the target (``reversi-s0-rev1-0000042``), so adding a target
-adds its schedule and changes no other target's. A shard of a schedule produces the same bytes
+target)`` and its match ids name the game, the seed and the target
+(``<game>-s0-<target>-0000042``), so adding a target adds its schedule and changes no other
+target's. A shard of a schedule produces the same bytes
 whether it runs alone, in a Snakemake job among others, or on another machine; output order is
 schedule order, whatever the number of workers.
 
@@ -12,6 +13,12 @@ partners* (a pinned pool, ``game.sparring``, or the other targets), cycling thro
 colours alternating, the rest against the seeded opponent population. Such a match belongs to
 the target it was scheduled for: its dataset uses the target's decisions in its own matches
 only, the sparring partner's moves there are not a second sample of the partner.
+
+Games of more than two seats (``seats`` = the game's ``num_players``) fill the seats other than
+the target's with one sparring partner (a partner's match: the target's seat moves on along the
+pool and from one pass to the next, as the colours do with two seats) or with opponents drawn
+independently per seat (the target sits in seat ``r mod seats`` of its ``r``-th such match); two
+seats are the schedule described above, draw for draw.
 """
 
 from __future__ import annotations
@@ -49,6 +56,7 @@ def build_target_schedule(
     matches: int,
     seed: int,
     vs_targets: float = 0.1,
+    seats: int = 2,
 ) -> list[MatchSpec]:
     """``target``'s ``matches`` matches: ``round(vs_targets * matches)`` against ``sparring``
     (all of them when there are no opponents), the rest against random ``opponents``.
@@ -56,8 +64,10 @@ def build_target_schedule(
     Sparring partners are taken in turn (partner k of the pool in match r = k + m * len(pool))
     and the colours alternate both along the pool and from one pass to the next, so each partner
     meets the target with both colours. ``target`` is never its own sparring partner or
-    opponent.
+    opponent. ``seats``: the game's number of players (see the module doc for more than two).
     """
+    if seats < 2:
+        raise ValueError(f"a match needs at least 2 seats, got {seats}")
     if matches < 1:
         raise ValueError("matches per target must be >= 1")
     pool = [b for b in dict.fromkeys(sparring) if b != target]
@@ -72,17 +82,31 @@ def build_target_schedule(
         n_vs = min(matches, int(vs_targets * matches + 0.5))
     else:
         n_vs = 0
-    pairs: list[tuple[str, str]] = []
+    pairs: list[tuple[str, ...]] = []
     for r in range(n_vs):
         k, m = r % len(pool), r // len(pool)
         partner = pool[k]
-        pairs.append((target, partner) if (k + m) % 2 == 0 else (partner, target))
+        if seats == 2:
+            pairs.append((target, partner) if (k + m) % 2 == 0 else (partner, target))
+        else:
+            pairs.append(_seat(target, [partner] * (seats - 1), (k + m) % seats))
     for r in range(matches - n_vs):
-        opp = opponents[int(rng.integers(len(opponents)))]
-        pairs.append((target, opp) if r % 2 == 0 else (opp, target))
+        if seats == 2:
+            opp = opponents[int(rng.integers(len(opponents)))]
+            pairs.append((target, opp) if r % 2 == 0 else (opp, target))
+        else:
+            others = [opponents[int(i)] for i in rng.integers(len(opponents), size=seats - 1)]
+            pairs.append(_seat(target, others, r % seats))
     order = rng.permutation(len(pairs))
     return [MatchSpec(n, f"{game}-s{seed}-{target}-{n:07d}", pairs[int(i)])
             for n, i in enumerate(order)]
+
+
+def _seat(target: str, others: Sequence[str], seat: int) -> tuple[str, ...]:
+    """``target`` in ``seat``, ``others`` in the remaining seats in order."""
+    out = list(others)
+    out.insert(seat, target)
+    return tuple(out)
 
 
 def build_schedule(
@@ -93,6 +117,7 @@ def build_schedule(
     seed: int,
     vs_targets: float = 0.1,
     sparring: Sequence[str] | None = None,
+    seats: int = 2,
 ) -> list[MatchSpec]:
     """Every target's own schedule (:func:`build_target_schedule`), one after the other.
 
@@ -105,7 +130,7 @@ def build_schedule(
     for t in targets:
         pool = list(targets) if sparring is None else list(sparring)
         out += build_target_schedule(game, t, opponents, pool, matches_per_target, seed,
-                                     vs_targets)
+                                     vs_targets, seats)
     return out
 
 
@@ -120,11 +145,15 @@ def shard(specs: Sequence[MatchSpec], index: int, count: int) -> list[MatchSpec]
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(game_name: str, bot_specs: Mapping[str, Mapping], seed: int) -> None:
+def _init_worker(game_name: str, bot_specs: Mapping[str, Mapping], seed: int,
+                 game_params: Mapping[str, Any] | None = None) -> None:
+    from ime.bots.external.signals import guard_pool_worker
     from ime.core.registry import get_game
 
+    guard_pool_worker()  # in a pool worker: its bot programs die with it, whatever kills it
     _WORKER.clear()
-    _WORKER.update(game=get_game(game_name), specs=dict(bot_specs), seed=seed, bots={})
+    _WORKER.update(game=get_game(game_name, game_params), specs=dict(bot_specs), seed=seed,
+                   bots={})
 
 
 def _bot(bot_id: str):
@@ -154,10 +183,12 @@ def play_schedule(
     workers: int = 0,
     progress: bool = True,
     desc: str = "matches",
+    game_params: Mapping[str, Any] | None = None,
 ) -> int:
     """Play ``specs`` and write them as Botzone JSON lines, in schedule order. Returns the count.
 
     ``workers=0`` uses every core; ``workers=1`` plays in this process (no pool).
+    ``game_params``: the game's board options (``game.params``).
     """
     workers = workers or os.cpu_count() or 1
     out_path = Path(out_path)
@@ -167,7 +198,7 @@ def play_schedule(
     n = 0
     with open(tmp, "w", encoding="utf-8") as f:
         if workers == 1 or len(specs) < 4:
-            _init_worker(game_name, bot_specs, seed)
+            _init_worker(game_name, bot_specs, seed, game_params)
             lines: Iterable[str] = map(_play, specs)
             for line in lines:
                 f.write(line + "\n")
@@ -176,7 +207,8 @@ def play_schedule(
         else:
             ctx = mp.get_context("spawn" if os.name == "nt" else "fork")
             with ctx.Pool(workers, initializer=_init_worker,
-                          initargs=(game_name, dict(bot_specs), seed)) as pool:
+                          initargs=(game_name, dict(bot_specs), seed,
+                                    dict(game_params or {}))) as pool:
                 for line in pool.imap(_play, specs, chunksize=4):
                     f.write(line + "\n")
                     n += 1

@@ -4,7 +4,14 @@ Every net maps ``(planes[N, C, H, W], mask[N, A]) -> masked logits[N, A]``: ille
 large negative logit before the softmax, so they get no probability and the net never has to
 learn the rules (thesis 3.1; the thesis multiplies a 0/1 mask into the last layer, which would
 leave illegal actions with logit 0, i.e. *some* probability; a large negative value is what that
-multiplication is meant to achieve).
+multiplication is meant to achieve). ``C, H, W`` and ``A`` are the encoder's ``state_shape`` and
+head sizes; nothing here knows a game.
+
+**Action heads.** ``num_actions`` is one size (one head: a board's squares) or a list of head
+sizes (:class:`ime.core.encoding.ActionHead`). A one-head net is built exactly as it always was
+(same layers, same initialisation order, so the same seed gives the same weights). A multi-head
+net (:class:`MultiHeadPolicyNet`) shares the body and puts one output layer per head on its
+last hidden features: ``model(planes, [mask_0, mask_1, ...]) -> [logits_0, logits_1, ...]``.
 
 Architectures are plain dicts (``config/net/<name>.yaml``):
 
@@ -20,6 +27,7 @@ Initialisation (thesis: "standard normal, never all zero"): weights ~ N(0, std^2
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -47,18 +55,53 @@ class MaskedPolicyNet(nn.Module):
         return logits.masked_fill(mask <= 0, MASK_VALUE)
 
 
+class MultiHeadPolicyNet(nn.Module):
+    """A shared body and one masked output layer per action head."""
+
+    def __init__(self, body: nn.Module, heads: Sequence[nn.Module], name: str,
+                 config: Mapping[str, Any]):
+        super().__init__()
+        self.body = body
+        self.heads = nn.ModuleList(heads)
+        self.name = name
+        self.config = dict(config)
+
+    def forward(self, planes: torch.Tensor,
+                masks: Sequence[torch.Tensor]) -> list[torch.Tensor]:
+        if len(masks) != len(self.heads):
+            raise ValueError(f"{len(masks)} masks for a net with {len(self.heads)} heads")
+        if self.config.get("mask_input", False):
+            planes = torch.cat([planes, masks[0].reshape(planes.shape[0], 1, *planes.shape[2:])],
+                               1)
+        features = self.body(planes)
+        return [head(features).masked_fill(m <= 0, MASK_VALUE)
+                for head, m in zip(self.heads, masks, strict=True)]
+
+
+def head_sizes(num_actions: int | Sequence[int]) -> list[int]:
+    """``num_actions`` (one size, or one per head) as a list of head sizes."""
+    if isinstance(num_actions, numbers.Integral):
+        return [int(num_actions)]
+    return [int(x) for x in num_actions]
+
+
 def build_net(
     config: Mapping[str, Any],
-    in_shape: Sequence[int] = (2, 8, 8),
-    num_actions: int = 64,
+    in_shape: Sequence[int],
+    num_actions: int | Sequence[int],
     seed: int | None = None,
-) -> MaskedPolicyNet:
-    """Build a net from its architecture dict; ``seed`` makes the initial weights reproducible."""
+) -> MaskedPolicyNet | MultiHeadPolicyNet:
+    """Build a net from its architecture dict; ``seed`` makes the initial weights reproducible.
+
+    ``in_shape``: the encoder's ``state_shape`` ``(C, H, W)``; ``num_actions``: the first head's
+    size, or every head's size (a list of one size builds the one-head net).
+    """
+    sizes = head_sizes(num_actions)
     kind = config.get("kind")
     c, h, w = (int(x) for x in in_shape)
     if config.get("mask_input", False):
-        if num_actions != h * w:
-            raise ValueError("mask_input needs one action per board square")
+        if sizes[0] != h * w:
+            raise ValueError("mask_input needs one first-head action per board cell")
         c += 1
     hidden = [int(x) for x in config.get("hidden", [])]
     layers: list[nn.Module] = []
@@ -85,11 +128,19 @@ def build_net(
         width = units
     if float(config.get("dropout", 0.0)) > 0:
         layers.append(nn.Dropout(float(config["dropout"])))
-    layers.append(nn.Linear(width, num_actions))
-    body = nn.Sequential(*layers)
     gen = torch.Generator().manual_seed(int(seed)) if seed is not None else None
-    init_weights(body, config.get("init_std"), gen)
-    return MaskedPolicyNet(body, str(config.get("name", kind)), config)
+    name = str(config.get("name", kind))
+    if len(sizes) == 1:
+        layers.append(nn.Linear(width, sizes[0]))
+        body = nn.Sequential(*layers)
+        init_weights(body, config.get("init_std"), gen)
+        return MaskedPolicyNet(body, name, config)
+    trunk = nn.Sequential(*layers)
+    outputs = [nn.Linear(width, size) for size in sizes]
+    init_weights(trunk, config.get("init_std"), gen)
+    for out in outputs:
+        init_weights(out, config.get("init_std"), gen)
+    return MultiHeadPolicyNet(trunk, outputs, name, config)
 
 
 def init_weights(module: nn.Module, std: float | None, gen: torch.Generator | None) -> None:
@@ -112,34 +163,40 @@ def count_params(model: nn.Module) -> int:
     return sum(p.numel() for p in model.parameters() if p.requires_grad)
 
 
-def describe(config: Mapping[str, Any], in_shape: Sequence[int] = (2, 8, 8),
-             num_actions: int = 64) -> str:
-    """A one-line layer description for Table 4.3."""
+def describe(config: Mapping[str, Any], in_shape: Sequence[int],
+             num_actions: int | Sequence[int]) -> str:
+    """A one-line layer description for Table 4.3 (heads joined by ``+``: ``309+28``)."""
     c, h, w = in_shape
+    out = "+".join(str(s) for s in head_sizes(num_actions))
     hidden = list(config.get("hidden", []))
     if config.get("kind") == "mlp":
-        dims = [c * h * w, *hidden, num_actions]
+        dims = [c * h * w, *hidden, out]
         return "dense " + "-".join(str(d) for d in dims)
     k = config.get("kernel", 3)
     chans = list(config["channels"])
     bn = " + BN" if config.get("batch_norm", True) else ""
-    dense = [chans[-1] * h * w, *hidden, num_actions]
+    dense = [chans[-1] * h * w, *hidden, out]
     return (f"conv{k}x{k} " + "-".join(str(x) for x in [c, *chans]) + bn
             + " + dense " + "-".join(str(d) for d in dense))
 
 
 def save_checkpoint(
     path: str | Path,
-    model: MaskedPolicyNet,
+    model: MaskedPolicyNet | MultiHeadPolicyNet,
     *,
     game: str,
     encoder_version: str,
     fold: int,
     in_shape: Sequence[int],
-    num_actions: int,
+    num_actions: int | Sequence[int],
     extra: Mapping[str, Any] | None = None,
 ) -> None:
-    """``torch.save`` the checkpoint dict that :func:`load_checkpoint` reads back."""
+    """``torch.save`` the checkpoint dict that :func:`load_checkpoint` reads back.
+
+    ``num_actions`` is stored as the first head's size; a multi-head net also stores
+    ``head_sizes`` (every head's).
+    """
+    sizes = head_sizes(num_actions)
     ckpt = {
         "format": CHECKPOINT_FORMAT,
         "net": model.name,
@@ -149,7 +206,8 @@ def save_checkpoint(
         "encoder_version": encoder_version,
         "fold": int(fold),
         "in_shape": [int(x) for x in in_shape],
-        "num_actions": int(num_actions),
+        "num_actions": sizes[0],
+        **({"head_sizes": sizes} if len(sizes) > 1 else {}),
         **dict(extra or {}),
     }
     path = Path(path)
@@ -159,19 +217,21 @@ def save_checkpoint(
     tmp.replace(path)
 
 
-def load_checkpoint(path: str | Path, device: str | torch.device = "cpu") -> MaskedPolicyNet:
+def load_checkpoint(path: str | Path,
+                    device: str | torch.device = "cpu") -> MaskedPolicyNet | MultiHeadPolicyNet:
     """The trained net in eval mode on ``device``.
 
-    ``model(planes_float[N, 2, 8, 8], mask_float[N, 64]) -> masked logits[N, 64]``; the checkpoint
-    dict itself is on ``model.checkpoint`` (minus the weights) for its game / encoder / fold / bot.
+    ``model(planes_float[N, *in_shape], mask_float[N, A]) -> masked logits[N, A]`` (a multi-head
+    net takes and returns one per head); the checkpoint dict itself is on ``model.checkpoint``
+    (minus the weights) for its game / encoder / fold / bot.
     """
     ckpt = torch.load(path, map_location="cpu", weights_only=True)
-    model = build_net(ckpt["net_config"], ckpt.get("in_shape", (2, 8, 8)),
-                      int(ckpt.get("num_actions", 64)))
+    model = build_net(ckpt["net_config"], ckpt["in_shape"],
+                      ckpt.get("head_sizes") or int(ckpt["num_actions"]))
     model.load_state_dict(ckpt["state_dict"])
     model.checkpoint = {k: v for k, v in ckpt.items() if k != "state_dict"}  # type: ignore[attr-defined]
     return model.to(device).eval()
 
 
-__all__ = ["MASK_VALUE", "MaskedPolicyNet", "build_net", "count_params", "describe",
-           "load_checkpoint", "save_checkpoint"]
+__all__ = ["MASK_VALUE", "MaskedPolicyNet", "MultiHeadPolicyNet", "build_net", "count_params",
+           "describe", "head_sizes", "load_checkpoint", "save_checkpoint"]

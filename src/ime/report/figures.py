@@ -1,16 +1,19 @@
-"""Figures: per-square move-choice heat maps (thesis Fig 4.2), similarity matrices, dendrograms.
+"""Figures: move-choice heat maps (thesis Fig 4.2), similarity matrices, dendrograms, ratings.
 
 Every figure is written as PNG (for the HTML report) and PDF (for papers), with the Agg backend
-(no display needed). Heat maps show the *share of a bot's moves* played on each square, so bots
-with different numbers of decisions are comparable; squares are laid out as on Botzone (columns
-A-H = x, rows 1-8 = y, row 1 at the top).
+(no display needed). Move-choice maps show the *share of a bot's moves* played on each code, so
+bots with different numbers of decisions are comparable. A game with a board
+(``FigureHooks.grid``) gets one heat map per bot, cell ``(y, x)`` = code ``y * width + x`` with
+row 0 at the top (as on Botzone), its never-playable cells greyed out and its axes named after
+its code labels; a game without one gets bar charts of the most played codes
+(:mod:`ime.report.moves`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import matplotlib
 
@@ -19,10 +22,22 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-if TYPE_CHECKING:
-    from ime.matches.logs import BadMatch, RawMatch
+from ime.report.moves import (  # noqa: E402
+    CodeLayout,
+    MoveCounts,
+    code_layout,
+    layout_for,
+    move_counts_from_datasets,
+    move_counts_from_logs,
+    shares,
+)
 
-FILES = "ABCDEFGH"
+__all__ = ["CodeLayout", "MoveCounts", "code_layout", "move_counts_from_datasets",
+           "move_counts_from_logs", "plot_dendrograms", "plot_fig4_2", "plot_move_heatmaps",
+           "plot_ratings", "plot_similarity_matrix", "plot_similarity_panels", "shares"]
+
+TOP_CODES = 20
+"""Bars per bot in the move-choice charts of a game without a board."""
 
 
 def _save(fig: plt.Figure, png: str | Path, pdf: str | Path | None = None) -> None:
@@ -35,149 +50,81 @@ def _save(fig: plt.Figure, png: str | Path, pdf: str | Path | None = None) -> No
     plt.close(fig)
 
 
-# --- data -----------------------------------------------------------------------------------------
-def move_counts_from_datasets(paths: Mapping[str, str | Path], num_squares: int = 64
-                              ) -> dict[str, np.ndarray]:
-    """Per-square counts of each bot's chosen actions, from its decisions dataset (Parquet)."""
-    import pyarrow.parquet as pq
-
-    out = {}
-    for bot, path in paths.items():
-        actions = pq.read_table(path, columns=["action"]).column("action").to_numpy()
-        actions = actions[(actions >= 0) & (actions < num_squares)]
-        out[bot] = np.bincount(actions, minlength=num_squares).astype(np.int64)
-    return out
-
-
-def move_counts_from_logs(paths: Iterable[str | Path], bots: Sequence[str], *,
-                          mode: str = "strict", rejected: list[BadMatch] | None = None
-                          ) -> dict[str, np.ndarray]:
-    """Per-square counts of each bot's Reversi moves read straight from Botzone JSON-lines logs.
-
-    Each file goes through :func:`ime.matches.logs.read_matches` (structure checks, no replay),
-    so a line that is not a match (malformed or truncated JSON, wrong encoding, an empty file, a
-    log of another game) and a match whose responses cannot be read are each a
-    :class:`~ime.matches.logs.BadMatch` naming the file, the line and the match id.
-    ``mode="strict"`` (default) raises :class:`~ime.matches.logs.LogFormatError` listing a file's
-    first problems and how many of its lines were bad; ``mode="lenient"`` skips them (a bad match
-    counts nothing), appends them to ``rejected`` when given and logs how many were skipped per
-    file. Moves are counted as logged, without replaying the match (faulted turns are left out).
-    """
-    import logging
-
-    from ime.core.registry import get_game
-    from ime.matches.logs import BadMatch, LogFormatError, read_matches
-
-    if mode not in ("strict", "lenient"):
-        raise ValueError(f"mode must be 'strict' or 'lenient', got {mode!r}")
-    game = get_game("reversi")
-    counts = {b: np.zeros(64, dtype=np.int64) for b in bots}
-    for path in paths:
-        report = read_matches(path, game, mode="lenient", replay=False)
-        bad = list(report.rejected)
-        for m in report.accepted:
-            try:
-                _count_moves(m, counts)
-            except _UnreadableMatch as e:
-                bad.append(BadMatch(m.path, m.line, m.match_id, str(e), "structure"))
-        if bad and mode == "strict":
-            bad.sort(key=lambda b: b.line)
-            raise LogFormatError(str(path), bad, len(bad), report.total)
-        if bad:
-            logging.getLogger("ime.report").warning(
-                "%s: skipped %d of %d bad match line(s) (lenient), first: %s", path, len(bad),
-                report.total, bad[0])
-            if rejected is not None:
-                rejected.extend(bad)
-    return counts
-
-
-class _UnreadableMatch(ValueError):
-    """A match line whose moves cannot be read (the message says why)."""
-
-
-def _count_moves(m: RawMatch, counts: Mapping[str, np.ndarray]) -> None:
-    """Add one match's moves to ``counts``; all or nothing (raises before adding any)."""
-    import json
-
-    from ime.matches.logs import player_entries
-
-    data = m.data  # read_matches has checked the players / log structure
-    ids = m.bot_ids()
-    add: list[tuple[str, int]] = []
-    for turn, entry in enumerate(player_entries(data)):
-        if not isinstance(entry, Mapping):
-            raise _UnreadableMatch(f"player entry {turn} is not an object")
-        for seat, item in entry.items():
-            if not (isinstance(item, Mapping) and str(seat).isdigit() and int(seat) < len(ids)):
-                raise _UnreadableMatch(f"player entry {turn}: bad seat {seat!r}")
-            bot = ids[int(seat)]
-            if bot not in counts or item.get("verdict", "OK") != "OK":
-                continue
-            r = item.get("response")
-            try:
-                if isinstance(r, str):
-                    r = json.loads(r)
-                if isinstance(r, Mapping) and 0 <= int(r.get("x", -1)) < 8:
-                    x, y = int(r["x"]), int(r["y"])
-                    if not 0 <= y < 8:
-                        raise ValueError(f"y={y} is off the board")
-                    add.append((bot, y * 8 + x))
-            except (ValueError, TypeError, KeyError) as e:
-                raise _UnreadableMatch(f"player entry {turn}, seat {seat}: unreadable "
-                                       f"response {item.get('response')!r} ({e})") from None
-    for bot, square in add:
-        counts[bot][square] += 1
-
-
-def shares(counts: np.ndarray) -> np.ndarray:
-    """Counts -> 8x8 shares of all moves (zeros if the bot never moved)."""
-    c = np.asarray(counts, dtype=float)
-    total = c.sum()
-    return (c / total if total else c).reshape(8, 8)
-
-
-# --- plots ----------------------------------------------------------------------------------------
-def _board_axes(ax: plt.Axes) -> None:
-    ax.set_xticks(range(8), list(FILES))
-    ax.set_yticks(range(8), [str(i + 1) for i in range(8)])
+# --- move choice ----------------------------------------------------------------------------------
+def _board_axes(ax: plt.Axes, layout: CodeLayout) -> None:
+    h, w = layout.grid or (1, 1)
+    ax.set_xticks(range(w), layout.col_labels())
+    ax.set_yticks(range(h), layout.row_labels() if h > 1 else [])
     ax.tick_params(length=0, labelsize=8)
 
 
-START = [(3, 3), (3, 4), (4, 3), (4, 4)]  # (y, x) of the four initial discs: never a move
-
-
-def _mark_start(ax: plt.Axes) -> None:
-    """Grey out the four centre squares (occupied from the start, so nobody can move there)."""
-    for y, x in START:
+def _mark_fixed(ax: plt.Axes, layout: CodeLayout) -> None:
+    """Grey out the cells nobody can play (occupied from the start, say)."""
+    for y, x in layout.fixed_cells:
         ax.add_patch(plt.Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor="0.85", edgecolor="0.6",
                                    hatch="//", lw=0.5))
 
 
-def _heat(ax: plt.Axes, grid: np.ndarray, vmax: float, title: str, annotate: bool) -> Any:
+def _heat(ax: plt.Axes, grid: np.ndarray, vmax: float, title: str, annotate: bool,
+          layout: CodeLayout) -> Any:
     im = ax.imshow(grid * 100, cmap="viridis", vmin=0, vmax=vmax * 100)
     ax.set_title(title, fontsize=10)
-    _board_axes(ax)
-    _mark_start(ax)
+    _board_axes(ax, layout)
+    _mark_fixed(ax, layout)
     if annotate:
-        for y in range(8):
-            for x in range(8):
+        fixed = set(layout.fixed_cells)
+        for y in range(grid.shape[0]):
+            for x in range(grid.shape[1]):
                 v = grid[y, x] * 100
-                if v >= 0.05 and (y, x) not in START:
+                if v >= 0.05 and (y, x) not in fixed:
                     ax.text(x, y, f"{v:.1f}", ha="center", va="center", fontsize=6,
                             color="white" if v < 0.6 * vmax * 100 else "black")
     return im
 
 
+def _top_codes(values: Sequence[np.ndarray], k: int = TOP_CODES) -> np.ndarray:
+    """The ``k`` codes with the largest total share (ties: lower code first), in code order."""
+    total = np.sum([np.asarray(v, dtype=float) for v in values], axis=0)
+    order = np.lexsort((np.arange(len(total)), -total))
+    return np.sort(order[:k])
+
+
+def _bars(ax: plt.Axes, codes: np.ndarray, values: np.ndarray, title: str,
+          layout: CodeLayout, color: str = "tab:blue") -> None:
+    ax.bar(range(len(codes)), values[codes] * 100, color=color)
+    ax.set_xticks(range(len(codes)), [layout.label(int(c)) for c in codes], rotation=60,
+                  ha="right", fontsize=7)
+    ax.set_title(title, fontsize=10)
+
+
 def plot_move_heatmaps(counts: Mapping[str, np.ndarray], png: str | Path,
                        pdf: str | Path | None = None, *, title: str | None = None,
-                       annotate: bool = True) -> None:
-    """One 8x8 heat map per bot (shared colour scale, % of that bot's moves per square)."""
+                       annotate: bool = True, game: str | None = None,
+                       game_params: Mapping[str, Any] | None = None) -> None:
+    """One heat map per bot (shared colour scale, % of that bot's moves per cell), or one bar
+    chart per bot for a game without a board. ``game``: whose layout (default: the game the
+    counts carry, see :class:`MoveCounts`)."""
+    layout = layout_for(counts, game, game_params)
     bots = list(counts)
     n = len(bots)
     cols = min(n, 5) if n else 1
     rows = max(1, int(np.ceil(n / cols)))
-    grids = {b: shares(counts[b]) for b in bots}
+    if layout.grid is None:
+        flat = {b: shares(counts[b]) for b in bots}
+        codes = _top_codes(list(flat.values()))
+        fig, axes = plt.subplots(rows, cols, figsize=(4.0 * cols + 0.8, 3.0 * rows + 0.6),
+                                 squeeze=False, sharey=True)
+        for i, ax in enumerate(axes.flat):
+            if i >= n:
+                ax.axis("off")
+                continue
+            b = bots[i]
+            _bars(ax, codes, flat[b], f"{b} ({int(np.sum(counts[b])):,} moves)", layout)
+            ax.set_ylabel("% of the bot's moves")
+        fig.suptitle(title or "Move choice per action code", fontsize=12)
+        _save(fig, png, pdf)
+        return
+    grids = {b: shares(counts[b], layout.grid) for b in bots}
     vmax = max((g.max() for g in grids.values()), default=1.0) or 1.0
     fig, axes = plt.subplots(rows, cols, figsize=(3.0 * cols + 0.8, 3.0 * rows + 0.6),
                              squeeze=False)
@@ -187,7 +134,8 @@ def plot_move_heatmaps(counts: Mapping[str, np.ndarray], png: str | Path,
             ax.axis("off")
             continue
         b = bots[i]
-        im = _heat(ax, grids[b], vmax, f"{b} ({int(np.sum(counts[b])):,} moves)", annotate)
+        im = _heat(ax, grids[b], vmax, f"{b} ({int(np.sum(counts[b])):,} moves)", annotate,
+                   layout)
     if im is not None:
         cb = fig.colorbar(im, ax=axes.ravel().tolist(), shrink=0.8)
         cb.set_label("% of the bot's moves on the square")
@@ -196,23 +144,37 @@ def plot_move_heatmaps(counts: Mapping[str, np.ndarray], png: str | Path,
 
 
 def plot_fig4_2(counts: Mapping[str, np.ndarray], left: str, right: str, png: str | Path,
-                pdf: str | Path | None = None) -> None:
+                pdf: str | Path | None = None, *, game: str | None = None,
+                game_params: Mapping[str, Any] | None = None) -> None:
     """Thesis Fig 4.2: two bots' move-choice maps side by side, plus their difference."""
-    a, b = shares(counts[left]), shares(counts[right])
+    layout = layout_for(counts, game, game_params)
+    if layout.grid is None:
+        a, b = shares(counts[left]), shares(counts[right])
+        codes = _top_codes([a, b])
+        fig, axes = plt.subplots(1, 3, figsize=(15, 4.2), sharey=False)
+        _bars(axes[0], codes, a, f"{left}: % of moves per code", layout)
+        _bars(axes[1], codes, b, f"{right}: % of moves per code", layout)
+        _bars(axes[2], codes, b - a, f"{right} minus {left} (percentage points)", layout,
+              color="tab:red")
+        fig.suptitle(f"Where {left} and {right} move (Fig 4.2)", fontsize=12)
+        _save(fig, png, pdf)
+        return
+    a, b = shares(counts[left], layout.grid), shares(counts[right], layout.grid)
     vmax = max(a.max(), b.max()) or 1.0
     fig, axes = plt.subplots(1, 3, figsize=(13, 4.2))
-    im = _heat(axes[0], a, vmax, f"{left}: % of moves per square", True)
-    _heat(axes[1], b, vmax, f"{right}: % of moves per square", True)
+    im = _heat(axes[0], a, vmax, f"{left}: % of moves per square", True, layout)
+    _heat(axes[1], b, vmax, f"{right}: % of moves per square", True, layout)
     fig.colorbar(im, ax=axes[:2].tolist(), shrink=0.85, label="% of the bot's moves")
     d = (b - a) * 100
     lim = max(abs(d).max(), 1e-9)
     im2 = axes[2].imshow(d, cmap="RdBu_r", vmin=-lim, vmax=lim)
     axes[2].set_title(f"{right} minus {left} (percentage points)", fontsize=10)
-    _board_axes(axes[2])
-    _mark_start(axes[2])
-    for y in range(8):
-        for x in range(8):
-            if abs(d[y, x]) >= 0.05 and (y, x) not in START:
+    _board_axes(axes[2], layout)
+    _mark_fixed(axes[2], layout)
+    fixed = set(layout.fixed_cells)
+    for y in range(d.shape[0]):
+        for x in range(d.shape[1]):
+            if abs(d[y, x]) >= 0.05 and (y, x) not in fixed:
                 axes[2].text(x, y, f"{d[y, x]:+.1f}", ha="center", va="center", fontsize=6)
     fig.colorbar(im2, ax=axes[2], shrink=0.85, label="difference (pp)")
     fig.suptitle(f"Where {left} and {right} move (Fig 4.2)", fontsize=12)

@@ -96,9 +96,10 @@ def table4_8(standing: pd.DataFrame, ratings: pd.DataFrame,
     return out[cols]
 
 
-def table6_1(t45: pd.DataFrame, specs: Mapping[str, Mapping]) -> pd.DataFrame:
-    """Table 6.1's Reversi rows: algorithm class vs imitation difficulty (S2), hardest first."""
-    rows = [{"game": "reversi", "bot": r.bot, "class": algorithm_class(specs.get(r.bot, {})),
+def table6_1(t45: pd.DataFrame, specs: Mapping[str, Mapping], *, game: str) -> pd.DataFrame:
+    """Table 6.1's rows of one game: algorithm class vs imitation difficulty (S2), hardest
+    first; ``game`` is the game's name (the table's first column)."""
+    rows = [{"game": game, "bot": r.bot, "class": algorithm_class(specs.get(r.bot, {})),
              "algorithm": r.algorithm, "S2": r.S2, "S2_lo": r.S2_lo, "S2_hi": r.S2_hi}
             for r in t45.itertuples(index=False)]
     return pd.DataFrame(rows).sort_values("S2", kind="stable").reset_index(drop=True)

@@ -1,59 +1,70 @@
-"""Board-symmetry augmentation (optional, ``train.augment``), for square boards whose actions are
-the squares (Reversi: 64 actions on 8x8).
+"""Symmetry augmentation (optional, ``train.augment``) with the game encoder's symmetries.
 
-Why only optionally, and why two groups: a bot's policy is symmetric only as far as its
-evaluation, move ordering and tie-breaking are. ``sym4`` uses the four symmetries that fix
-Reversi's initial position (identity, 180-degree rotation, the two diagonal reflections), so a
-transformed game is a legal game from the same start; ``sym8`` adds the other four (the full
-dihedral group). Thesis 6.2 lists symmetric positions as an open question; the default ``none``
-trains on the logs as they are.
+Why only optionally: a bot's policy is symmetric only as far as its evaluation, move ordering and
+tie-breaking are. Each game's encoder lists its groups and what they mean
+(:meth:`ime.core.encoding.Encoder.symmetries`; e.g. a group that fixes the initial position, so a
+transformed game is a legal game from the same start, and the full group of the board); the
+default ``none`` trains on the logs as they are (thesis 6.2 lists symmetric positions as an open
+question).
 
 Each training batch is transformed by one symmetry drawn from the training generator, so an epoch
-costs the same as without augmentation and runs stay deterministic.
+costs the same as without augmentation and runs stay deterministic. A symmetry permutes the
+cells of every plane (``Symmetry.cells``) and, per action head, the codes of its mask and its
+labels (``Symmetry.actions``); a label ``-1`` (head not used) stays ``-1``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import torch
 
-GROUPS = {"none": ("id",), "sym4": ("id", "rot180", "diag", "antidiag"),
-          "sym8": ("id", "rot90", "rot180", "rot270", "diag", "antidiag", "flipx", "flipy")}
-
-
-def _grid_map(name: str, n: int) -> np.ndarray:
-    """``src[y, x]`` goes to ``dst[out]``: the destination square index of every source square."""
-    y, x = np.divmod(np.arange(n * n), n)
-    m = n - 1
-    ny, nx = {
-        "id": (y, x), "rot90": (m - x, y), "rot180": (m - y, m - x), "rot270": (x, m - y),
-        "diag": (x, y), "antidiag": (m - x, m - y), "flipx": (y, m - x), "flipy": (m - y, x),
-    }[name]
-    return ny * n + nx
+from ime.core.encoding import Encoder, Symmetry
 
 
 class Symmetries:
-    """Index permutations for one group on an ``n x n`` board, as tensors on ``device``."""
+    """The permutations of one encoder symmetry group, as index tensors on ``device``."""
 
-    def __init__(self, group: str, n: int, device: torch.device):
-        if group not in GROUPS:
-            raise ValueError(f"train.augment must be one of {list(GROUPS)}, got {group!r}")
-        self.names = GROUPS[group]
-        self.n = n
-        dst = [_grid_map(g, n) for g in self.names]
-        # gather form: new[..., d] = old[..., src[d]]
-        self.src = [torch.from_numpy(np.argsort(d)).to(device) for d in dst]
-        self.dst = [torch.from_numpy(d).to(device) for d in dst]
+    def __init__(self, symmetries: Sequence[Symmetry], device: torch.device):
+        if not symmetries:
+            raise ValueError("a symmetry group needs at least the identity")
+        self.names = tuple(s.name for s in symmetries)
+        # gather form: new[..., d] = old[..., src[d]]; labels map through dst
+        self.src = [torch.from_numpy(np.argsort(s.cells)).to(device) for s in symmetries]
+        self.head_src = [[torch.from_numpy(np.argsort(a)).to(device) for a in s.actions]
+                         for s in symmetries]
+        self.head_dst = [[torch.from_numpy(np.asarray(a)).to(device) for a in s.actions]
+                         for s in symmetries]
+
+    @classmethod
+    def of(cls, encoder: Encoder, group: str, device: torch.device) -> Symmetries:
+        """Group ``group`` of ``encoder`` (``train.augment``); unknown groups raise."""
+        return cls(encoder.symmetries(group), device)
 
     def __len__(self) -> int:
         return len(self.names)
 
     def apply(self, k: int, planes: torch.Tensor, mask: torch.Tensor,
               action: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """Transform a batch by symmetry ``k`` (0 is the identity)."""
+        """Transform a one-head batch by symmetry ``k`` (0 is the identity)."""
         if k == 0:
             return planes, mask, action
         nb, c = planes.shape[:2]
-        src = self.src[k]
-        p = planes.reshape(nb, c, -1)[:, :, src].reshape(planes.shape)
-        return p, mask[:, src], self.dst[k][action]
+        p = planes.reshape(nb, c, -1)[:, :, self.src[k]].reshape(planes.shape)
+        return p, mask[:, self.head_src[k][0]], self.head_dst[k][0][action]
+
+    def apply_heads(self, k: int, planes: torch.Tensor, masks: Sequence[torch.Tensor],
+                    actions: torch.Tensor) -> tuple[torch.Tensor, list[torch.Tensor],
+                                                    torch.Tensor]:
+        """Transform a multi-head batch (``actions``: ``int64[B, heads]``, ``-1`` unused)."""
+        if k == 0:
+            return planes, list(masks), actions
+        nb, c = planes.shape[:2]
+        p = planes.reshape(nb, c, -1)[:, :, self.src[k]].reshape(planes.shape)
+        ms = [m[:, src] for m, src in zip(masks, self.head_src[k], strict=True)]
+        cols = []
+        for h, dst in enumerate(self.head_dst[k]):
+            y = actions[:, h]
+            cols.append(torch.where(y >= 0, dst[y.clamp(min=0)], y))
+        return p, ms, torch.stack(cols, dim=1)

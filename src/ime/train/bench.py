@@ -1,63 +1,94 @@
 """Training throughput (samples/s) of each Table 4.3 net, through the real training step.
 
-``ime bench reversi --only train`` calls :func:`bench_training`. It builds a synthetic Reversi
-dataset on the device (random disjoint own/opponent discs, 4-12 legal squares, the action one of
-them: the cost of a step does not depend on the values), then times whole epochs of
-``ime.train.loop.run_epoch`` (Adam, batch 64 by default, masked softmax) after one warm-up epoch.
-The figure is rows per second of wall time, the way the training logs report it.
+``ime bench <game> --only train`` calls :func:`bench_training`. It builds a synthetic dataset in
+the shapes of the game's encoder on the device (each cell holds at most one plane's bit, 4-12
+legal codes per head, the label one of them: the cost of a step does not depend on the values),
+then times whole epochs of ``ime.train.loop.run_epoch`` (Adam, batch 64 by default, masked
+softmax) after one warm-up epoch. The figure is rows per second of wall time, the way the
+training logs report it.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import torch
 
-from ime.config import default_config_dir, load_net_file
+from ime.core.registry import get_encoder
 from ime.nets import build_net, count_params
 from ime.train.loop import TensorData, pick_device, run_epoch, set_determinism
 
 
-def synthetic_data(rows: int, device: torch.device, seed: int = 0,
-                   shape: tuple[int, int, int] = (2, 8, 8)) -> TensorData:
-    """``rows`` random (planes, legal mask, action) rows, all of them training rows."""
-    g = torch.Generator().manual_seed(seed)
-    c, h, w = shape
-    n = h * w
-    occupied = torch.rand(rows, n, generator=g) < 0.5
-    own = occupied & (torch.rand(rows, n, generator=g) < 0.5)
-    planes = torch.stack([own, occupied & ~own], dim=1).float().reshape(rows, c, h, w)
-    scores = torch.rand(rows, n, generator=g)
-    scores[occupied] = -1.0
-    k = torch.randint(4, 13, (rows, 1), generator=g)
+def _legal(rows: int, size: int, g: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+    """A 0/1 mask with 4..12 legal codes per row (fewer on a small head) and one legal label."""
+    scores = torch.rand(rows, size, generator=g)
+    lo, hi = min(4, size), min(12, size)
+    k = torch.randint(lo, hi + 1, (rows, 1), generator=g)
     thresh = scores.sort(dim=1, descending=True).values.gather(1, k - 1)
-    mask = (scores >= thresh) & ~occupied
+    mask = scores >= thresh
     pick = torch.where(mask, scores, torch.full_like(scores, -2.0)).argmax(dim=1)
+    return mask.float(), pick
+
+
+def synthetic_data(rows: int, device: torch.device, seed: int = 0, *, game: str,
+                   game_params: Mapping[str, Any] | None = None) -> TensorData:
+    """``rows`` random (planes, legal masks, labels) rows of ``game``'s encoder shapes, all of
+    them training rows."""
+    enc = get_encoder(game, game_params)
+    g = torch.Generator().manual_seed(seed)
+    c, cells = int(enc.state_shape[0]), int(torch.tensor(enc.state_shape[1:]).prod())
+    occupied = torch.rand(rows, cells, generator=g) < 0.5
+    plane = torch.randint(0, c, (rows, cells), generator=g)
+    planes = torch.stack([occupied & (plane == k) for k in range(c)], dim=1).float()
+    heads = [_legal(rows, h.size, g) for h in enc.heads]
     idx = torch.arange(rows)
-    return TensorData(planes=planes.to(device), mask=mask.float().to(device),
-                      action=pick.to(device), train_idx=idx.to(device),
-                      val_idx=idx[:0].to(device), val_unseen_idx=idx[:0].to(device),
-                      in_shape=shape, num_actions=n,
-                      encoder_version="synthetic", game="reversi")
+    extra_actions = (torch.stack([a for _, a in heads[1:]], dim=1).to(device)
+                     if len(heads) > 1 else None)
+    return TensorData(planes=planes.reshape(rows, *enc.state_shape).to(device),
+                      mask=heads[0][0].to(device), action=heads[0][1].to(device),
+                      train_idx=idx.to(device), val_idx=idx[:0].to(device),
+                      val_unseen_idx=idx[:0].to(device),
+                      in_shape=tuple(int(x) for x in enc.state_shape),
+                      num_actions=enc.num_actions, encoder_version=enc.version, game=game,
+                      extra_masks=[m.to(device) for m, _ in heads[1:]],
+                      extra_actions=extra_actions,
+                      game_params=dict(game_params) if game_params else None)
 
 
-def bench_training(nets: Sequence[str] = ("mlp1", "mlp2", "conv"), rows: int = 20000,
-                   epochs: int = 2, batch_size: int = 64, lr: float = 1e-3,
-                   device: str = "cpu", threads: int = 1) -> dict[str, Any]:
-    """Samples/s per net on ``device`` with ``threads`` torch threads (after a warm-up epoch)."""
+def load_net(name: str) -> dict[str, Any]:
+    """The architecture in ``config/net/<name>.yaml`` as it stands, named ``name``."""
+    from omegaconf import OmegaConf
+
+    from ime.paths import config_dir
+
+    arch = OmegaConf.to_container(OmegaConf.load(config_dir() / "net" / f"{name}.yaml"),
+                                  resolve=True)
+    assert isinstance(arch, dict)
+    arch.setdefault("name", name)
+    return arch
+
+
+def bench_training(nets: Sequence[str] | Mapping[str, Mapping[str, Any]] = ("mlp1", "mlp2",
+                                                                              "conv"),
+                   rows: int = 20000, epochs: int = 2, batch_size: int = 64, lr: float = 1e-3,
+                   device: str = "cpu", threads: int = 1, *, game: str,
+                   game_params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Samples/s per net on ``device`` with ``threads`` torch threads (after a warm-up epoch).
+
+    ``nets``: names of ``config/net/*.yaml`` files, or ``name -> architecture`` dicts.
+    """
     dev = pick_device(device)
     set_determinism(threads, dev)
-    data = synthetic_data(rows, dev)
+    data = synthetic_data(rows, dev, game=game, game_params=game_params)
     out: dict[str, Any] = {"device": str(dev), "threads": threads, "rows": rows,
-                           "batch_size": batch_size, "nets": {}}
+                           "batch_size": batch_size, "game": game, "nets": {}}
     if dev.type == "cuda":
         out["gpu"] = torch.cuda.get_device_name(dev)
-    cdir = default_config_dir()
-    for name in nets:
-        cfg = load_net_file(cdir, name)
-        model = build_net(cfg, data.in_shape, data.num_actions, seed=0).to(dev)
+    archs = dict(nets) if isinstance(nets, Mapping) else {n: load_net(n) for n in nets}
+    for name, cfg in archs.items():
+        model = build_net(cfg, data.in_shape, data.head_sizes, seed=0).to(dev)
         opt = torch.optim.Adam(model.parameters(), lr=lr)
         gen = torch.Generator().manual_seed(0)
         run_epoch(model, opt, data, data.train_idx[: batch_size * 20], batch_size)  # warm-up

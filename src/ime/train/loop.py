@@ -12,6 +12,12 @@ Why it looks like this:
 * Early stopping watches the validation loss with ``patience`` epochs (the thesis's Keras setup)
   and restores the best epoch's weights; the reported accuracies are that epoch's, measured in
   eval mode on the whole training and validation folds.
+* Action heads come from the dataset (:mod:`ime.datasets.schema`). With one head the loss is the
+  masked cross-entropy of the played code; with several it is, per row, the sum of the heads'
+  masked cross-entropies over the heads the row uses (label ``>= 0``), averaged over rows, and a
+  row counts as right when every head it uses is right.
+* Symmetry augmentation (``train.augment``) uses the symmetries of the game's encoder, found by
+  the dataset's ``game`` (and ``game_params``) metadata.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ import json
 import logging
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +36,7 @@ import torch
 from torch import nn
 from tqdm.auto import tqdm
 
+from ime.core.registry import get_encoder
 from ime.core.seeding import derive_seed
 from ime.datasets.build import seen_states
 from ime.datasets.schema import read_arrays
@@ -67,7 +74,11 @@ def set_determinism(threads: int, device: torch.device) -> None:
 
 @dataclass
 class TensorData:
-    """A dataset on the device: planes/masks as float, actions as int64, rows by match fold."""
+    """A dataset on the device: planes/masks as float, actions as int64, rows by match fold.
+
+    ``mask``/``action`` are the first head's; a multi-head dataset adds ``extra_masks`` (one per
+    later head) and ``extra_actions`` (``int64[N, heads - 1]``, ``-1`` where a head is unused).
+    """
 
     planes: torch.Tensor
     mask: torch.Tensor
@@ -79,6 +90,40 @@ class TensorData:
     num_actions: int
     encoder_version: str
     game: str
+    extra_masks: list[torch.Tensor] = field(default_factory=list)
+    extra_actions: torch.Tensor | None = None
+    game_params: dict[str, Any] | None = None
+
+    @property
+    def num_heads(self) -> int:
+        return 1 + len(self.extra_masks)
+
+    @property
+    def head_sizes(self) -> list[int]:
+        return [self.num_actions, *(int(m.shape[1]) for m in self.extra_masks)]
+
+    def batch(self, i: torch.Tensor) -> tuple[torch.Tensor, Any, torch.Tensor]:
+        """Rows ``i``: planes, the mask (a list of masks with several heads) and the labels
+        (``int64[B]``, or ``int64[B, heads]`` with several heads)."""
+        if not self.extra_masks:
+            return self.planes[i], self.mask[i], self.action[i]
+        assert self.extra_actions is not None
+        masks = [self.mask[i], *(m[i] for m in self.extra_masks)]
+        return self.planes[i], masks, torch.cat([self.action[i, None], self.extra_actions[i]], 1)
+
+
+def heads_loss(logits: list[torch.Tensor], y: torch.Tensor) -> torch.Tensor:
+    """Summed over rows: each row's masked cross-entropies of the heads it uses (label >= 0)."""
+    return sum((nn.functional.cross_entropy(lg, y[:, h], ignore_index=-1, reduction="sum")
+                for h, lg in enumerate(logits)), torch.zeros((), device=y.device))
+
+
+def heads_correct(logits: list[torch.Tensor], y: torch.Tensor) -> torch.Tensor:
+    """Per row: is every head the row uses predicted right?"""
+    ok = torch.ones(y.shape[0], dtype=torch.bool, device=y.device)
+    for h, lg in enumerate(logits):
+        ok &= (lg.argmax(dim=1) == y[:, h]) | (y[:, h] < 0)
+    return ok
 
 
 def load_fold(path: str | Path, fold: int, folds: int, seed: int,
@@ -92,6 +137,12 @@ def load_fold(path: str | Path, fold: int, folds: int, seed: int,
     planes = torch.from_numpy(np.require(arr.state, requirements=["C", "W"])).to(device).float()
     mask = torch.from_numpy(np.require(arr.mask, requirements=["C", "W"])).to(device).float()
     action = torch.from_numpy(arr.action.astype(np.int64)).to(device)
+    extra_masks = [torch.from_numpy(np.require(m, requirements=["C", "W"])).to(device).float()
+                   for m in arr.masks[1:]]
+    assert arr.actions is not None
+    extra_actions = (torch.from_numpy(np.ascontiguousarray(arr.actions[:, 1:])).to(device)
+                     if extra_masks else None)
+    game_params = arr.metadata.get("game_params")
     return TensorData(
         planes=planes, mask=mask, action=action,
         train_idx=torch.from_numpy(tr).to(device), val_idx=torch.from_numpy(va).to(device),
@@ -99,6 +150,8 @@ def load_fold(path: str | Path, fold: int, folds: int, seed: int,
         in_shape=tuple(arr.state.shape[1:]), num_actions=int(arr.mask.shape[1]),
         encoder_version=str(arr.metadata.get("encoder_version")),
         game=str(arr.metadata.get("game")),
+        extra_masks=extra_masks, extra_actions=extra_actions,
+        game_params=dict(game_params) if game_params else None,
     )
 
 
@@ -114,6 +167,12 @@ def evaluate(model: nn.Module, data: TensorData, idx: torch.Tensor,
         return float("nan"), float("nan")
     for b in range(0, n, batch):
         i = idx[b:b + batch]
+        if data.num_heads > 1:
+            x, ms, y = data.batch(i)
+            outs = model(x, ms)
+            loss_sum += float(heads_loss(outs, y))
+            correct += int(heads_correct(outs, y).sum())
+            continue
         logits = model(data.planes[i], data.mask[i])
         loss_sum += float(nn.functional.cross_entropy(logits, data.action[i], reduction="sum"))
         correct += int((logits.argmax(dim=1) == data.action[i]).sum())
@@ -135,6 +194,18 @@ def run_epoch(model: nn.Module, opt: torch.optim.Optimizer, data: TensorData,
     run_correct = torch.zeros((), dtype=torch.long, device=device)
     for j, b in enumerate(range(0, int(perm.numel()), batch_size)):
         i = perm[b:b + batch_size]
+        if data.num_heads > 1:
+            x, ms, yh = data.batch(i)
+            if ks is not None and sym is not None:
+                x, ms, yh = sym.apply_heads(ks[j], x, ms, yh)
+            outs = model(x, ms)
+            loss = heads_loss(outs, yh) / i.numel()
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            run_loss += loss.detach() * i.numel()
+            run_correct += heads_correct([o.detach() for o in outs], yh).sum()
+            continue
         x, m, y = data.planes[i], data.mask[i], data.action[i]
         if ks is not None and sym is not None:
             x, m, y = sym.apply(ks[j], x, m, y)
@@ -171,7 +242,7 @@ def train_fold(
     data = load_fold(dataset_path, fold, folds, seed, device)
     run_seed = derive_seed("train", seed, bot, net_name, fold)
     torch.manual_seed(run_seed)
-    model = build_net(net_config, data.in_shape, data.num_actions, seed=run_seed).to(device)
+    model = build_net(net_config, data.in_shape, data.head_sizes, seed=run_seed).to(device)
     opt = torch.optim.Adam(model.parameters(), lr=float(train_cfg["lr"]),
                            weight_decay=float(train_cfg.get("weight_decay", 0.0)))
     bs = int(train_cfg["batch_size"])
@@ -183,10 +254,8 @@ def train_fold(
     if monitor not in ("val_loss", "val_acc"):
         raise ValueError(f"train.monitor must be val_loss or val_acc, got {monitor!r}")
     augment = str(train_cfg.get("augment", "none"))
-    sym = Symmetries(augment, data.in_shape[-1], device) if augment != "none" else None
-    if sym is not None and (data.in_shape[-1] != data.in_shape[-2]
-                            or data.num_actions != data.in_shape[-1] ** 2):
-        raise ValueError("train.augment needs a square board whose actions are its squares")
+    sym = (Symmetries.of(get_encoder(data.game, data.game_params), augment, device)
+           if augment != "none" else None)
     log.info("%s %s fold %d/%d: %d train rows, %d validation rows, %d params, device %s, "
              "%d thread(s)", bot, net_name, fold, folds, n_tr, int(data.val_idx.numel()),
              count_params(model), device, threads)
@@ -262,10 +331,12 @@ def train_fold(
         "timing": {"device": str(device), "threads": threads, "train_seconds": train_time,
                    "samples_per_s": samples / train_time if train_time > 0 else None},
     }
+    extra: dict[str, Any] = {"bot": bot, "metrics": {k: metrics[k] for k in (
+        "train_acc", "val_acc", "best_epoch", "epochs", "folds")}}
+    if data.game_params:
+        extra["game_params"] = data.game_params
     save_checkpoint(checkpoint_path, model, game=data.game, encoder_version=data.encoder_version,
-                    fold=fold, in_shape=data.in_shape, num_actions=data.num_actions,
-                    extra={"bot": bot, "metrics": {k: metrics[k] for k in (
-                        "train_acc", "val_acc", "best_epoch", "epochs", "folds")}})
+                    fold=fold, in_shape=data.in_shape, num_actions=data.head_sizes, extra=extra)
     Path(metrics_path).parent.mkdir(parents=True, exist_ok=True)
     Path(metrics_path).write_text(json.dumps(metrics, indent=1, sort_keys=True) + "\n")
     log.info("%s %s fold %d: best epoch %d, train acc %.2f%%, val acc %.2f%% (%.2f%% on the "

@@ -15,9 +15,12 @@ TABLE4_4_COLUMNS = ["bot", "baseline", "net", "train_acc_mean", "train_acc_std",
                     "val_acc_unseen_mean", "val_seen_share_mean"]
 
 
-def table4_3(nets: Mapping[str, Mapping[str, Any]], in_shape: Sequence[int] = (2, 8, 8),
-             num_actions: int = 64) -> pd.DataFrame:
-    """Per net: our exact trainable-parameter count, the thesis's count, and the layers."""
+def table4_3(nets: Mapping[str, Mapping[str, Any]], in_shape: Sequence[int],
+             num_actions: int | Sequence[int]) -> pd.DataFrame:
+    """Per net: our exact trainable-parameter count, the thesis's count, and the layers.
+
+    ``in_shape`` and ``num_actions`` (one size, or every head's) are the game encoder's.
+    """
     rows = []
     for name, cfg in nets.items():
         model = build_net(cfg, in_shape, num_actions, seed=0)
