@@ -96,7 +96,9 @@ def test_spec_validation_names_the_problem(tmp_path):
         ExternalSpec.from_params("b", {"command": "./missing.sh", "cwd": str(tmp_path)})
     with pytest.raises(ValueError, match="protocol"):
         ExternalSpec.from_params("b", {"command": "{python}", "protocol": "xml"})
-    s = ExternalSpec.from_params("b", {"command": "{python} -S 'my bot.py'"})
+    (tmp_path / "my bot.py").write_text("print(1)\n")
+    s = ExternalSpec.from_params("b", {"command": "{python} -S 'my bot.py'",
+                                       "cwd": str(tmp_path)})
     assert s.command == (sys.executable, "-S", "my bot.py")
     assert s.time_limit == 6.0 and s.keep_running_time_limit == pytest.approx(4.0)
     s = ExternalSpec.from_params("b", {"command": ["{python}"], "time_limit": 1.5,

@@ -1,6 +1,12 @@
 """``ime play <game> --seats ID ID [ID ...] --games N --seed S --out FILE``: logs from the judge.
 
 ``--black``/``--white`` name seats 0 and 1 of a two-player game (Reversi's colours).
+
+External bots are checked before the first match (a missing program, script or working
+directory is an error naming the path, exit 2). While playing, SIGTERM, SIGINT and SIGHUP kill
+every bot program and its descendants, then exit with 128 + the signal number
+(:func:`ime.bots.external.signals.exit_on_signals`). After playing, a fault summary (matches
+ended by a fault, verdict counts per bot) goes to stderr; ``--strict`` exits 1 if there was any.
 """
 
 from __future__ import annotations
@@ -26,6 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="extra YAML of bot specs (id -> spec), e.g. an external program")
     p.add_argument("--workers", type=int, default=0, help="processes (0 = all cores)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    p.add_argument("--strict", action="store_true",
+                   help="exit 1 if any match ended by a fault (TLE, RE, MLE, OLE, NJ, illegal "
+                        "move...)")
     p.set_defaults(func=run)
 
 
@@ -56,23 +65,80 @@ def resolve_bot_id(bot: str, specs: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ime.bots.external.signals import exit_on_signals
+    from ime.core.registry import get_game
     from ime.matches.runner import MatchSpec, play_schedule
 
     if args.games < 1:
         raise ValueError("--games must be >= 1")
-    from ime.core.registry import get_game
-
     specs = load_specs(args.game, args.bots_file)
     seats = seat_ids(args, get_game(args.game).num_players)
     seats = [resolve_bot_id(b, specs) for b in seats]
+    check_external_bots(args.game, seats, specs)
     names = "-".join(seats)
     schedule = [MatchSpec(i, f"{args.game}-{names}-s{args.seed}-{i:06d}", tuple(seats))
                 for i in range(args.games)]
-    n = play_schedule(args.game, schedule, specs, args.out, seed=args.seed,
-                      workers=args.workers, progress=not args.no_progress,
-                      desc=" vs ".join(seats))
+    with exit_on_signals():
+        n = play_schedule(args.game, schedule, specs, args.out, seed=args.seed,
+                          workers=args.workers, progress=not args.no_progress,
+                          desc=" vs ".join(seats))
     print(f"wrote {n} matches to {args.out}", file=sys.stderr)
-    return 0
+    faulted = print_fault_summary(args.out)
+    return 1 if args.strict and faulted else 0
+
+
+def check_external_bots(game: str, seats: list[str], specs: dict) -> None:
+    """Build each external seat's bot once (no program starts): a missing program, script or
+    working directory fails here, naming the path, not as an RE in every match."""
+    from ime.bots.registry import make_bot
+
+    for bot_id in dict.fromkeys(seats):
+        spec = specs.get(bot_id)
+        if isinstance(spec, dict) and spec.get("kind") == "external":
+            make_bot(game, bot_id, specs).close()
+
+
+def fault_counts(path: str | Path) -> tuple[int, int, dict[str, dict[str, int]]]:
+    """``(matches, faulted, {bot: {verdict: count}})`` of a log our judge wrote; a verdict ``OK``
+    fault (an illegal move) is counted under the judge's reason. Unreadable lines count as
+    faulted under ``?``."""
+    from ime.matches.logs import BadMatch, iter_raw_matches
+
+    matches = faulted = 0
+    per_bot: dict[str, dict[str, int]] = {}
+    for item in iter_raw_matches(path):
+        matches += 1
+        if isinstance(item, BadMatch):
+            faulted += 1
+            per_bot.setdefault("?", {})
+            per_bot["?"]["unreadable"] = per_bot["?"].get("unreadable", 0) + 1
+            continue
+        fault = item.data.get("fault")
+        if not isinstance(fault, dict):
+            continue
+        faulted += 1
+        ids = item.bot_ids()
+        player = fault.get("player")
+        bot = ids[player] if isinstance(player, int) and 0 <= player < len(ids) else "?"
+        verdict = str(fault.get("verdict", "?"))
+        if verdict == "OK":
+            verdict = str(fault.get("reason", "OK"))
+        counts = per_bot.setdefault(bot, {})
+        counts[verdict] = counts.get(verdict, 0) + 1
+    return matches, faulted, per_bot
+
+
+def print_fault_summary(path: str | Path) -> int:
+    """Print the fault summary of ``path`` to stderr; the number of faulted matches."""
+    matches, faulted, per_bot = fault_counts(path)
+    if not faulted:
+        print(f"faults: none in {matches} matches", file=sys.stderr)
+        return 0
+    print(f"faults: {faulted} of {matches} matches ended by a fault", file=sys.stderr)
+    for bot, counts in sorted(per_bot.items()):
+        items = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        print(f"  {bot}: " + ", ".join(f"{v} {n}" for v, n in items), file=sys.stderr)
+    return faulted
 
 
 def seat_ids(args: argparse.Namespace, num_players: int) -> list[str]:

@@ -31,7 +31,8 @@ TLE    no complete answer before the turn's deadline (``time_limit`` s, and
 RE     the program could not start, crashed, exited with a non-zero status or by a signal, or
        died between keep-running turns / quit instead of answering a keep-running turn.
 MLE    the program died with a memory error while ``memory_limit_mb`` was enforced (RLIMIT_AS).
-OLE    more than 1 MiB of output in one turn (Botzone's wrapper limit).
+OLE    more than ``stdout_limit`` bytes on stdout (default 1 MiB, Botzone's wrapper limit) or
+       ``stderr_limit`` bytes on stderr (default 1 MiB) in one turn; the head goes to the log.
 NJ     JSON interaction only: the output (or its first line) is not JSON, including no output at
        all. Botzone's judges name exactly these verdicts (``INVALID_INPUT_VERDICT_NJ`` = "output
        is not JSON"); there is no "NR" verdict in any judge we checked.
@@ -48,17 +49,26 @@ The package, along its seams: :mod:`~ime.bots.external.spec` (validated spec),
 :mod:`~ime.bots.external.process` (one running program: pipes, deadlines, limits, process
 group), :mod:`~ime.bots.external.protocol` (inputs and outputs of both interactions),
 :mod:`~ime.bots.external.bot` (:class:`ExternalBot` and the ``kind: external`` registry factory)
-and :mod:`~ime.bots.external.bench` (the cost of a turn). Importing the package registers the
-``external`` kind.
+and :mod:`~ime.bots.external.bench` (the cost of a turn); :mod:`~ime.bots.external.contain`
+(nothing a program starts outlives its turn, its match or us; signals), its
+:mod:`~ime.bots.external.guardian` and :mod:`~ime.bots.external.sandbox` (``sandbox: bwrap``).
+Importing the package registers the ``external`` kind. Fault classes and guarantees:
+docs/reliability.md.
 """
 
 from __future__ import annotations
 
 from ime.bots.external.bench import bench_external
 from ime.bots.external.bot import ExternalBot, TurnRecord, register
-from ime.bots.external.process import KEEP_RUNNING_MARKER, OUTPUT_LIMIT
+from ime.bots.external.process import KEEP_RUNNING_MARKER
 from ime.bots.external.protocol import BOTZONE_MEMORY_LIMIT_MB, simple_codec, simple_games
-from ime.bots.external.spec import DEFAULT_TIME_LIMIT, KEEP_RUNNING_RATIO, ExternalSpec
+from ime.bots.external.spec import (
+    DEFAULT_TIME_LIMIT,
+    KEEP_RUNNING_RATIO,
+    OUTPUT_LIMIT,
+    STDERR_LIMIT,
+    ExternalSpec,
+)
 
 __all__ = [
     "BOTZONE_MEMORY_LIMIT_MB",
@@ -66,6 +76,7 @@ __all__ = [
     "KEEP_RUNNING_MARKER",
     "KEEP_RUNNING_RATIO",
     "OUTPUT_LIMIT",
+    "STDERR_LIMIT",
     "ExternalBot",
     "ExternalSpec",
     "TurnRecord",

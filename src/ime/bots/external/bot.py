@@ -17,9 +17,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ime.bots.external.contain import die_with_parent
 from ime.bots.external.process import (
     _MARKER,
-    OUTPUT_LIMIT,
     STDERR_TAIL,
     _Program,
     _Session,
@@ -115,6 +115,15 @@ class ExternalBot(Bot):
                 self._sessions.pop(key, None)
             return response
 
+    def end_match(self, match_id: str) -> None:
+        """``match_id`` is over: kill its kept-running programs and all they started (Botzone
+        kills a kept-running bot at its match's end). Without this call they live until the bot's
+        next match or :meth:`close` (a match that ends on another seat's move is not seen here).
+        """
+        with self._lock:
+            for k in [k for k in self._sessions if k[0] == match_id]:
+                self._sessions.pop(k).close()
+
     def close(self) -> None:
         """Kill every kept-running process of this bot (safe to call more than once)."""
         with self._lock:
@@ -148,6 +157,7 @@ class ExternalBot(Bot):
         continuing = prog is not None
         t0 = time.monotonic()
         if prog is not None:
+            prog.err.new_turn()  # stderr written since the last answer counts for this turn
             stray = prog.drain()
             if prog.exited():  # died between turns
                 rc = prog.finish()
@@ -161,19 +171,18 @@ class ExternalBot(Bot):
             payload = full_input(codec, ctx, sess.data, self.globaldata, spec.time_limit,
                                  spec.memory_limit_mb or BOTZONE_MEMORY_LIMIT_MB)
             limit = spec.time_limit
-            prog = sess.program = _Program(
-                spec, die_with_parent=spec.keep_running
-                and threading.current_thread() is threading.main_thread())
+            prog = sess.program = _Program(spec, die_with_parent=die_with_parent(spec.keep_running))
         deadline = t0 + limit
         out, how = prog.exchange(payload, deadline, close_stdin=not spec.keep_running)
+        if prog.err.over and how != "ole":
+            how = "ole_stderr"
         if how == "timeout":
             err = prog.stderr_tail()
             sess.close()
             raise BotFault("TLE", f"no answer within {limit:g} s" + stderr_note(err),
                            raw=out.decode("utf-8", "replace"))
-        if how == "ole":
-            sess.close()
-            raise BotFault("OLE", f"more than {OUTPUT_LIMIT} bytes of output in one turn")
+        if how in ("ole", "ole_stderr"):
+            _output_limit_exceeded(sess, prog, how, out)
         kept = False
         err = ""
         at = out.find(_MARKER)
@@ -186,10 +195,14 @@ class ExternalBot(Bot):
                 sess.close()
         else:
             if how == "eof" and not prog.wait_exit(deadline):
+                if prog.err.over:
+                    _output_limit_exceeded(sess, prog, "ole_stderr", out)
                 sess.close()
                 raise BotFault("TLE", f"closed its output but did not exit within {limit:g} s",
                                raw=out.decode("utf-8", "replace"))
             rc = prog.finish()
+            if prog.err.over:  # its last words, read after it exited
+                _output_limit_exceeded(sess, prog, "ole_stderr", out)
             err = prog.stderr_tail()
             sess.close()
             if rc != 0:
@@ -222,6 +235,20 @@ class ExternalBot(Bot):
             self._warned_marker = True
             print(f"ime: external bot {self.bot_id!r} asked to keep running but its spec has "
                   "keep_running: false; restarting it every turn", file=sys.stderr)
+
+
+def _output_limit_exceeded(sess: _Session, prog: _Program, how: str, out: bytes) -> None:
+    """Raise OLE for too much stdout or stderr in one turn, with the output's head for the log
+    (the judge keeps 500 characters of a fault's detail)."""
+    sess.close()
+    spec = prog.spec
+    if how == "ole":
+        head = out[:200].decode("utf-8", "replace")
+        raise BotFault("OLE", f"more than {spec.stdout_limit} bytes on stdout in one turn; "
+                              f"head: {head!r}", raw=out[:STDERR_TAIL].decode("utf-8", "replace"))
+    head = prog.stderr_head()[:200]
+    raise BotFault("OLE", f"more than {spec.stderr_limit} bytes on stderr in one turn; "
+                          f"head: {head!r}", raw=out.decode("utf-8", "replace"))
 
 
 def _ends_match(state: State, player: int, response: Any) -> bool:

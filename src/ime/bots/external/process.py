@@ -1,9 +1,13 @@
 """One started bot program: its pipes, its limits, its process group, and the per-match session.
 
-No call can hang: every read and write waits on a deadline (``selectors``), each program runs in
-its own session and process group and the whole group is SIGKILLed on timeout, fault, match end
-and close; on Linux a keep-running process also dies with its parent (``PR_SET_PDEATHSIG``), so a
-killed worker leaves nothing behind, and an ``atexit`` hook kills what is still alive at exit.
+No call can hang: every read and write waits on a deadline (``selectors``). Each program runs in
+its own session and process group, marked ``IME_EXTERNAL_BOT=<token>.<serial>``, with
+``PR_SET_PDEATHSIG`` = SIGKILL; when it ends (answer, timeout, fault, match end, close) its group
+is SIGKILLed and :func:`ime.bots.external.contain.sweep` kills and reaps whatever it left in our
+process tree (``setsid`` escapees included). stdout and stderr are read as they come, each bounded
+per turn (``stdout_limit``/``stderr_limit``: OLE past it, the head kept for the log); stderr keeps
+only its first and last bytes in memory, never a file. An ``atexit`` hook kills what is still
+alive at exit, and :mod:`~ime.bots.external.contain` covers death by a signal.
 """
 
 from __future__ import annotations
@@ -13,85 +17,88 @@ import os
 import selectors
 import signal
 import subprocess
-import sys
-import tempfile
 import time
 import weakref
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import Any
 
+from ime.bots.external import contain
+from ime.bots.external.guardian import ENV_KEY
+from ime.bots.external.sandbox import bwrap_argv
 from ime.bots.external.spec import ExternalSpec
 from ime.core.bot import BotFault, DecisionContext
 
 KEEP_RUNNING_MARKER = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
-OUTPUT_LIMIT = 1 << 20
-"""Bytes of output per turn before OLE (Botzone's wrapper runs bots with ``-o 1048576``)."""
 STDERR_TAIL = 2000
+"""Bytes of stderr kept from the start of a turn and from the end (for fault details)."""
 MARKER_EOL_WAIT = 0.1
 """Seconds to wait for the newline after the keep-running marker before taking the turn."""
+CHUNK = 65536
 
 _MARKER = KEEP_RUNNING_MARKER.encode()
 _MEMORY_HINTS = (b"MemoryError", b"bad_alloc", b"Cannot allocate memory", b"out of memory",
                  b"failed to map segment")
 
 
-def _preexec(memory_limit_mb: int | None, die_with_parent: bool) -> Callable[[], None] | None:
-    """Set RLIMIT_AS and PR_SET_PDEATHSIG in the child, where the OS allows it."""
-    if os.name != "posix" or (memory_limit_mb is None and not die_with_parent):
-        return None
-    prctl = None
-    if die_with_parent and sys.platform.startswith("linux"):
-        try:
-            import ctypes
+class _Stderr:
+    """A program's stderr as it arrives: bytes this turn, this turn's head, the last bytes."""
 
-            prctl = ctypes.CDLL(None, use_errno=True).prctl
-        except (OSError, AttributeError):
-            prctl = None
-    parent = os.getpid()
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.turn = 0
+        self.head = bytearray()
+        self.tail = bytearray()
 
-    def setup() -> None:  # runs between fork and exec: keep it tiny
-        if memory_limit_mb is not None:
-            import resource
+    def new_turn(self) -> None:
+        self.turn = 0
+        self.head.clear()
 
-            limit = int(memory_limit_mb) << 20
-            try:
-                resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-            except (ValueError, OSError):
-                pass
-        if prctl is not None:
-            prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-            if os.getppid() != parent:
-                os._exit(1)
+    def feed(self, chunk: bytes) -> None:
+        self.turn += len(chunk)
+        if len(self.head) < STDERR_TAIL:
+            self.head += chunk[:STDERR_TAIL - len(self.head)]
+        self.tail = (self.tail + chunk[-STDERR_TAIL:])[-STDERR_TAIL:]
 
-    return setup
+    @property
+    def over(self) -> bool:
+        return self.turn > self.limit
 
 
 _LIVE: weakref.WeakSet[_Program] = weakref.WeakSet()
 
 
 class _Program:
-    """A started bot process: its pipes, its stderr file, its process group."""
+    """A started bot process: its pipes, its process group, its containment marker."""
 
     def __init__(self, spec: ExternalSpec, die_with_parent: bool):
         self.spec = spec
-        self.stderr: IO[bytes] = tempfile.TemporaryFile()
+        self.err = _Stderr(spec.stderr_limit)
+        own = contain.owner()  # subreaper + guardian, once per process
+        self.marker = own.marker()
         env = dict(os.environ)
         env.update(spec.env)
+        env[ENV_KEY] = self.marker
+        argv = list(spec.command)
+        contain.check_executable(argv[0], spec.cwd, env)
+        if spec.sandbox == "bwrap":
+            argv = bwrap_argv(argv, spec.cwd)
+        argv, setup = contain.launch(argv, spec.memory_limit_mb, die_with_parent)
         try:
             self.proc = subprocess.Popen(
-                list(spec.command), cwd=spec.cwd, env=env, bufsize=0,
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr,
-                start_new_session=True,
-                preexec_fn=_preexec(spec.memory_limit_mb, die_with_parent),
+                argv, cwd=spec.cwd, env=env, bufsize=0,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                start_new_session=True, preexec_fn=setup,
             )
         except OSError as e:
-            self.stderr.close()
             raise BotFault("RE", f"cannot start {list(spec.command)}: {e}") from e
-        assert self.proc.stdin is not None and self.proc.stdout is not None
+        own.leaders.add(self.proc.pid)
+        assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self.stdin_fd = self.proc.stdin.fileno()
         self.stdout_fd = self.proc.stdout.fileno()
+        self.stderr_fd = self.proc.stderr.fileno()
+        self.stderr_open = True
         os.set_blocking(self.stdin_fd, False)
+        os.set_blocking(self.stderr_fd, False)
         self.pidfd: int | None = None
         if hasattr(os, "pidfd_open"):
             try:
@@ -118,31 +125,52 @@ class _Program:
             return True
         return info is not None
 
-    def wait_exit(self, deadline: float) -> bool:
-        """Wait (no longer than ``deadline``) for the main process to exit."""
-        delay = 0.0002
+    def wait_exit(self, deadline: float, stop_at_ole: bool = True) -> bool:
+        """Wait (no longer than ``deadline``, nor past the stderr limit if ``stop_at_ole``) for
+        the main process to exit, reading stderr."""
         while not self.exited():
             left = deadline - time.monotonic()
-            if left <= 0:
+            if left <= 0 or (stop_at_ole and self.err.over):
                 return False
+            sel = selectors.DefaultSelector()
             if self.pidfd is not None:
-                sel = selectors.DefaultSelector()
                 sel.register(self.pidfd, selectors.EVENT_READ)
-                sel.select(left)
-                sel.close()
-            else:
-                time.sleep(min(delay, left))
-                delay = min(delay * 2, 0.01)
+            if self.stderr_open:
+                sel.register(self.stderr_fd, selectors.EVENT_READ)
+            wait = left if self.pidfd is not None else min(left, 0.01)
+            if sel.get_map():
+                sel.select(wait)
+            else:  # pragma: no cover - no pidfd and stderr closed
+                time.sleep(wait)
+            sel.close()
+            self.read_stderr()
         return True
 
-    def finish(self) -> int:
-        """Reap an exited process after killing what is left of its group; its exit status.
+    def read_stderr(self) -> None:
+        """Read what stderr holds now, without waiting and never past this turn's limit."""
+        while self.stderr_open and not self.err.over:
+            try:
+                chunk = os.read(self.stderr_fd, CHUNK)
+            except BlockingIOError:
+                return
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self.stderr_open = False
+                return
+            self.err.feed(chunk)
 
-        The group is killed *before* reaping: until then the leader's pid cannot be reused, so
-        ``killpg`` can only reach this bot's own processes (e.g. a forgotten grandchild).
+    def finish(self) -> int:
+        """Reap an exited process after killing what is left of its group and its escapees.
+
+        The group is killed and the sweep done *before* reaping: until then the leader's pid
+        cannot be reused, so ``killpg`` and the sweep reach only this bot's own processes.
         """
         if self.returncode is None:
             self._killpg()
+            self.wait_exit(time.monotonic() + 5, stop_at_ole=False)  # its orphans are ours now
+            self.read_stderr()
+            contain.sweep(self.proc.pid, self.marker)
             try:
                 self.returncode = self.proc.wait(timeout=5)
             except subprocess.TimeoutExpired:  # pragma: no cover - unkillable (D state)
@@ -151,9 +179,7 @@ class _Program:
         return self.returncode
 
     def kill(self) -> None:
-        """SIGKILL the whole process group and reap the leader; safe to call twice."""
-        if self.returncode is None:
-            self._killpg()
+        """SIGKILL the whole process group, sweep, reap the leader; safe to call twice."""
         self.finish()
 
     def _killpg(self) -> None:
@@ -166,49 +192,47 @@ class _Program:
             pass
 
     def _close_fds(self) -> None:
-        for f in (self.proc.stdin, self.proc.stdout):
+        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             try:
                 if f is not None:
                     f.close()
             except OSError:
                 pass
+        self.stderr_open = False
         if self.pidfd is not None:
             try:
                 os.close(self.pidfd)
             except OSError:
                 pass
             self.pidfd = None
+        own = contain._current()
+        if own is not None:
+            own.leaders.discard(self.proc.pid)
         _LIVE.discard(self)
 
     def stderr_tail(self) -> str:
-        try:
-            self.stderr.seek(0, os.SEEK_END)
-            size = self.stderr.tell()
-            self.stderr.seek(max(0, size - STDERR_TAIL))
-            return self.stderr.read().decode("utf-8", "replace")
-        except (OSError, ValueError):
-            return ""
+        return bytes(self.err.tail).decode("utf-8", "replace")
+
+    def stderr_head(self) -> str:
+        return bytes(self.err.head).decode("utf-8", "replace")
 
     def close(self) -> None:
         self.kill()
-        try:
-            self.stderr.close()
-        except OSError:
-            pass
 
     # -- one exchange ----------------------------------------------------------------------------
     def drain(self) -> bytes:
         """Whatever the program printed since the last turn (stray output), without waiting."""
         out = bytearray()
+        self.read_stderr()
         sel = selectors.DefaultSelector()
         sel.register(self.stdout_fd, selectors.EVENT_READ)
         try:
             while sel.select(0):
-                chunk = os.read(self.stdout_fd, 65536)
+                chunk = os.read(self.stdout_fd, CHUNK)
                 if not chunk:
                     break
                 out += chunk
-                if len(out) > OUTPUT_LIMIT:
+                if len(out) > self.spec.stdout_limit:
                     break
         finally:
             sel.close()
@@ -217,10 +241,11 @@ class _Program:
     def exchange(self, data: bytes, deadline: float, close_stdin: bool) -> tuple[bytes, str]:
         """Write ``data``, read until EOF / the keep-running marker / exit / deadline.
 
-        Returns the output and how it ended: ``"eof"``, ``"marker"``, ``"exit"``, ``"timeout"``
-        or ``"ole"``. Writing is non-blocking too, so a program that never reads its (large)
-        input cannot stall us.
+        Returns the output and how it ended: ``"eof"``, ``"marker"``, ``"exit"``, ``"timeout"``,
+        ``"ole"`` (stdout past its limit; the output is cut there) or ``"ole_stderr"``. Writing
+        is non-blocking too, so a program that never reads its (large) input cannot stall us.
         """
+        limit = self.spec.stdout_limit
         sel = selectors.DefaultSelector()
         pending = memoryview(data)
         writing = bool(pending)
@@ -229,23 +254,27 @@ class _Program:
         elif close_stdin:
             self._close_stdin()
         sel.register(self.stdout_fd, selectors.EVENT_READ)
+        if self.stderr_open:
+            sel.register(self.stderr_fd, selectors.EVENT_READ)
         if self.pidfd is not None:
             sel.register(self.pidfd, selectors.EVENT_READ)
         buf = bytearray()
         marker_at = -1
         try:
             while True:
+                if self.err.over:
+                    return bytes(buf), "ole_stderr"
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return bytes(buf), "marker" if marker_at >= 0 else "timeout"
                 wait = left if self.pidfd is not None else min(left, 0.05)
                 events = sel.select(wait)
                 if not events and self.pidfd is None and self.exited():
-                    return bytes(buf) + self.drain(), "exit"
+                    return self._last(buf, limit)
                 for key, _ in events:
                     if key.fd == self.stdin_fd:
                         try:
-                            n = os.write(self.stdin_fd, pending[:65536])
+                            n = os.write(self.stdin_fd, pending[:CHUNK])
                             pending = pending[n:]
                         except BlockingIOError:
                             continue
@@ -255,14 +284,18 @@ class _Program:
                             sel.unregister(self.stdin_fd)
                             if close_stdin:
                                 self._close_stdin()
+                    elif key.fd == self.stderr_fd:
+                        self.read_stderr()
+                        if not self.stderr_open:
+                            sel.unregister(self.stderr_fd)
                     elif key.fd == self.stdout_fd:
-                        chunk = os.read(self.stdout_fd, 65536)
+                        chunk = os.read(self.stdout_fd, CHUNK)
                         if not chunk:
                             return bytes(buf), "eof"
                         start = max(0, len(buf) - len(_MARKER))
                         buf += chunk
-                        if len(buf) > OUTPUT_LIMIT:
-                            return bytes(buf[:OUTPUT_LIMIT]), "ole"
+                        if len(buf) > limit:
+                            return bytes(buf[:limit]), "ole"
                         at = buf.find(_MARKER, start) if marker_at < 0 else marker_at
                         if at >= 0:
                             # the marker's own line end may come in a later write (unbuffered
@@ -272,10 +305,16 @@ class _Program:
                             if marker_at < 0:
                                 marker_at = at
                                 deadline = min(deadline, time.monotonic() + MARKER_EOL_WAIT)
-                    else:  # pidfd: the main process exited; take what it left in the pipe
-                        return bytes(buf) + self.drain(), "exit"
+                    else:  # pidfd: the main process exited; take what it left in the pipes
+                        return self._last(buf, limit)
         finally:
             sel.close()
+
+    def _last(self, buf: bytearray, limit: int) -> tuple[bytes, str]:
+        """The main process exited: the output with what it left in the pipes."""
+        self.read_stderr()
+        out = bytes(buf) + self.drain()
+        return (out[:limit], "ole") if len(out) > limit else (out, "exit")
 
     def _close_stdin(self) -> None:
         try:
@@ -287,7 +326,7 @@ class _Program:
 
 @atexit.register
 def _kill_all_programs() -> None:
-    """Interpreter exit: no keep-running program may outlive us."""
+    """Interpreter exit: no program may outlive us (nor, through the sweep, its descendants)."""
     for prog in list(_LIVE):
         try:
             prog.kill()
