@@ -1,69 +1,76 @@
-# Stage 3: one job per (bot, net, fold) -> checkpoint + metrics JSON; Tables 4.3 and 4.4.
+# Stage 3: one job per (bot, net, fold) -> checkpoint + metrics JSON; the nets' table
+# (net_architectures.csv), the accuracies (imitation_accuracy.csv) and a sweep's table.
 
 
 rule train:
     input:
         lambda wc: INDEX.train_input(wc.game, wc.ttag, wc.bot),
     output:
-        ckpt="data/{game}/models/{ttag}/{netdir}/{bot}/fold{fold}.pt",
-        metrics="data/{game}/models/{ttag}/{netdir}/{bot}/fold{fold}.json",
+        ckpt=P.CHECKPOINT,
+        metrics=P.METRICS,
     params:
         spec=lambda wc: INDEX.train_spec(wc.game, wc.ttag, wc.netdir, wc.bot, wc.fold),
-    threads: TRAIN_CFG["threads"]
+    threads: lambda wc: WF.train_threads(wc.game)
     resources:
-        **TRAIN_RESOURCES,
+        mem_mb=2000,
+        gpu=lambda wc: WF.train_gpus(wc.game),
     log:
-        job_log("train", "{ttag}/{netdir}/{bot}/fold{fold}"),
+        P.job_log("train", "{ttag}/{netdir}/{bot}/fold{fold}"),
     benchmark:
-        job_benchmark("train", "{ttag}/{netdir}/{bot}/fold{fold}")
+        P.job_benchmark("train", "{ttag}/{netdir}/{bot}/fold{fold}")
     conda:
         "../envs/ime.yaml"
     script:
         "../workflow_scripts/train.py"
 
 
-rule table4_3:
+rule net_architectures:
     output:
-        "{rdir}/table4_3.csv",
+        report(P.result("net_architectures.csv"), caption="../report/net_architectures.rst",
+               category="Imitation", subcategory="Nets"),
     params:
         spec=lambda wc: INDEX.table4_3_spec(wc.rdir),
+    threads: 1
     log:
-        "logs/tables/{rdir}/table4_3.log",
+        P.result_log("net_architectures"),
     conda:
         "../envs/ime.yaml"
     script:
-        "../workflow_scripts/table4_3.py"
+        "../workflow_scripts/net_architectures.py"
 
 
-rule table4_4:
+rule imitation_accuracy:
     input:
         metrics=lambda wc: INDEX.metrics_paths(INDEX.variant(wc.rdir)),
         stats=lambda wc: INDEX.stats_paths(INDEX.variant(wc.rdir)),
     output:
-        "{rdir}/table4_4.csv",
+        report(P.result("imitation_accuracy.csv"), caption="../report/imitation_accuracy.rst",
+               category="Imitation", subcategory="Accuracy"),
     params:
         spec=lambda wc: INDEX.table4_4_spec(wc.rdir),
+    threads: 1
     log:
-        "logs/tables/{rdir}/table4_4.log",
+        P.result_log("imitation_accuracy"),
     conda:
         "../envs/ime.yaml"
     script:
-        "../workflow_scripts/table4_4.py"
+        "../workflow_scripts/imitation_accuracy.py"
 
 
-if INDEX.sweep_path():
-
-    rule sweep:
-        input:
-            metrics=[m for p in INDEX.sweep_spec()["points"] for m in p["metrics"]],
-            stats=[s for p in INDEX.sweep_spec()["points"] for s in p["stats"]],
-        output:
-            INDEX.sweep_path(),
-        params:
-            spec=INDEX.sweep_spec(),
-        log:
-            "logs/tables/sweep.log",
-        conda:
-            "../envs/ime.yaml"
-        script:
-            "../workflow_scripts/sweep.py"
+rule sweep:
+    input:
+        metrics=lambda wc: [m for p in INDEX.sweep_spec(INDEX.sweep_plan(wc.rdir))["points"]
+                            for m in p["metrics"]],
+        stats=lambda wc: [s for p in INDEX.sweep_spec(INDEX.sweep_plan(wc.rdir))["points"]
+                          for s in p["stats"]],
+    output:
+        P.result("sweep_{swkey}.csv"),
+    params:
+        spec=lambda wc: INDEX.sweep_spec(INDEX.sweep_plan(wc.rdir)),
+    threads: 1
+    log:
+        P.result_log("sweep_{swkey}"),
+    conda:
+        "../envs/ime.yaml"
+    script:
+        "../workflow_scripts/sweep.py"

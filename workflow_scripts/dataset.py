@@ -1,5 +1,5 @@
-"""Snakemake job: dataset (logic: ime.cli.pipeline.job_dataset)."""
+"""Snakemake job: one target's Parquet dataset (logic: ime.workflow.jobs.datasets.job_dataset)."""
 
-from ime.cli.pipeline import job_dataset
+from ime.workflow.jobs.datasets import job_dataset
 
 job_dataset(snakemake)  # noqa: F821 - injected by Snakemake's script directive

@@ -1,5 +1,5 @@
-"""Snakemake job: decisions (logic: ime.cli.pipeline.job_decisions)."""
+"""Snakemake job: one log part's decisions (logic: ime.workflow.jobs.datasets.job_decisions)."""
 
-from ime.cli.pipeline import job_decisions
+from ime.workflow.jobs.datasets import job_decisions
 
 job_decisions(snakemake)  # noqa: F821 - injected by Snakemake's script directive

@@ -1,5 +1,5 @@
-"""Snakemake job: evaluate keys (logic: ime.evaluate.jobs.job_keys)."""
+"""Snakemake job: mine one target's key endgames (logic: ime.workflow.jobs.evaluate.job_keys)."""
 
-from ime.evaluate.jobs import job_keys
+from ime.workflow.jobs.evaluate import job_keys
 
 job_keys(snakemake)  # noqa: F821 - injected by Snakemake's script directive

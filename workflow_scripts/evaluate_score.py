@@ -1,5 +1,8 @@
-"""Snakemake job: evaluate score (logic: ime.evaluate.jobs.job_score)."""
+"""Snakemake job: score one agent on one target's key set.
 
-from ime.evaluate.jobs import job_score
+Logic: ime.workflow.jobs.evaluate.job_score.
+"""
+
+from ime.workflow.jobs.evaluate import job_score
 
 job_score(snakemake)  # noqa: F821 - injected by Snakemake's script directive

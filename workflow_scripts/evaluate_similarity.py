@@ -1,5 +1,8 @@
-"""Snakemake job: evaluate similarity (logic: ime.evaluate.jobs.job_similarity)."""
+"""Snakemake job: S1/S2 of every (agent, target) pair.
 
-from ime.evaluate.jobs import job_similarity
+Logic: ime.workflow.jobs.evaluate.job_similarity.
+"""
+
+from ime.workflow.jobs.evaluate import job_similarity
 
 job_similarity(snakemake)  # noqa: F821 - injected by Snakemake's script directive

@@ -1,5 +1,8 @@
-"""Snakemake job: play one shard of the match schedule (logic: ime.cli.pipeline.job_matches)."""
+"""Snakemake job: play one shard of a target's match schedule.
 
-from ime.cli.pipeline import job_matches
+Logic: ime.workflow.jobs.matches.job_matches.
+"""
+
+from ime.workflow.jobs.matches import job_matches
 
 job_matches(snakemake)  # noqa: F821 - injected by Snakemake's script directive

@@ -1,5 +1,5 @@
-"""Snakemake job: report moves (logic: ime.report.jobs.job_moves)."""
+"""Snakemake job: the move-choice figures (logic: ime.workflow.jobs.report.job_moves)."""
 
-from ime.report.jobs import job_moves
+from ime.workflow.jobs.report import job_moves
 
 job_moves(snakemake)  # noqa: F821 - injected by Snakemake's script directive

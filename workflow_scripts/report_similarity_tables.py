@@ -1,5 +1,8 @@
-"""Snakemake job: report similarity_tables (logic: ime.report.jobs.job_similarity_tables)."""
+"""Snakemake job: the similarity tables, clusters and figures.
 
-from ime.report.jobs import job_similarity_tables
+Logic: ime.workflow.jobs.report.job_similarity_tables.
+"""
+
+from ime.workflow.jobs.report import job_similarity_tables
 
 job_similarity_tables(snakemake)  # noqa: F821 - injected by Snakemake's script directive

@@ -1,5 +1,5 @@
-"""Snakemake job: run_report (logic: ime.cli.pipeline.job_run_report)."""
+"""Snakemake job: the run report (logic: ime.workflow.jobs.datasets.job_run_report)."""
 
-from ime.cli.pipeline import job_run_report
+from ime.workflow.jobs.datasets import job_run_report
 
 job_run_report(snakemake)  # noqa: F821 - injected by Snakemake's script directive

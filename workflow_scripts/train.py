@@ -1,5 +1,5 @@
-"""Snakemake job: train (logic: ime.cli.pipeline.job_train)."""
+"""Snakemake job: train one (bot, net, fold) (logic: ime.workflow.jobs.train.job_train)."""
 
-from ime.cli.pipeline import job_train
+from ime.workflow.jobs.train import job_train
 
 job_train(snakemake)  # noqa: F821 - injected by Snakemake's script directive

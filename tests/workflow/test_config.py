@@ -1,4 +1,4 @@
-"""Config composition, validation, and variant directories (src/ime/config.py)."""
+"""Config composition, validation, and variant directories (ime.workflow)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from ime.config import (
+from ime.workflow import (
     ConfigError,
+    EvalIndex,
     WorkflowIndex,
     compose,
     default_config_dir,
@@ -141,16 +142,17 @@ def test_sweep_plan_shares_logs() -> None:
     tags = {v.dataset_tag for _, v in plan.sweep}
     assert len(tags) == len(plan.sweep)
     assert {v.logs_tag for _, v in plan.sweep} == {plan.main.logs_tag}
-    idx = WorkflowIndex(plan, {b: {"kind": "random"} for b in [
-        *plan.main.cfg["game"]["targets"], *plan.main.cfg["game"]["opponents"]]})
-    assert idx.sweep_path() == "results/reversi/sweep_dataset.matches.csv"
-    assert len(idx.sweep_spec()["points"]) == len(plan.sweep)
+    idx = WorkflowIndex([plan], {"reversi": {b: {"kind": "random"} for b in [
+        *plan.main.cfg["game"]["targets"], *plan.main.cfg["game"]["opponents"]]}})
+    assert idx.sweep_name(plan) == "sweep_dataset.matches.csv"
+    assert idx.sweep_plan("results/reversi") is plan
+    assert len(idx.sweep_spec(plan)["points"]) == len(plan.sweep)
 
 
 def test_unknown_bot_is_reported() -> None:
     plan = make_plan(["scale=tiny"])
     with pytest.raises(ConfigError, match="not in config/bots"):
-        WorkflowIndex(plan, {"rev1": {"kind": "random"}})
+        WorkflowIndex([plan], {"reversi": {"rev1": {"kind": "random"}}})
 
 
 def test_raw_source_needs_files(tmp_path: Path) -> None:
@@ -184,7 +186,7 @@ def _specs(plan) -> dict:
 
 def test_index_params_are_plain_and_minimal() -> None:
     plan = make_plan(["scale=tiny"])
-    idx = WorkflowIndex(plan, _specs(plan))
+    idx = WorkflowIndex([plan], {"reversi": _specs(plan)})
     v = plan.main
     spec = idx.train_spec(v.game, v.train_tag, v.net_dirs["conv"], "rev1", 1)
     assert not {"threads", "gpu", "nets", "run_folds"} & set(spec["train"])
@@ -240,12 +242,11 @@ def test_adding_a_target_changes_no_job_of_the_others() -> None:
     the evaluation's keys, scores, held-out scores, tournament pairs) is the same with a third
     target; only rev3's jobs and the aggregate tables are new."""
     from ime.bots.registry import load_bot_specs
-    from ime.evaluate.workflow import EvalIndex
 
-    specs = load_bot_specs("reversi")
+    specs = {"reversi": load_bot_specs("reversi")}
     plans = [make_plan(["scale=tiny"]), make_plan(["scale=tiny", "game.targets=[rev1,rev2,rev3]"])]
-    idx = [WorkflowIndex(p, specs) for p in plans]
-    ev = [EvalIndex(p, specs) for p in plans]
+    idx = [WorkflowIndex([p], specs) for p in plans]
+    ev = [EvalIndex(p.variants(), specs) for p in plans]
     v = [p.main for p in plans]
     e = [x.for_rdir(vv.results_dir) for x, vv in zip(ev, v, strict=True)]
 
@@ -284,3 +285,47 @@ def test_adding_a_target_changes_no_job_of_the_others() -> None:
         assert new and all("rev3" in p for p in new), sorted(new)
     assert e[1].keys_spec("rev3")["references"] == ["rev1", "rev2", "rev4", "rev5"]
     assert e[0].keys_spec("rev1")["references"] == ["rev2", "rev3", "rev4", "rev5"]
+
+
+def test_game_scales_are_applied_below_the_command_line_and_removed() -> None:
+    tiny = to_plain(compose(["scale=tiny"]))
+    assert tiny["game"]["targets"] == ["rev1", "rev2"]  # config/game/reversi.yaml scales.tiny
+    assert "scales" not in tiny["game"]
+    mine = to_plain(compose(["scale=tiny", "game.targets=[rev3]"]))
+    assert mine["game"]["targets"] == ["rev3"]  # the command line wins
+    quick = to_plain(compose([]))
+    assert quick["game"]["targets"] == ["rev1", "rev2", "rev3", "rev4", "rev5"]
+
+
+def test_scale_files_name_no_bot() -> None:
+    for path in (CONFIG / "scale").glob("*.yaml"):
+        text = path.read_text()
+        assert "targets" not in text.split("#")[0] and "game:" not in text, path
+
+
+def test_reversi_logs_key_is_the_old_one() -> None:
+    """Written into every dataset's Parquet metadata: it must not grow with the game keys that
+    do not change the logs (augment, references, openings, params, extra)."""
+    from ime.workflow import logs_key
+
+    c = make_plan(["scale=tiny"]).main.cfg
+    assert logs_key(c) == {
+        "game.name": "reversi",
+        "game.opponents": ["opp_random", "opp_greedy", "opp_positional", "opp_noisy1",
+                           "opp_noisy2"],
+        "game.sparring": ["rev1", "rev2", "rev3", "rev4", "rev5"],
+        "game.num_actions": 64, "game.planes": 2, "game.board": [8, 8],
+        "matches.source": "generated", "matches.per_target": 12, "matches.vs_targets": 0.1,
+        "matches.shards": 2, "matches.seed": 0}
+
+
+def test_game_keys_tag_only_the_stages_that_use_them() -> None:
+    base = make_plan(["scale=tiny"]).main
+    aug = make_plan(["scale=tiny", "game.augment=sym8"]).main
+    assert (aug.logs_tag, aug.dataset_tag) == ("tiny", "tiny")
+    assert aug.train_tag == "tiny__game.augment-sym8" and aug.results_dir != base.results_dir
+    refs = make_plan(["scale=tiny", "game.references=[rev1,rev2,rev3]"]).main
+    assert (refs.logs_tag, refs.dataset_tag, refs.train_tag) == ("tiny", "tiny", "tiny")
+    assert refs.results_dir != base.results_dir
+    gap = make_plan(["scale=tiny", "game.openings.max_mobility_gap=5"]).main
+    assert gap.train_tag == "tiny" and gap.results_dir != base.results_dir

@@ -22,7 +22,6 @@ import pytest
 import yaml
 from workflow_helpers import (
     copy_workflow,
-    evaluate_override,
     leftovers,
     overrides_arg,
     results_dir,
@@ -37,7 +36,7 @@ from ime.matches.runner import build_schedule, play_schedule
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "reversi_bot.py"
-FAULT_BOT = ROOT / "tests" / "bots" / "fault_bot.py"
+FAULT_BOT = ROOT / "tests" / "programs" / "fault_bot.py"
 
 
 @pytest.fixture
@@ -87,9 +86,9 @@ def test_snakemake_takes_an_external_target_to_table4_5(tmp_path, specs):
             **specs["my_ext"], "description": "examples/reversi_bot.py, keep-running"}}))
     # the thesis's coupling, explicitly: the two targets spar with each other (so the program is
     # also an opponent in the other target's matches and forks) and are each other's references
-    cfg = overrides_arg(["scale=tiny", *evaluate_override(), "game.targets=[my_ext,opp_greedy]",
+    cfg = overrides_arg(["scale=tiny", "game.targets=[my_ext,opp_greedy]",
                          "game.opponents=[opp_random]", "game.sparring=null",
-                         "evaluate.references=null", "evaluate.n_keys=3",
+                         "game.references=null", "evaluate.n_keys=3",
                          "evaluate.bootstrap=50"])
     rdir = results_dir(work, cfg)
     run = snakemake(work, "-j2", f"{rdir}/table4_5.csv", "--config", cfg, timeout=900)

@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from ime.config import make_plan
+from ime.workflow import make_plan
 
 REPO = Path(__file__).resolve().parents[2]
 SNAKEFILE = REPO / "Snakefile"
@@ -54,6 +54,10 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_tables(run: Path) -> None:
+    for name, generic in (("table4_2.csv", "dataset_stats.csv"),
+                          ("table4_3.csv", "net_architectures.csv"),
+                          ("table4_4.csv", "imitation_accuracy.csv")):
+        assert (run / RES / name).read_bytes() == (run / RES / generic).read_bytes()
     t2 = pd.read_csv(run / RES / "table4_2.csv")
     assert list(t2.columns) == ["bot", "pairs", "baseline"]
     assert list(t2.bot) == ["rev1", "rev2"]
@@ -112,7 +116,7 @@ def _dry_jobs(run: Path, *overrides: str) -> dict[str, int]:
 def test_override_reruns_only_dependents(run: Path) -> None:
     assert _dry_jobs(run, "train.threads=2") == {}  # runtime only: nothing to do
     jobs = _dry_jobs(run, "train.nets=[conv]")  # fewer nets: only new tables, no training
-    assert "train" not in jobs and "table4_4" in jobs
+    assert "train" not in jobs and "imitation_accuracy" in jobs
     jobs = _dry_jobs(run, "train.lr=0.002", "train.nets=[conv]")
     assert jobs.get("train") == 2 * 2  # 2 bots x conv x 2 folds, nothing upstream
     assert not {"matches", "decisions", "dataset"} & set(jobs)
@@ -124,8 +128,9 @@ def test_adding_a_target_runs_only_its_jobs(run: Path) -> None:
     """A third target (rev3, from the pinned sparring pool) plays only its own parts and trains
     only its own models; rev1's and rev2's logs, datasets and models are left alone."""
     jobs = _dry_jobs(run, "game.targets=[rev1,rev2,rev3]")
-    assert jobs == {"matches": 2, "decisions": 2, "dataset": 1, "train": 3 * 2, "table4_2": 1,
-                    "table4_3": 1, "table4_4": 1, "run_report": 1}, jobs
+    assert jobs == {"matches": 2, "decisions": 2, "dataset": 1, "train": 3 * 2,
+                    "dataset_stats": 1, "net_architectures": 1, "imitation_accuracy": 1,
+                    "run_report": 1, "artifact": 3}, jobs
     logs = sorted(p.relative_to(run).as_posix()
                   for p in (run / "data/reversi/logs/tiny").rglob("*.jsonl"))
     assert logs == [f"data/reversi/logs/tiny/{t}/shard00{k}.jsonl"

@@ -33,12 +33,6 @@ def copy_workflow(dst: Path) -> Path:
     return dst
 
 
-def evaluate_override() -> list[str]:
-    """``+evaluate=default`` until config.yaml's defaults list the group, then nothing."""
-    text = (ROOT / "config" / "config.yaml").read_text()
-    return [] if re.search(r"^\s*-\s*evaluate\s*:", text, re.M) else ["+evaluate=default"]
-
-
 def overrides_arg(items: list[str] | tuple[str, ...]) -> str:
     """The single ``--config`` entry holding Hydra override strings, each quoted."""
     return "overrides=[" + ",".join(f'"{o}"' for o in items) + "]"
@@ -81,6 +75,14 @@ def leftovers(marker: str) -> list[int]:
             if marker in cmd and state not in ("Z", "X"):
                 out.append(int(entry))
     return out
+
+
+def job_counts(dry_run_output: str) -> dict[str, int]:
+    """``rule -> jobs`` of a ``snakemake -n`` run (its job stats table)."""
+    counts: dict[str, int] = {}
+    for rule, _ in planned_jobs(dry_run_output):
+        counts[rule] = counts.get(rule, 0) + 1
+    return counts
 
 
 def planned_jobs(dry_run_output: str) -> list[tuple[str, list[str]]]:

@@ -1,8 +1,4 @@
-"""Report jobs: the thesis's evaluation tables, clustering and figures from the stage outputs.
-
-Called by the one-line ``workflow_scripts/report_*.py``; params are plain values made by
-:mod:`ime.evaluate.workflow`.
-"""
+"""Stage 5: the evaluation's tables, clustering and figures, under their generic names."""
 
 from __future__ import annotations
 
@@ -15,18 +11,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ime.workflow.jobs.logging import job_logging, write_csv
+
 log = logging.getLogger("ime.report")
-
-
-def _logging(smk: Any):
-    from ime.cli.pipeline import job_logging
-
-    return job_logging(str(smk.log[0]) if len(smk.log) else None)
-
-
-def _csv(df: pd.DataFrame, path: str) -> None:
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    df.to_csv(path, index=False, float_format="%.6g")
+FLOATS = "%.6g"
 
 
 def _sims(path: str) -> list:
@@ -38,7 +26,8 @@ def _sims(path: str) -> list:
 
 
 def job_similarity_tables(smk: Any) -> None:
-    """Tables 4.5-4.7 and 6.1, the clusters, the dendrograms and the similarity heat maps."""
+    """S1/S2 of the imitators (Table 4.5), the pairwise tables (4.6, 4.7), difficulty by class
+    (6.1), the clusters, the dendrograms and the similarity heat maps."""
     from ime.evaluate.clustering import (
         algorithm_class,
         cluster_matrix,
@@ -50,18 +39,19 @@ def job_similarity_tables(smk: Any) -> None:
 
     p = smk.params.spec
     o = smk.output
-    with _logging(smk):
+    with job_logging(smk):
         targets: list[str] = p["targets"]
         specs = p["specs"]
         sims = _sims(smk.input.similarity)
         pairs = pd.read_csv(smk.input.pairwise)
         t45 = tables.table4_5(sims, specs, targets)
-        _csv(t45, o.table4_5)
-        _csv(tables.pairwise_table(pairs, targets, "s1", tables.imbot_values(sims, "s1")),
-             o.table4_6)
-        _csv(tables.pairwise_table(pairs, targets, "s2", tables.imbot_values(sims, "s2")),
-             o.table4_7)
-        _csv(tables.table6_1(t45, specs), o.table6_1)
+        write_csv(t45, o.s1s2_imitator, float_format=FLOATS)
+        write_csv(tables.pairwise_table(pairs, targets, "s1", tables.imbot_values(sims, "s1")),
+                  o.s1_pairwise, float_format=FLOATS)
+        write_csv(tables.pairwise_table(pairs, targets, "s2", tables.imbot_values(sims, "s2")),
+                  o.s2_pairwise, float_format=FLOATS)
+        write_csv(tables.table6_1(t45, specs, game=p["game"]), o.difficulty_by_class,
+                  float_format=FLOATS)
 
         k = int(p["clusters"])
         classes = {b: algorithm_class(specs.get(b, {})) for b in targets}
@@ -78,67 +68,73 @@ def job_similarity_tables(smk: Any) -> None:
             lab, z = cluster_matrix(mat, k)
             by_distance[f"distance_{col}"] = lab
             trees.append((f"by distance 1 - {col.upper()} between originals", z, targets))
-        _csv(clusters_table(lab_imit, by_distance, classes), o.clusters)
+        write_csv(clusters_table(lab_imit, by_distance, classes), o.clusters,
+                  float_format=FLOATS)
         figures.plot_dendrograms(trees, o.dendrogram_png, o.dendrogram_pdf)
-
-        # heat map: every agent (rows) on every target's key set (columns), S1 and S2
-        sim_df = pd.DataFrame([s.to_row() for s in sims])
-        agents = list(dict.fromkeys([*targets, *sim_df["agent"].tolist()])) if len(
-            sim_df) else list(targets)
-        panels = []
-        for col in ("s1", "s2"):
-            m = pd.DataFrame(np.nan, index=agents, columns=targets)
-            for t in targets:
-                m.loc[t, t] = 1.0
-            for r in sim_df.itertuples(index=False):
-                m.loc[r.agent, r.target] = getattr(r, col)
-            panels.append(m)
-        figures.plot_similarity_panels(
-            panels, ["S1: single-step action similarity", "S2: endgame win/loss similarity"],
-            o.heatmap_png, o.heatmap_pdf,
-            xlabel="target bot (its key endgames)", ylabel="agent")
-        log.info("tables 4.5-4.7, 6.1, clusters and figures for %d targets", len(targets))
+        _heatmaps(sims, targets, o.heatmap_png, o.heatmap_pdf)
+        log.info("similarity tables, clusters and figures for %d targets", len(targets))
 
 
-def job_table4_8(smk: Any) -> None:
-    """Round-robin standings + Bradley-Terry ratings from every pair's games."""
+def _heatmaps(sims: list, targets: list[str], png: str, pdf: str) -> None:
+    """Every agent (rows) on every target's key set (columns), S1 and S2."""
+    from ime.report import figures
+
+    sim_df = pd.DataFrame([s.to_row() for s in sims])
+    agents = list(dict.fromkeys([*targets, *sim_df["agent"].tolist()])) if len(
+        sim_df) else list(targets)
+    panels = []
+    for col in ("s1", "s2"):
+        m = pd.DataFrame(np.nan, index=agents, columns=targets)
+        for t in targets:
+            m.loc[t, t] = 1.0
+        for r in sim_df.itertuples(index=False):
+            m.loc[r.agent, r.target] = getattr(r, col)
+        panels.append(m)
+    figures.plot_similarity_panels(
+        panels, ["S1: single-step action similarity", "S2: endgame win/loss similarity"],
+        png, pdf, xlabel="target bot (its key endgames)", ylabel="agent")
+
+
+def job_tournament(smk: Any) -> None:
+    """Round-robin standings + Bradley-Terry ratings from every pair's games (Table 4.8)."""
     from ime.evaluate.ratings import bradley_terry
     from ime.evaluate.tournament import standings
     from ime.report import figures, tables
 
     p = smk.params.spec
-    with _logging(smk):
+    with job_logging(smk):
         games = pd.concat([pd.read_csv(f) for f in smk.input.pairs], ignore_index=True)
         st = standings(games, p["players"], points=p["points"])
         bt = bradley_terry(games, p["players"], n_boot=int(p["bootstrap"]),
                            level=float(p["ci"]), seed=int(p["seed"]))
         t48 = tables.table4_8(st, bt, p["targets"])
-        _csv(t48, smk.output.table)
-        _csv(games, smk.output.games)
+        write_csv(t48, smk.output.table, float_format=FLOATS)
+        write_csv(games, smk.output.games, float_format=FLOATS)
         figures.plot_ratings(t48, smk.output.png, smk.output.pdf)
-        log.info("table 4.8: %d players, %d games", len(t48), len(games))
+        log.info("tournament: %d players, %d games", len(t48), len(games))
 
 
 def job_moves(smk: Any) -> None:
-    """Fig 4.2 (two bots side by side) and every bot's move-choice heat map."""
+    """Two bots' move-choice maps side by side (Fig 4.2) and every bot's map."""
     from ime.report import figures
 
     p = smk.params.spec
-    with _logging(smk):
+    with job_logging(smk):
         bots: Sequence[str] = p["bots"]
         counts = figures.move_counts_from_datasets(dict(zip(bots, smk.input, strict=True)))
+        game = {"game": p["game"], "game_params": p["game_params"]}
         figures.plot_move_heatmaps(counts, smk.output.all_png, smk.output.all_pdf,
-                                   title="Move choice per square (% of each bot's moves)")
+                                   title="Move choice per square (% of each bot's moves)", **game)
         left, right = p["pair"]
-        figures.plot_fig4_2(counts, left, right, smk.output.png, smk.output.pdf)
+        figures.plot_fig4_2(counts, left, right, smk.output.png, smk.output.pdf, **game)
         rows = [{"bot": b, "square": i, "count": int(c[i])} for b, c in counts.items()
-                for i in range(64)]
-        _csv(pd.DataFrame(rows), smk.output.counts)
+                for i in range(len(c))]
+        write_csv(pd.DataFrame(rows), smk.output.counts, float_format=FLOATS)
 
 
 def job_eval_timing(smk: Any) -> None:
     """How long mining, scoring and the tournament took (the measurements of the report)."""
-    with _logging(smk):
+    with job_logging(smk):
         rows = []
         for path in smk.input.keysets:
             t = json.loads(Path(path).read_text())
@@ -165,4 +161,4 @@ def job_eval_timing(smk: Any) -> None:
                                            workers=None)
             tot["per_s"] = tot["items"] / tot["seconds"].where(tot["seconds"] > 0)
             df = pd.concat([df, tot[df.columns]], ignore_index=True)
-        _csv(df, smk.output[0])
+        write_csv(df, smk.output[0], float_format=FLOATS)

@@ -1,9 +1,4 @@
-"""What each evaluation job does, called by the one-line scripts in ``workflow_scripts/``.
-
-Every job gets the ``snakemake`` object; its params are plain values made by
-:mod:`ime.evaluate.workflow`; its stdout/stderr go to the rule's log file (via the pipeline's
-:func:`ime.cli.pipeline.job_logging`).
-"""
+"""Stage 4: key endgames, S1/S2 scores, held-out scores, tournament pairs, similarities."""
 
 from __future__ import annotations
 
@@ -14,30 +9,33 @@ from typing import Any
 
 import pandas as pd
 
+from ime.workflow.jobs.logging import job_logging, write_csv
+
 log = logging.getLogger("ime.evaluate")
+FLOATS = "%.6g"
 
 
-def _logging(smk: Any):
-    from ime.cli.pipeline import job_logging
+def _factory(p: dict) -> Any:
+    from ime.evaluate.agents import ProviderFactory
 
-    return job_logging(str(smk.log[0]) if len(smk.log) else None)
+    return ProviderFactory(p["game"], p["bot_specs"])
 
 
 def job_keys(smk: Any) -> None:
     """Mine one target's key endgames from its logged matches."""
-    from ime.evaluate.agents import ProviderFactory
-    from ime.evaluate.keys import mine_keys, write_keyset
     from ime.core.registry import get_game
+    from ime.evaluate.keys import mine_keys
+    from ime.evaluate.keyset import write_keyset
 
     p = smk.params.spec
-    with _logging(smk):
+    with job_logging(smk):
         log.info("%s: references %s, %d key(s) wanted, %d worker(s)", p["target"],
                  p["references"], p["n_keys"], smk.threads)
-        res = mine_keys(get_game(p["game"]), p["target"], p["references"], list(smk.input.logs),
-                        ProviderFactory(p["game"], p["bot_specs"]), n_keys=int(p["n_keys"]),
+        res = mine_keys(get_game(p["game"], p["game_params"]), p["target"], p["references"],
+                        list(smk.input.logs), _factory(p), n_keys=int(p["n_keys"]),
                         max_candidates=p["max_candidates"], min_legal=int(p["min_legal"]),
                         seed=int(p["seed"]), match_seed=int(p["match_seed"]),
-                        workers=int(smk.threads), progress=True)
+                        workers=int(smk.threads), progress=True, game_params=p["game_params"])
         write_keyset(res, smk.output.keyset, smk.output.candidates, smk.output.stats,
                      smk.output.timing)
         s = res.stats
@@ -57,15 +55,14 @@ def job_keys(smk: Any) -> None:
 
 def job_score(smk: Any) -> None:
     """Score one agent on one target's key set (forks, or stored reference columns)."""
-    from ime.evaluate.agents import ProviderFactory
-    from ime.evaluate.keys import read_keyset
+    from ime.evaluate.keyset import read_keyset
     from ime.evaluate.scoring import score_agent, write_scores
 
     p = smk.params.spec
-    with _logging(smk):
+    with job_logging(smk):
         ks = read_keyset(smk.input.keyset)
-        df, info = score_agent(ks, p["agent"], ProviderFactory(p["game"], p["bot_specs"]),
-                               workers=int(smk.threads), progress=True)
+        df, info = score_agent(ks, p["agent"], _factory(p), workers=int(smk.threads),
+                               progress=True)
         write_scores(df, info, smk.output.scores, smk.output.timing)
         log.info("%s on %s: %d keys (%s), %.1f s", p["agent"], p["target"], len(df),
                  info["source"], info.get("seconds", 0.0))
@@ -73,18 +70,17 @@ def job_score(smk: Any) -> None:
 
 def job_heldout(smk: Any) -> None:
     """The imitator on its own target's keys, each key played by the fold that held it out."""
-    from ime.evaluate.agents import ProviderFactory
     from ime.evaluate.heldout import dataset_match_folds, heldout_agents
-    from ime.evaluate.keys import read_keyset
+    from ime.evaluate.keyset import read_keyset
     from ime.evaluate.scoring import score_per_key, write_scores
 
     p = smk.params.spec
-    with _logging(smk):
+    with job_logging(smk):
         ks = read_keyset(smk.input.keyset)
         fold_of = dataset_match_folds(smk.input.dataset, int(p["folds"]), int(p["train_seed"]))
         agents = heldout_agents(ks.df, fold_of, p["trained"], p["imitator"])
-        df, info = score_per_key(ks, agents, ProviderFactory(p["game"], p["bot_specs"]),
-                                 workers=int(smk.threads), progress=True,
+        df, info = score_per_key(ks, agents, _factory(p), workers=int(smk.threads),
+                                 progress=True,
                                  desc=f"{p['imitator']} held out on {p['target']}")
         info.update(agent=f"{p['imitator']}@heldout", target=p["target"], source="held-out fork",
                     keys_total=len(ks.df))
@@ -94,17 +90,16 @@ def job_heldout(smk: Any) -> None:
 
 
 def job_tournament_pair(smk: Any) -> None:
-    """All rounds of one pair of the double round-robin (both colours per opening)."""
-    from ime.evaluate.agents import ProviderFactory
+    """All rounds of one pair of the round-robin (every seat rotation per opening)."""
     from ime.evaluate.tournament import pair_schedule, play_games, write_games
 
     p = smk.params.spec
-    with _logging(smk):
+    with job_logging(smk):
         t0 = time.perf_counter()
         games = pair_schedule(p["a"], p["b"], int(p["rounds"]))
-        res, logs = play_games(p["game"], games, ProviderFactory(p["game"], p["bot_specs"]),
-                               rounds=int(p["rounds"]), opening_plies=int(p["opening_plies"]),
-                               seed=int(p["seed"]), max_mobility_gap=p["max_mobility_gap"],
+        res, logs = play_games(p["game"], games, _factory(p), rounds=int(p["rounds"]),
+                               opening_plies=int(p["opening_plies"]), seed=int(p["seed"]),
+                               openings=p["openings"], game_params=p["game_params"],
                                workers=int(smk.threads), progress=True,
                                desc=f"{p['a']} vs {p['b']}")
         write_games(res, logs, smk.output.results, smk.output.logs)
@@ -113,22 +108,18 @@ def job_tournament_pair(smk: Any) -> None:
             json.dump({"a": p["a"], "b": p["b"], "games": len(res),
                        "plies": int(res["plies"].sum()), "seconds": round(seconds, 3),
                        "workers": int(smk.threads)}, f, indent=2)
-        o = res["outcome0"].to_numpy()
-        a_first = (res["player0"] == p["a"]).to_numpy()
-        a_wins = int(((o == 2) & a_first).sum() + ((o == 0) & ~a_first).sum())
-        draws = int((o == 1).sum())
-        log.info("%s vs %s: %d games, %s wins %d, draws %d", p["a"], p["b"], len(res), p["a"],
-                 a_wins, draws)
+        log.info("%s vs %s: %d games in %.1f s", p["a"], p["b"], len(res), seconds)
 
 
 def job_similarity(smk: Any) -> None:
     """Every (agent, target) S1/S2 with CIs, and the pairwise table among the originals."""
-    from ime.evaluate.keys import read_keyset
+    from ime.evaluate.keyset import read_keyset
     from ime.evaluate.scoring import read_scores, stored_scores
     from ime.evaluate.similarity import pairwise_similarity, similarity
 
     p = smk.params.spec
-    with _logging(smk):
+    boot = {"n_boot": int(p["bootstrap"]), "level": float(p["ci"]), "seed": int(p["seed"])}
+    with job_logging(smk):
         keysets = {t: read_keyset(path) for t, path in p["keys"].items()}
         keys = {t: ks.df for t, ks in keysets.items()}
         scores = {}
@@ -144,8 +135,7 @@ def job_similarity(smk: Any) -> None:
                 log.warning("%s has no key endgames: no similarity on its set", target)
                 continue
             rows.append(similarity(keys[target], df, agent=agent, target=target,
-                                   n_boot=int(p["bootstrap"]), level=float(p["ci"]),
-                                   seed=int(p["seed"])).to_row())
+                                   **boot).to_row())
         for target, path in p.get("heldout", {}).items():
             df, info = read_scores(path)
             if not len(df):
@@ -154,25 +144,11 @@ def job_similarity(smk: Any) -> None:
             on = ["match_id", "ply", "seat"]
             subset = keys[target].merge(df[on], on=on)  # the keys a held-out fold could play
             rows.append(similarity(subset, df, agent=info["agent"], target=target,
-                                   n_boot=int(p["bootstrap"]), level=float(p["ci"]),
-                                   seed=int(p["seed"])).to_row())
+                                   **boot).to_row())
         sims = pd.DataFrame(rows)
-        _csv(sims, smk.output.similarity)
+        write_csv(sims, smk.output.similarity, float_format=FLOATS)
         pairs = pairwise_similarity({t: k for t, k in keys.items() if len(k)}, scores,
-                                    p["targets"], n_boot=int(p["bootstrap"]),
-                                    level=float(p["ci"]), seed=int(p["seed"]))
-        _csv(pairs, smk.output.pairwise)
+                                    p["targets"], **boot)
+        write_csv(pairs, smk.output.pairwise, float_format=FLOATS)
         log.info("similarities of %d (agent, target) pairs; %d pairs of originals", len(sims),
                  len(pairs))
-
-
-def _csv(df: pd.DataFrame, path: str) -> None:
-    from pathlib import Path
-
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    df.to_csv(path, index=False, float_format="%.6g")
-
-
-def read_json(path: str) -> dict:
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)

@@ -1,0 +1,86 @@
+# The results directory as each game names it: the game's names for the generic artifacts
+# (copies, e.g. Reversi's table4_5.csv of s1s2_imitator.csv; ime.workflow.artifacts), the game
+# plug-in's own results (GamePlugin.results), and index.md listing what every file is. A target
+# of a game whose config failed to compose raises that game's config error here, and a file
+# under results/<game>/ that this composition does not write says where its results are.
+
+
+rule artifact:
+    input:
+        lambda wc: WF.artifact_source(wc.rdir, wc.artifact),
+    output:
+        P.result("{artifact}"),
+    threads: 1
+    log:
+        P.result_log("artifact/{artifact}"),
+    conda:
+        "../envs/ime.yaml"
+    shell:
+        "cp {input:q} {output:q} > {log:q} 2>&1"
+
+
+rule game_result:
+    output:
+        P.result("{result}"),
+    params:
+        spec=lambda wc: WF.checked(WF.result_spec, wc.rdir, wc.result),
+    threads: lambda wc: WF.result_threads(wc.rdir)
+    resources:
+        mem_mb=2000,
+    log:
+        P.result_log("game_result/{result}"),
+    benchmark:
+        P.result_benchmark("game_result/{result}")
+    conda:
+        "../envs/ime.yaml"
+    script:
+        "../workflow_scripts/game_result.py"
+
+
+rule results_index:
+    output:
+        P.result("index.md"),
+    params:
+        spec=lambda wc: WF.index_spec(wc.rdir),
+    threads: 1
+    log:
+        P.result_log("index"),
+    conda:
+        "../envs/ime.yaml"
+    script:
+        "../workflow_scripts/results_index.py"
+
+
+if WF.errors:
+
+    rule config_error:
+        input:
+            lambda wc: WF.checked(WF.plan, wc.failed),
+        output:
+            P.FAILED_RESULT,
+        wildcard_constraints:
+            failed="|".join(WF.errors),
+            anything=".+",
+        threads: 1
+        log:
+            P.FAILED_LOG,
+        conda:
+            "../envs/ime.yaml"
+        shell:
+            "exit 1"
+
+
+rule misplaced_result:
+    input:
+        lambda wc: WF.checked(WF.misplaced, wc.misplaced, wc.anything),
+    output:
+        P.MISPLACED_RESULT,
+    wildcard_constraints:
+        **WF.misplaced_constraints(),
+    threads: 1
+    log:
+        P.MISPLACED_LOG,
+    conda:
+        "../envs/ime.yaml"
+    shell:
+        "exit 1"

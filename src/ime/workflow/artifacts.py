@@ -1,0 +1,115 @@
+"""The files of a results directory: the generic artifacts, each game's names for them, and the
+game's own results; and ``index.md``, which lists what each file is.
+
+The rules write every result under a generic name (``s1s2_imitator.csv``). A game plug-in maps
+generic names to its thesis chapter's (``GamePlugin.artifacts``: Reversi's ``s1s2_imitator.csv``
+is ``table4_5.csv``), and the ``artifact`` rule copies the generic file to the game's name, so a
+game's users find the names they know and the rules stay generic. A mapped figure's PDF twin is
+copied too (``figures/move_choice_pair.pdf`` -> ``figures/fig4_2.pdf``). A plug-in's extra
+results (``GamePlugin.results``: name -> hook) are built by the ``game_result`` rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ime.core.registry import GENERIC_ARTIFACTS, get_plugin
+
+OTHER_RESULTS: dict[str, str] = {
+    "run_report.json": "log lines, accepted / rejected / faulted matches with reasons, per-bot "
+                       "counts, and the variant's tags and full config",
+    "similarity.csv": "S1 and S2 with CIs of every (agent, target) pair: originals, imitators, "
+                      "extra agents, and each imitator held out on its own target's keys",
+    "similarity_pairs.csv": "S1 and S2 between every pair of original bots (long form)",
+    "clusters.csv": "the targets' clusters, by imitation similarity and by distance 1 - S",
+    "tournament_games.csv": "every tournament game: round, players, scores, outcome, plies",
+    "move_counts.csv": "how often each target chose each action code in its dataset",
+    "eval_timing.csv": "wall time and throughput of key mining, scoring and tournament jobs",
+    "figures/moves.png": "every target's move-choice map",
+    "figures/similarity.png": "S1 / S2 heat maps: every agent on every target's key endgames",
+    "figures/dendrogram.png": "dendrograms of the targets' clusterings",
+    "figures/ratings.png": "Bradley-Terry ratings of originals and imitators, with CIs",
+}
+"""Generic results that no game renames."""
+
+INDEX = "index.md"
+EVAL_RESULTS = [
+    "s1s2_imitator.csv", "s1_pairwise.csv", "s2_pairwise.csv", "tournament.csv",
+    "difficulty_by_class.csv", "clusters.csv", "similarity.csv", "similarity_pairs.csv",
+    "eval_timing.csv", "figures/move_choice_pair.png", "figures/moves.png",
+    "figures/similarity.png", "figures/dendrogram.png", "figures/ratings.png",
+]
+"""The evaluation's results rule ``all`` builds for a variant."""
+TRAIN_RESULTS = ["dataset_stats.csv", "net_architectures.csv", "imitation_accuracy.csv",
+                 "run_report.json"]
+"""The results of the chain to the imitators."""
+
+
+def game_names(game: str) -> dict[str, str]:
+    """Generic name -> the game's name, for every renamed file (figures' PDF twins included)."""
+    out = {}
+    for generic, name in get_plugin(game).artifacts.items():
+        if generic == name:
+            continue
+        out[generic] = name
+        if generic.endswith(".png") and name.endswith(".png"):
+            out[generic.removesuffix(".png") + ".pdf"] = name.removesuffix(".png") + ".pdf"
+    return out
+
+
+def generic_of(game: str, name: str) -> str:
+    """The generic file the game's file ``name`` is a copy of."""
+    inverse = {v: k for k, v in game_names(game).items()}
+    if name not in inverse:
+        raise KeyError(f"{game} has no result named {name!r}; its names: {sorted(inverse)}")
+    return inverse[name]
+
+
+def game_results(game: str) -> list[str]:
+    """The plug-in's own result files (``GamePlugin.results``)."""
+    return sorted(get_plugin(game).results)
+
+
+def variant_results(game: str, sweep: str | None = None) -> list[str]:
+    """Every result file rule ``all`` builds for a variant of ``game``, by the game's names."""
+    names = game_names(game)
+    files = [*TRAIN_RESULTS, *EVAL_RESULTS]
+    out = [names.get(f, f) for f in files]
+    out += [n for g, n in names.items() if g not in files]  # PDF twins of renamed figures
+    out += game_results(game)
+    if sweep:
+        out.append(sweep)
+    return [*out, INDEX]
+
+
+def describe(game: str, sweep: str | None = None) -> list[dict[str, Any]]:
+    """``index.md``'s rows: the file(s) (the game's name first, then the generic one it copies)
+    and what they hold."""
+    names = game_names(game)
+    plugin = get_plugin(game)
+    rows = []
+    for generic, text in [*GENERIC_ARTIFACTS.items(), *OTHER_RESULTS.items()]:
+        rows.append({"files": [names[generic], generic] if generic in names else [generic],
+                     "what": text})
+    for name, hook in sorted(plugin.results.items()):
+        doc = (hook.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
+        rows.append({"files": [name], "what": doc or f"{game}'s own result"})
+    if sweep:
+        rows.append({"files": [sweep], "what": "Table 4.4's columns for every value of the swept "
+                     "key (config sweep.key)"})
+    return rows
+
+
+def index_markdown(game: str, rdir: str, rows: list[Mapping[str, Any]], *,
+                   variant: str, tags: Mapping[str, str]) -> str:
+    """The text of ``<rdir>/index.md``."""
+    lines = [f"# {rdir}: what each file is", "",
+             f"Game `{game}`, variant `{variant or '(default)'}`; data tags: "
+             + ", ".join(f"{k} `{v}`" for k, v in tags.items()) + ".", "",
+             "Figures come as PNG and PDF. Where a row names two files, the first is the game's "
+             "name (its thesis chapter's) for the second, generic one: the same bytes.", "",
+             "| file | what it holds |", "|---|---|"]
+    for r in rows:
+        lines.append(f"| {' = '.join(f'`{f}`' for f in r['files'])} | {r['what']} |")
+    return "\n".join(lines) + "\n"

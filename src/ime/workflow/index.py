@@ -1,0 +1,237 @@
+"""The workflow index: the wildcards of the rules' paths -> the variant and a job's plain params.
+
+Several variants (every game's main variant, sweep points) can share a stage directory when their
+keys for that stage agree; the index keeps one entry per directory and refuses two variants that
+would write different things into the same one. Params hold only what a job uses: Snakemake
+re-runs a job whose params change, so adding a target or editing another bot re-runs nothing
+that does not depend on it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from ime.workflow import paths as P
+from ime.workflow.errors import ConfigError
+from ime.workflow.tags import dataset_key, logs_key, results_key, train_key
+from ime.workflow.variants import Plan, Variant, unique
+
+BotSpecs = Mapping[str, Mapping[str, Any]]
+
+
+def alternatives(values: Iterable[str]) -> str:
+    """A regex matching exactly one of ``values`` (longest first)."""
+    vals = sorted(set(values), key=lambda s: (-len(s), s))
+    return "|".join(re.escape(x) for x in vals)
+
+
+def encoder_shape(game: str, params: Mapping[str, Any]) -> tuple[list[int], int]:
+    """``(state shape, actions of the first head)`` of a game's encoder."""
+    from ime.core.registry import get_encoder
+
+    enc = get_encoder(game, params)
+    return list(enc.state_shape), int(enc.num_actions)
+
+
+class WorkflowIndex:
+    """Every variant of every composed game, by the directories its stages write."""
+
+    def __init__(self, plans: Sequence[Plan], bot_specs: Mapping[str, BotSpecs]):
+        self.plans = list(plans)
+        self.bot_specs = {g: dict(s) for g, s in bot_specs.items()}
+        self.logs: dict[tuple[str, str], Variant] = {}
+        self.datasets: dict[tuple[str, str], Variant] = {}
+        self.trains: dict[tuple[str, str], Variant] = {}
+        self.nets: dict[tuple[str, str, str], dict[str, Any]] = {}
+        self.results: dict[str, Variant] = {}
+        for v in self.variants():
+            self._add(self.logs, (v.game, v.logs_tag), v, logs_key)
+            self._add(self.datasets, (v.game, v.dataset_tag), v, dataset_key)
+            self._add(self.trains, (v.game, v.train_tag), v, train_key)
+            for name, d in v.net_dirs.items():
+                key = (v.game, v.train_tag, d)
+                if key in self.nets and self.nets[key] != v.cfg["nets"][name]:
+                    raise ConfigError(f"two architectures for {v.model_dir(name)}")
+                self.nets[key] = v.cfg["nets"][name]
+            if v.results_dir not in self.results:
+                self.results[v.results_dir] = v
+            elif results_key(self.results[v.results_dir].cfg) != results_key(v.cfg):
+                raise ConfigError(f"two different variants write {v.results_dir} (run.name?)")
+        self.check_bots()
+
+    def variants(self) -> list[Variant]:
+        return [v for p in self.plans for v in p.variants()]
+
+    @staticmethod
+    def _add(table: dict, key: tuple, v: Variant, keyfn: Any) -> None:
+        if key not in table:
+            table[key] = v
+        elif keyfn(table[key].cfg) != keyfn(v.cfg):
+            raise ConfigError(f"variants {table[key].name!r} and {v.name!r} collide on {key}")
+
+    def specs(self, game: str) -> dict[str, Mapping[str, Any]]:
+        """``config/bots/<game>.yaml``'s bot specs."""
+        return dict(self.bot_specs.get(game, {}))
+
+    def check_bots(self) -> None:
+        """Every target and opponent of a generated variant must be in its game's bot zoo."""
+        for v in self.variants():
+            if v.source != "generated":
+                continue
+            g = v.cfg["game"]
+            want = unique([*g["targets"], *g["opponents"], *(g.get("sparring") or [])])
+            known = self.specs(v.game)
+            missing = [b for b in want if b not in known]
+            if missing:
+                raise ConfigError(
+                    f"bots {missing} are not in config/bots/{v.game}.yaml (known: "
+                    f"{sorted(known)}); fix game.targets / game.opponents / game.sparring"
+                )
+
+    # --- wildcard constraints ---------------------------------------------------------------
+    def constraints(self) -> dict[str, str]:
+        """Regexes restricting every wildcard to the values this index knows."""
+        vs = self.variants()
+        return {
+            "game": alternatives(v.game for v in vs),
+            "ltag": alternatives(t for _, t in self.logs),
+            "dtag": alternatives(t for _, t in self.datasets),
+            "ttag": alternatives(t for _, t in self.trains),
+            "netdir": alternatives(d for _, _, d in self.nets),
+            "part": alternatives(p for v in vs for p in v.parts()),
+            "bot": alternatives(b for v in vs for b in v.targets),
+            "mode": "strict|lenient",
+            "fold": r"\d+",
+            "rdir": alternatives(self.results),
+        }
+
+    # --- per-rule params and inputs ---------------------------------------------------------
+    @staticmethod
+    def split_part(part: str) -> tuple[str | None, str]:
+        """``"<target>/shardNNN"`` -> (target, "shardNNN"); a raw part -> (None, part)."""
+        target, sep, rest = part.rpartition("/")
+        return (target, rest) if sep else (None, part)
+
+    def matches_spec(self, game: str, ltag: str, part: str) -> dict[str, Any]:
+        """One generated part: a shard of one target's own schedule. It names only what that
+        target's matches depend on (its bot spec and its opponents' and sparring partners'), so
+        adding a target or editing another bot re-runs none of it."""
+        v = self.logs[(game, ltag)]
+        m = v.cfg["matches"]
+        target, shard = self.split_part(part)
+        if target is None:
+            raise ValueError(f"{part!r} is not a generated part (<target>/shardNNN)")
+        opponents = list(v.cfg["game"]["opponents"])
+        sparring = v.sparring(target)
+        used = unique([target, *opponents, *sparring])
+        specs = self.specs(game)
+        return {
+            "game": game, "game_params": v.game_params, "target": target,
+            "opponents": opponents, "sparring": sparring,
+            "per_target": m["per_target"], "vs_targets": m["vs_targets"], "seed": m["seed"],
+            "shards": m["shards"], "shard": int(shard.removeprefix("shard")),
+            "bot_specs": {b: specs[b] for b in sorted(used)},
+        }
+
+    def decisions_input(self, game: str, ltag: str, part: str) -> str:
+        v = self.logs[(game, ltag)]
+        if v.source == "raw":
+            return dict(zip(v.parts(), v.log_paths(), strict=True))[part]
+        return v.log_path(part)
+
+    def decisions_spec(self, game: str, ltag: str, mode: str,
+                       part: str | None = None) -> dict[str, Any]:
+        """A generated part keeps its own target's decisions only (the matches scheduled for
+        it); a raw part keeps every target's."""
+        v = self.logs[(game, ltag)]
+        target = self.split_part(part)[0] if part is not None and v.source != "raw" else None
+        return {"game": game, "game_params": v.game_params,
+                "targets": [target] if target else v.targets, "mode": mode,
+                "num_actions": encoder_shape(game, v.game_params)[1]}
+
+    def dataset_inputs(self, game: str, dtag: str, bot: str | None = None) -> dict[str, list[str]]:
+        """The decision parts (and their reports) ``bot``'s dataset reads: its own generated
+        parts, or every raw part; every part when ``bot`` is None (the run report)."""
+        v = self.datasets[(game, dtag)]
+        return {"parts": [v.decisions_path(p) for p in v.parts(bot)],
+                "reports": [v.decisions_path(p, P.DECISIONS_REPORT) for p in v.parts(bot)]}
+
+    def dataset_spec(self, game: str, dtag: str, bot: str) -> dict[str, Any]:
+        v = self.datasets[(game, dtag)]
+        d = v.cfg["dataset"]
+        return {"game": game, "game_params": v.game_params, "bot": bot,
+                "max_matches": d["matches"], "dedup": d["dedup"],
+                "config": {"dataset": d, "logs": logs_key(v.cfg)}}
+
+    def train_input(self, game: str, ttag: str, bot: str) -> str:
+        return self.trains[(game, ttag)].dataset_path(bot)
+
+    def train_spec(self, game: str, ttag: str, netdir: str, bot: str,
+                   fold: int) -> dict[str, Any]:
+        """Only what the job uses: adding a net or changing the thread count re-runs nothing.
+        The game's symmetries (``game.augment``) reach training as ``train.augment``."""
+        v = self.trains[(game, ttag)]
+        train = {k: x for k, x in v.cfg["train"].items()
+                 if k not in ("nets", "run_folds", "gpu", "threads")}
+        train["augment"] = v.cfg["game"]["augment"]
+        return {"bot": bot, "fold": int(fold), "net": self.nets[(game, ttag, netdir)],
+                "train": train}
+
+    def variant(self, rdir: str) -> Variant:
+        return self.results[rdir]
+
+    def table_nets(self, v: Variant) -> list[str]:
+        return list(v.cfg["train"]["nets"])
+
+    def metrics_paths(self, v: Variant, nets: Sequence[str] | None = None) -> list[str]:
+        nets = list(nets) if nets is not None else self.table_nets(v)
+        return [v.metrics_path(b, n, k) for b in v.targets for n in nets for k in range(v.folds)]
+
+    def stats_paths(self, v: Variant) -> list[str]:
+        return [v.dataset_stats_path(b) for b in v.targets]
+
+    def sweep_spec(self, plan: Plan) -> dict[str, Any]:
+        main = plan.main
+        sw = main.cfg["sweep"]
+        points = [{"value": value, "stats": self.stats_paths(v),
+                   "metrics": self.metrics_paths(v, sw["nets"])} for value, v in plan.sweep]
+        return {"key": sw["key"], "bots": main.targets, "nets": list(sw["nets"]),
+                "points": points}
+
+    @staticmethod
+    def sweep_name(plan: Plan) -> str | None:
+        """The sweep table's file name in the main variant's results (None: no sweep)."""
+        key = plan.main.cfg["sweep"]["key"]
+        return None if key is None else f"sweep_{key}.csv"
+
+    def sweep_plan(self, rdir: str) -> Plan:
+        """The plan whose main variant writes ``rdir`` and sweeps."""
+        for p in self.plans:
+            if p.main.results_dir == rdir and self.sweep_name(p):
+                return p
+        raise KeyError(f"no sweep writes to {rdir}")
+
+    def table4_3_spec(self, rdir: str) -> dict[str, Any]:
+        v = self.variant(rdir)
+        shape, actions = encoder_shape(v.game, v.game_params)
+        return {"nets": {n: v.cfg["nets"][n] for n in self.table_nets(v)},
+                "in_shape": shape, "num_actions": actions}
+
+    def table4_4_spec(self, rdir: str) -> dict[str, Any]:
+        v = self.variant(rdir)
+        return {"bots": v.targets, "nets": self.table_nets(v)}
+
+    def run_report_inputs(self, rdir: str) -> dict[str, list[str]]:
+        v = self.variant(rdir)
+        reports = [v.decisions_path(p, P.DECISIONS_REPORT) for p in v.parts()]
+        return {"reports": reports, "stats": self.stats_paths(v)}
+
+    def run_report_spec(self, rdir: str) -> dict[str, Any]:
+        v = self.variant(rdir)
+        cfg = {**v.cfg, "train": {k: x for k, x in v.cfg["train"].items()
+                                  if k not in ("device", "gpu", "threads")}}
+        return {"variant": v.name, "results_dir": rdir, "config": cfg,
+                "tags": {"logs": v.logs_tag, "dataset": v.dataset_tag, "train": v.train_tag},
+                "log_files": v.log_paths()}

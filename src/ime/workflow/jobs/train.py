@@ -1,0 +1,57 @@
+"""Stage 3: train one (bot, net, fold); the nets' and the accuracies' tables; sweeps."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from ime.workflow.jobs.datasets import read_json
+from ime.workflow.jobs.logging import job_logging, write_csv
+
+log = logging.getLogger("ime.pipeline")
+
+
+def job_train(smk: Any) -> None:
+    """Train one (bot, net, fold)."""
+    from ime.train.loop import train_fold
+
+    p = smk.params.spec
+    with job_logging(smk):
+        train_fold(smk.input[0], p["net"], p["train"], bot=p["bot"], fold=int(p["fold"]),
+                   checkpoint_path=smk.output.ckpt, metrics_path=smk.output.metrics,
+                   threads=int(smk.threads), progress=True)
+
+
+def job_net_architectures(smk: Any) -> None:
+    """The nets' layers and parameter counts (thesis Table 4.3)."""
+    from ime.train.tables import table4_3
+
+    p = smk.params.spec
+    with job_logging(smk):
+        write_csv(table4_3(p["nets"], p["in_shape"], p["num_actions"]), smk.output[0],
+                  echo=True)
+
+
+def job_imitation_accuracy(smk: Any) -> None:
+    """Train / val accuracy per bot and net over the folds (thesis Table 4.4)."""
+    from ime.train.tables import table4_4
+
+    p = smk.params.spec
+    with job_logging(smk):
+        stats = {s["bot"]: s for s in read_json(list(smk.input.stats))}
+        df = table4_4(read_json(list(smk.input.metrics)), stats, p["bots"], p["nets"])
+        write_csv(df, smk.output[0], echo=True)
+
+
+def job_sweep(smk: Any) -> None:
+    """Table 4.4's columns for every value of the swept key."""
+    from ime.train.tables import sweep_table
+
+    p = smk.params.spec
+    with job_logging(smk):
+        points = []
+        for pt in p["points"]:
+            stats = {s["bot"]: s for s in read_json(pt["stats"])}
+            points.append((pt["value"], read_json(pt["metrics"]), stats))
+        write_csv(sweep_table(points, p["key"], p["bots"], p["nets"]), smk.output[0],
+                  echo=True)

@@ -1,0 +1,51 @@
+"""``evaluate`` (config/evaluate/default.yaml): key endgames, S1/S2, tournament, clustering.
+
+The defaults are that YAML file's; scales lower the counts. Game-specific settings (the reference
+pool, the tournament's opening balance) are in the game's section.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator, Field
+
+from ime.workflow.schema.common import Section
+
+
+def _fold(v: Any) -> Any:
+    if v == "ensemble" or (isinstance(v, int) and not isinstance(v, bool) and v >= 0):
+        return v
+    raise ValueError(f"evaluate.imitator.fold must be 'ensemble' or a fold number, got {v!r}")
+
+
+class Imitator(Section):
+    net: str
+    """Whose checkpoints make the imitators (a trained net)."""
+    fold: Annotated[Any, BeforeValidator(_fold)]
+    """An int fold, or "ensemble": the mean of the trained folds' softmax."""
+    heldout: bool
+
+
+class Tournament(Section):
+    rounds: int = Field(ge=1)
+    opening_plies: int = Field(ge=0)
+    points: Annotated[list[float], Field(min_length=3, max_length=3)]
+    """Win / draw / loss."""
+
+
+class Evaluate(Section):
+    n_keys: int = Field(ge=1)
+    max_candidates: int | None = Field(ge=1)
+    min_legal: int = Field(ge=1)
+    agents: list[str]
+    """Extra bot ids scored on every key set."""
+    workers: int = Field(ge=1)
+    seed: int = Field(ge=0)
+    bootstrap: int = Field(ge=0)
+    ci: float = Field(gt=0, lt=1)
+    imitator: Imitator
+    tournament: Tournament
+    clusters: int = Field(ge=1)
+
+

@@ -1,0 +1,77 @@
+"""The whole composed config: one model per section, and the checks that span sections."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ime.workflow.schema.common import Section
+from ime.workflow.schema.dataset import Dataset
+from ime.workflow.schema.evaluate import Evaluate
+from ime.workflow.schema.game import Game
+from ime.workflow.schema.matches import Matches
+from ime.workflow.schema.net import Net
+from ime.workflow.schema.run import Run
+from ime.workflow.schema.sweep import Sweep
+from ime.workflow.schema.train import Train
+
+
+class Config(Section):
+    seed: int
+    run: Run
+    game: Game
+    matches: Matches
+    dataset: Dataset
+    train: Train
+    net: Net
+    evaluate: Evaluate
+    sweep: Sweep
+    nets: dict[str, Net] = {}
+    """Every trained net's architecture (added by composition from config/net/)."""
+
+
+def _get(c: Mapping[str, Any], dotted: str) -> Any:
+    node: Any = c
+    for part in dotted.split("."):
+        if not isinstance(node, Mapping) or part not in node:
+            raise KeyError(dotted)
+        node = node[part]
+    return node
+
+
+def cross_section_problems(c: Mapping[str, Any]) -> list[str]:
+    """Checks between sections of a config whose sections are each valid."""
+    problems = []
+    g, m, t = c["game"], c["matches"], c["train"]
+    if m["source"] == "generated":
+        alone = []
+        for target in g["targets"]:
+            pool = g["sparring"] if g["sparring"] is not None else g["targets"]
+            if not [b for b in pool if b != target] and not [
+                    o for o in g["opponents"] if o != target]:
+                alone.append(target)
+        if alone:
+            problems.append(f"generated matches need game.opponents or sparring partners: "
+                            f"{alone} would have nobody to play (game.sparring)")
+    choice = c["run"]["choices"].get("net")
+    if c["net"]["name"] != choice:
+        problems.append(f"net.name {c['net']['name']!r} differs from the chosen net option "
+                        f"{choice!r}; select nets with net=<name>")
+    key = c["sweep"]["key"]
+    if key is not None:
+        try:
+            _get(c, key)
+        except KeyError:
+            problems.append(f"sweep.key {key!r} is not a config key")
+    im = c["evaluate"]["imitator"]
+    folds = int(t["run_folds"] or t["folds"])  # the folds actually trained
+    if isinstance(im["fold"], int) and im["fold"] >= folds:
+        problems.append(f"evaluate.imitator.fold={im['fold']} but only folds 0..{folds - 1} "
+                        "are trained (train.folds / train.run_folds)")
+    if im["net"] not in t["nets"] and im["net"] != c["net"]["name"]:
+        problems.append(f"evaluate.imitator.net={im['net']!r} is not trained "
+                        f"(train.nets={t['nets']})")
+    bad = [b for b in [*g["targets"], *c["evaluate"]["agents"]] if "__" in b]
+    if bad:
+        problems.append(f"bot ids {bad} cannot name tournament files (no '__')")
+    return problems

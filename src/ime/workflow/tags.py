@@ -1,0 +1,177 @@
+"""What each stage depends on, and the directory tags made from it.
+
+Every stage writes under a directory named after the config keys it depends on (see
+:mod:`ime.workflow.paths`): a tag is the scale's name (``quick``, ``thesis``, ``tiny``) when the
+stage's keys equal those of the plain ``scale=<scale>`` composition, else the scale plus a
+readable slug of the differing keys (``quick__dataset.matches-100``), or a hash when that slug
+would be long. So a dataset-size sweep reuses the match logs, and a learning-rate sweep reuses the
+datasets.
+
+The logs' key is also written into every dataset's Parquet metadata, so for a given game it must
+not change when config keys that do not touch the logs are added to the game's file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+RUNTIME_TRAIN_KEYS = ("nets", "device", "gpu", "threads", "run_folds")
+"""``train`` keys that do not change what one (bot, net, fold) job computes (not in its tag):
+how it runs, and which nets / how many folds are trained at all."""
+
+GAME_NON_LOG_KEYS = ("augment", "references", "openings", "scales", "extra")
+"""``game`` keys the match logs do not depend on: training's symmetries, the evaluation's
+references and tournament openings (each in the key of the stage that uses them), the
+per-scale settings (already applied by composition) and the plug-in's own settings."""
+
+SLUG_MAX = 80
+SAFE = re.compile(r"^[A-Za-z0-9._-]+$")
+"""What may name a file or directory (bot ids, tags, run names)."""
+
+
+def sparring_pool(c: Mapping[str, Any], target: str) -> list[str]:
+    """Who ``target`` plays its ``matches.vs_targets`` share against: ``game.sparring`` (a pinned
+    pool) or, when that is null, the other targets; never ``target`` itself."""
+    g = c["game"]
+    pool = g.get("sparring")
+    if pool is None:
+        pool = g["targets"]
+    return [b for b in dict.fromkeys(pool) if b != target]
+
+
+def _targets_couple(c: Mapping[str, Any]) -> bool:
+    """True when a target's generated matches depend on the list of targets: the sparring pool
+    is "the other targets" (``game.sparring: null``) and some matches are sparring matches."""
+    g, m = c["game"], c["matches"]
+    return g.get("sparring") is None and (m["vs_targets"] > 0 or not g["opponents"])
+
+
+def game_log_settings(c: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``game`` node minus the keys the logs do not depend on (and an empty ``params``)."""
+    return {k: v for k, v in c["game"].items()
+            if k not in GAME_NON_LOG_KEYS and not (k == "params" and not v)}
+
+
+def logs_key(c: Mapping[str, Any]) -> dict[str, Any]:
+    """The config keys (flat, dotted) the match logs depend on.
+
+    Generated logs are one set of parts per target, each a function of the target, the game
+    settings and ``matches.*``, so ``game.targets`` is not part of the key (adding a target adds
+    its parts, nothing else changes), unless ``game.sparring`` is null: then every target's
+    sparring partners are the other targets and the whole set of logs depends on the list.
+    Raw logs are read for every target (a raw part's decisions are extracted for all targets).
+    """
+    m = c["matches"]
+    if m["source"] == "raw":
+        out = {"game.name": c["game"]["name"], "game.targets": c["game"]["targets"],
+               "matches.source": "raw", "matches.raw_dir": m["raw_dir"]}
+        if c["game"].get("params"):
+            out["game.params"] = c["game"]["params"]
+        return out
+    out = flatten(game_log_settings(c), "game")
+    if not _targets_couple(c):
+        del out["game.targets"]
+    out.update(flatten({k: v for k, v in m.items() if k != "raw_dir"}, "matches"))
+    return out
+
+
+def dataset_key(c: Mapping[str, Any]) -> dict[str, Any]:
+    """The keys a dataset depends on: the logs' plus ``dataset.*``."""
+    return {**logs_key(c), **flatten(c["dataset"], "dataset")}
+
+
+def train_key(c: Mapping[str, Any]) -> dict[str, Any]:
+    """The keys a trained model depends on (besides its architecture, which names its folder):
+    the dataset's, ``train.*`` and the game's training symmetries ``game.augment``."""
+    t = {k: v for k, v in c["train"].items() if k not in RUNTIME_TRAIN_KEYS}
+    return {**dataset_key(c), **flatten(t, "train"), "game.augment": c["game"]["augment"]}
+
+
+def results_key(c: Mapping[str, Any]) -> dict[str, Any]:
+    """Everything that changes a result table (not how jobs run, not the sweep)."""
+    out = flatten({k: v for k, v in c.items() if k not in ("run", "sweep", "train", "net")})
+    out.update(train_key(c))
+    out["train.nets"] = c["train"]["nets"]
+    out["train.run_folds"] = c["train"].get("run_folds")
+    out["net.name"] = c["net"]["name"]
+    return out
+
+
+def digest(obj: Any, n: int = 10) -> str:
+    """A short stable hash of a JSON-able value."""
+    blob = json.dumps(obj, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.blake2b(blob.encode(), digest_size=16).hexdigest()[:n]
+
+
+def flatten(d: Any, prefix: str = "") -> dict[str, Any]:
+    """``{"a": {"b": 1}} -> {"a.b": 1}`` (lists and empty mappings are leaves)."""
+    if not isinstance(d, Mapping):
+        return {prefix: d}
+    out: dict[str, Any] = {}
+    for k, v in d.items():
+        key = f"{prefix}.{k}" if prefix else str(k)
+        if isinstance(v, Mapping) and v:
+            out.update(flatten(v, key))
+        else:
+            out[key] = v
+    return out
+
+
+def fmt_value(v: Any) -> str | None:
+    """A value as it may appear in a directory name, or None when it cannot."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if v is None:
+        return "null"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return f"{v:g}"
+    if isinstance(v, str) and SAFE.match(v):
+        return v
+    if isinstance(v, list) and all(isinstance(x, int | str) and not isinstance(x, bool)
+                                   for x in v):
+        s = "-".join(str(x) for x in v)
+        return s if SAFE.match(s or "x") else None
+    return None
+
+
+def tag(key: Mapping[str, Any], reference: Mapping[str, Any], scale: str) -> str:
+    """``scale`` when ``key == reference``, else a readable slug of the differences (or a hash)."""
+    if key == reference:
+        return scale
+    a, b = dict(key), dict(reference)
+    pieces = []
+    readable = True
+    for k in sorted(set(a) | set(b)):
+        if a.get(k, "<missing>") == b.get(k, "<missing>"):
+            continue
+        val = fmt_value(a.get(k)) if k in a else "unset"
+        if val is None:
+            readable = False
+            break
+        pieces.append(f"{k}-{val}")
+    slug = "__".join([scale, *pieces])
+    if readable and len(slug) <= SLUG_MAX and SAFE.match(slug):
+        return slug
+    return f"{scale}__h{digest(key)}"
+
+
+def params_tag(params: Mapping[str, Any]) -> str:
+    """A short readable tag of a game's opening parameters (``game.openings``), for the
+    tournament's directory: per key, in order, the initial of its last word and its value
+    (``{max_mobility_gap: 3}`` -> ``_g3``, null -> ``x``); empty for no parameters, and
+    ``_o<hash>`` when two keys share an initial or a value cannot name a directory."""
+    pieces, initials = [], set()
+    for k, v in params.items():
+        initial = str(k).rsplit("_", 1)[-1][:1]
+        val = "x" if v is None else fmt_value(v)
+        if not initial or initial in initials or val is None or "_" in val:
+            return f"_o{digest(dict(params), 8)}"
+        initials.add(initial)
+        pieces.append(f"_{initial}{val}")
+    return "".join(pieces)

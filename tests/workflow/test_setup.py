@@ -1,0 +1,145 @@
+"""Every game's config composes, and the game comes from the target path (ime.workflow.setup).
+
+Like lightning-hydra-template's ``tests/test_configs.py``: every game x scale x net and every
+game x experiment composes and validates. Then the workflow's setup: every game with a plug-in
+and a ``config/game/<game>.yaml`` is composed; a broken config of another game than the one
+asked for does not stop the workflow; each game's names for the generic results.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ime.core.registry import known_games
+from ime.workflow import ConfigError, default_config_dir, game_options, make_plan, setup_workflow
+from ime.workflow import artifacts as A
+
+CONFIG = default_config_dir()
+GAMES = [g for g in game_options(CONFIG) if g in known_games()]
+
+
+def _options(group: str) -> list[str]:
+    return sorted(p.stem for p in (CONFIG / group).glob("*.yaml"))
+
+
+def test_every_game_has_a_plugin() -> None:
+    assert "reversi" in GAMES
+    assert set(game_options(CONFIG)) <= set(known_games())
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("scale", _options("scale"))
+def test_every_game_scale_and_net_composes(game: str, scale: str) -> None:
+    for net in _options("net"):
+        v = make_plan([f"game={game}", f"scale={scale}", f"net={net}"]).main
+        assert v.game == game and v.cfg["run"]["choices"]["scale"] == scale
+        assert v.logs_tag == v.dataset_tag == scale
+        assert "scales" not in v.cfg["game"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("experiment", _options("experiment"))
+def test_every_game_experiment_plans(game: str, experiment: str) -> None:
+    plan = make_plan([f"game={game}", f"experiment={experiment}"])
+    key = plan.main.cfg["sweep"]["key"]
+    if key is not None:
+        assert len(plan.sweep) == len(plan.main.cfg["sweep"]["values"])
+
+
+def test_setup_composes_every_game() -> None:
+    wf = setup_workflow({"overrides": ["scale=tiny"]}, CONFIG)
+    assert wf.default_game == "reversi" and wf.errors == {}
+    assert sorted(wf.plans) == GAMES
+    for game in GAMES:
+        v = wf.main(game)
+        assert v.results_dir == f"results/{game}/tiny"
+        assert v.game == game
+        assert f"results/{game}/tiny/index.md" in wf.targets(game)
+    assert set(wf.targets()) == set(wf.targets("reversi"))
+    assert set(wf.all_games_targets()) == {t for g in GAMES for t in wf.targets(g)}
+    rdirs = wf.constraints()["rdir"].split("|")
+    assert sorted(rdirs) == sorted(f"results/{g}/tiny" for g in GAMES)
+
+
+def test_another_games_config_error_waits_until_that_game_is_asked_for() -> None:
+    """An override meant for Reversi breaks every other game's config: the Reversi workflow
+    runs, and asking for another game raises its error."""
+    wf = setup_workflow({"overrides": ["scale=tiny", "game.targets=[rev3]"]}, CONFIG)
+    assert wf.main().targets == ["rev3"]
+    others = [g for g in GAMES if g != "reversi"]
+    assert set(wf.errors) == set(others)
+    for game in others:
+        with pytest.raises(ConfigError, match=f"game {game}: .*rev3"):
+            wf.plan(game)
+    if others:
+        with pytest.raises(ConfigError):
+            wf.all_games_targets()
+
+
+def test_the_default_games_config_error_stops_at_once() -> None:
+    with pytest.raises(ConfigError, match="not in config/bots/reversi.yaml"):
+        setup_workflow({"overrides": ["game.targets=[nobody]"]}, CONFIG)
+    with pytest.raises(ConfigError, match="unknown --config key"):
+        setup_workflow({"scale": "tiny"}, CONFIG)
+
+
+def test_reversi_names_its_results_after_the_thesis() -> None:
+    wf = setup_workflow({"overrides": ["scale=tiny"]}, CONFIG)
+    rdir = "results/reversi/tiny"
+    targets = set(wf.targets("reversi"))
+    thesis = ["table4_2.csv", "table4_3.csv", "table4_4.csv", "table4_5.csv", "table4_6.csv",
+              "table4_7.csv", "table4_8.csv", "table6_1.csv", "figures/fig4_2.png",
+              "figures/fig4_2.pdf", "run_report.json", "index.md"]
+    assert {f"{rdir}/{n}" for n in thesis} <= targets
+    assert wf.artifact_source(rdir, "table4_5.csv") == f"{rdir}/s1s2_imitator.csv"
+    assert wf.artifact_source(rdir, "figures/fig4_2.pdf") == f"{rdir}/figures/move_choice_pair.pdf"
+    with pytest.raises(KeyError):
+        wf.artifact_source(rdir, "table9_9.csv")
+    rows = wf.index_spec(rdir)["rows"]
+    assert {"files": ["table4_5.csv", "s1s2_imitator.csv"],
+            "what": A.GENERIC_ARTIFACTS["s1s2_imitator.csv"]} in rows
+
+
+def test_a_games_own_results_are_built_and_listed() -> None:
+    wf = setup_workflow({"overrides": ["scale=tiny"]}, CONFIG)
+    for game in GAMES:
+        v = wf.main(game)
+        for name in A.game_results(game):
+            assert v.table_path(name) in wf.targets(game)
+            spec = wf.result_spec(v.results_dir, name)
+            assert spec["game"] == game and spec["config"] is v.cfg
+            assert any(r["files"] == [name] for r in wf.index_spec(v.results_dir)["rows"])
+        with pytest.raises(ConfigError, match="has no result"):
+            wf.result_spec(v.results_dir, "no_such_result.csv")
+
+
+def test_a_file_no_composed_variant_writes_names_the_right_directory() -> None:
+    import re
+
+    wf = setup_workflow({"overrides": ["scale=tiny"]}, CONFIG)
+    c = wf.misplaced_constraints()
+    assert re.fullmatch(c["misplaced"], "reversi")
+    assert re.fullmatch(c["anything"], "table4_5.csv")
+    assert not re.fullmatch(c["anything"], "tiny/table4_5.csv")  # the variant's own files
+    with pytest.raises(ConfigError, match="ask for results/reversi/tiny/table4_5.csv"):
+        wf.misplaced("reversi", "table4_5.csv")
+    default = setup_workflow({"overrides": []}, CONFIG)
+    assert not re.fullmatch(default.misplaced_constraints()["misplaced"], "reversi")
+
+
+def test_job_logging_sends_output_and_logging_to_the_log(tmp_path) -> None:
+    import logging
+    import os
+
+    from ime.workflow.jobs.logging import job_logging
+
+    log = tmp_path / "logs" / "job.log"
+    with job_logging(str(log)):
+        os.write(1, b"from fd 1\n")  # numba, torch, worker processes
+        os.write(2, b"from fd 2\n")
+        logging.getLogger("ime.test").info("from logging")
+    text = log.read_text()
+    assert "from fd 1" in text and "from fd 2" in text and "ime.test: from logging" in text
+    with pytest.raises(RuntimeError), job_logging(str(log)):
+        raise RuntimeError("boom")
+    assert "job failed" in log.read_text() and "boom" in log.read_text()

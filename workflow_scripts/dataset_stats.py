@@ -1,0 +1,5 @@
+"""Snakemake job: the dataset table (logic: ime.workflow.jobs.datasets.job_dataset_stats)."""
+
+from ime.workflow.jobs.datasets import job_dataset_stats
+
+job_dataset_stats(snakemake)  # noqa: F821 - injected by Snakemake's script directive
