@@ -1,0 +1,217 @@
+"""Seed 002's two findings, reproduced: the UCT agent against graded opponents, and heuristic
+against plain rollouts when playing the strongest of them.
+
+The results hook of the plug-in (``results/connect4/seed002.csv``); settings come from
+``game.extra.study`` of ``config/game/connect4.yaml``. Every game starts from the empty board and is
+played by the judge (:func:`ime.matches.judge.run_match`), once per colour and index, with the
+match id naming (agent, opponent, colour, index) and the config's seed; so the table is a pure
+function of the config, whatever the number of worker processes.
+
+Rows (``comparison``):
+
+* ``graded``: the agent (heuristic rollouts, winning moves taken in selection; ``simulations``)
+  against random, greedy, alpha-beta at each depth, plain UCT at the same budget, and the
+  solver bot, ``games_per_colour`` games as first and as second player each;
+* ``rollouts``: against the strongest opponent (``study.strongest``, or the one the agent
+  scores lowest against; ``rollouts.opponents`` lists others instead), at each budget of
+  ``rollouts.simulations``: the agent, the agent with plain rollouts (winning moves still
+  taken in selection) and fully plain UCT, each ``rollouts.games_per_colour`` games per
+  colour.
+
+``score`` is the agent's win rate counting a draw as half a win; ``ci_low``/``ci_high`` the 95%
+Wilson score interval of that rate over the games (draws as half a success: an
+approximation, slightly wide when there are draws).
+
+Standalone: ``python -m ime.games.connect4.study --out results/connect4/seed002.csv``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import functools
+import json
+import math
+import time
+from collections.abc import Mapping
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+Spec = tuple[str, str, str]
+"""(name, kind, params as sorted JSON): hashable, so each worker builds a bot once."""
+
+COLUMNS = ["comparison", "agent", "opponent", "simulations", "games", "wins", "draws", "losses",
+           "score", "ci_low", "ci_high", "score_first", "score_second"]
+
+
+def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """Wilson score interval of a proportion (95% by default)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return max(0.0, mid - half), min(1.0, mid + half)
+
+
+def _spec(name: str, kind: str, params: Mapping[str, Any]) -> Spec:
+    return (name, kind, json.dumps(dict(params), sort_keys=True))
+
+
+AGENTS = {"uct_heuristic": {},
+          "uct_plain_rollouts": {"heuristic_rollouts": False},
+          "uct_plain": {"heuristic_rollouts": False, "win_in_selection": False}}
+"""The agent's three variants: seed 002's, without the rollout rules, without any rule."""
+
+
+def agent(name: str, simulations: int, c: float) -> Spec:
+    """A variant of the agent at a budget (the budget is part of the name, so of match ids)."""
+    return _spec(f"{name}@{simulations}", "uct",
+                 {"simulations": simulations, "c": c, **AGENTS[name]})
+
+
+def opponents(study: Mapping[str, Any]) -> dict[str, Spec]:
+    """The graded opponents of the study settings, weakest family first."""
+    sims = int(study.get("simulations", 2000))
+    out = {"random": _spec("random", "random", {}), "greedy": _spec("greedy", "greedy", {})}
+    for d in study.get("depths", [1, 2, 3, 4, 5, 6]):
+        out[f"alphabeta_d{d}"] = _spec(f"alphabeta_d{d}", "alphabeta",
+                                       {"depth": int(d), "tie": "random"})
+    out["uct_plain"] = agent("uct_plain", sims, float(study.get("c", 0.707)))
+    out["solver"] = _spec("solver", "solver", dict(study.get("solver", {})))
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _bot(spec: Spec):
+    from ime.games.connect4.bots import BOT_KINDS
+
+    name, kind, params = spec
+    return BOT_KINDS[kind]("connect4", name, json.loads(params))
+
+
+def _play(task: tuple) -> float:
+    """The agent's score (2 win, 1 draw, 0 loss) in one game."""
+    from ime.core.registry import get_game
+    from ime.matches.judge import run_match
+
+    hero, opponent, colour, index, seed, params = task
+    game = get_game("connect4", json.loads(params))
+    seats = [hero, opponent] if colour == 0 else [opponent, hero]
+    mid = f"seed002/{hero[0]}/{opponent[0]}/{'first' if colour == 0 else 'second'}/{index}"
+    res = run_match(game, [_bot(s) for s in seats], match_id=mid, seed=seed,
+                    player_ids=[s[0] for s in seats])
+    return float(res.scores[colour])
+
+
+def _row(comparison: str, hero: Spec, opponent: str, scores: list[float], per: int
+         ) -> dict[str, Any]:
+    first, second = scores[:per], scores[per:]
+    n = len(scores)
+    wins, draws = sum(s == 2 for s in scores), sum(s == 1 for s in scores)
+    rate = (wins + draws / 2) / n
+    lo, hi = wilson(wins + draws / 2, n)
+    name, sims = hero[0].split("@")
+    return {"comparison": comparison, "agent": name, "opponent": opponent,
+            "simulations": int(sims), "games": n, "wins": wins, "draws": draws,
+            "losses": n - wins - draws, "score": round(rate, 4), "ci_low": round(lo, 4),
+            "ci_high": round(hi, 4), "score_first": round(sum(first) / (2 * per), 4),
+            "score_second": round(sum(second) / (2 * per), 4)}
+
+
+def run_study(study: Mapping[str, Any], game_params: Mapping[str, Any] | None = None,
+              seed: int = 0, workers: int = 1, log: Any = print) -> list[dict[str, Any]]:
+    """Play the study and return its table rows."""
+    per = int(study.get("games_per_colour", 10))
+    sims = int(study.get("simulations", 2000))
+    c = float(study.get("c", 0.707))
+    roll = dict(study.get("rollouts") or {})
+    roll_per = int(roll.get("games_per_colour", per))
+    seed = int(study.get("seed", seed))
+    params = json.dumps(dict(game_params or {}), sort_keys=True)
+    opps = opponents(study)
+    pool = ProcessPoolExecutor(workers) if workers > 1 else None
+
+    def games(a: Spec, opponent: Spec, n: int) -> list[float]:
+        tasks = [(a, opponent, colour, i, seed, params) for colour in (0, 1) for i in range(n)]
+        t = time.perf_counter()
+        out = list(pool.map(_play, tasks)) if pool else [_play(x) for x in tasks]
+        log(f"{a[0]} vs {opponent[0]}: score {sum(out) / (2 * len(out)):.3f} "
+            f"({time.perf_counter() - t:.1f} s)")
+        return out
+
+    try:
+        hero = agent("uct_heuristic", sims, c)
+        rows = [_row("graded", hero, name, games(hero, opp, per), per)
+                for name, opp in opps.items()]
+        strongest = study.get("strongest") or min(rows, key=lambda r: r["score"])["opponent"]
+        against = roll.get("opponents") or [strongest]
+        for o in [strongest, *against]:
+            if o not in opps:
+                raise ValueError(f"game.extra.study: opponent {o!r} is not one of {list(opps)}")
+        for o in against:
+            for budget in roll.get("simulations", [sims]):
+                for name in AGENTS:
+                    a = agent(name, int(budget), c)
+                    rows.append(_row("rollouts", a, o, games(a, opps[o], roll_per), roll_per))
+    finally:
+        if pool:
+            pool.shutdown()
+    return rows
+
+
+def write_rows(rows: list[dict[str, Any]], out_path: str | Path) -> None:
+    out = Path(out_path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.DictWriter(fh, fieldnames=COLUMNS, lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+
+
+def study_settings(game: Mapping[str, Any]) -> dict[str, Any]:
+    """``game.extra.study`` (the config schema keeps plug-in settings under ``game.extra``;
+    a bare ``game.study`` is read too)."""
+    return dict((game.get("extra") or {}).get("study") or game.get("study") or {})
+
+
+def results_hook(plain_cfg: Mapping[str, Any], out_path: str) -> None:
+    """Seed 002's findings: the UCT agent's win rate against graded opponents, and heuristic
+    against plain rollouts versus the strongest one, with 95% Wilson CIs (``game.extra.study``)."""
+    game = plain_cfg["game"]
+    study = study_settings(game)
+    workers = int(study.get("workers", plain_cfg.get("evaluate", {}).get("workers", 1)))
+    rows = run_study(study, game.get("params"), seed=int(plain_cfg.get("seed", 0)),
+                     workers=workers)
+    write_rows(rows, out_path)
+
+
+def main(argv: list[str] | None = None) -> None:
+    from ime.paths import config_dir
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", default="results/connect4/seed002.csv")
+    ap.add_argument("--config", default=str(config_dir() / "game" / "connect4.yaml"))
+    ap.add_argument("--games", type=int, help="games per opponent and colour")
+    ap.add_argument("--simulations", type=int, help="the UCT budget")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=0)
+    a = ap.parse_args(argv)
+    cfg = yaml.safe_load(Path(a.config).read_text(encoding="utf-8"))
+    study = study_settings(cfg)
+    if a.games:
+        study["games_per_colour"] = a.games
+    if a.simulations:
+        study["simulations"] = a.simulations
+    t = time.perf_counter()
+    rows = run_study(study, cfg.get("params"), seed=a.seed, workers=a.workers)
+    write_rows(rows, a.out)
+    print(f"wrote {a.out} in {time.perf_counter() - t:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
