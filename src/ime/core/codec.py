@@ -125,3 +125,22 @@ def _js_number(x: float) -> str:
     e = n - 1
     mantissa = digits if k == 1 else digits[0] + "." + digits[1:]
     return f"{mantissa}e{'+' if e >= 0 else '-'}{abs(e)}"
+
+
+INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
+
+
+def jsoncpp_int(v: Any) -> int | None:
+    """``v`` as jsoncpp's ``asInt()`` when ``isInt()`` holds, else ``None``.
+
+    Botzone's C++ judges read numbers with jsoncpp: an integer within the signed 32-bit range, or
+    a whole-number double within it (``2.0`` reads as 2), is an int; a bool, a string, ``2.5`` or
+    ``2**31`` is not.
+    """
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int):
+        return v if INT32_MIN <= v <= INT32_MAX else None
+    if isinstance(v, float) and math.isfinite(v) and v == int(v) and INT32_MIN <= v <= INT32_MAX:
+        return int(v)
+    return None

@@ -103,6 +103,23 @@ class GameTools:
     default_bots: tuple[str, ...] = ()
 
 
+def bench_perft(perft: Callable[[int, bool], int], depth: int, python_depth: int) -> dict:
+    """Leaves/s of a game's compiled perft at ``depth`` against its pure-Python reference at
+    ``python_depth`` (the compiled kernel is warmed up first, outside the timing)."""
+    import time
+
+    perft(3, False)
+    t = time.perf_counter()
+    n = perft(depth, False)
+    dt = time.perf_counter() - t
+    t = time.perf_counter()
+    n_py = perft(python_depth, True)
+    dt_py = time.perf_counter() - t
+    fast, slow = n / dt, n_py / dt_py
+    return {"depth": depth, "leaves": n, "seconds": dt, "leaves_per_s": fast,
+            "python_depth": python_depth, "python_leaves_per_s": slow, "speedup": fast / slow}
+
+
 @dataclass(frozen=True)
 class GamePlugin:
     """Everything a game brings. Only ``game_type``, ``make_game`` and ``make_encoder`` are

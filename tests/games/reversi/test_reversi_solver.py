@@ -235,7 +235,7 @@ def test_cli_bad_input(board: str, side: str, capsys: pytest.CaptureFixture[str]
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    cmd = [sys.executable, "-m", "ime.cli.solve", "solve", "reversi", *args]
+    cmd = [sys.executable, "-m", "ime", "solve", "reversi", *args]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
 
 

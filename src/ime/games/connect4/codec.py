@@ -17,26 +17,14 @@ Either fault loses the game 0-2. There is no simple-interaction (line) mode.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping
 from typing import Any
 
+from ime.core.codec import jsoncpp_int
 from ime.core.game import IllegalMoveError
 
-INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
 INVALID_INPUT = "INVALID_INPUT_VERDICT_OK"
 INVALID_MOVE = "INVALID_MOVE"
-
-
-def jsoncpp_int(v: Any) -> int | None:
-    """``v`` as jsoncpp's ``asInt()`` when ``isInt()`` holds, else ``None``."""
-    if isinstance(v, bool):
-        return None
-    if isinstance(v, int):
-        return v if INT32_MIN <= v <= INT32_MAX else None
-    if isinstance(v, float) and math.isfinite(v) and v == int(v) and INT32_MIN <= v <= INT32_MAX:
-        return int(v)
-    return None
 
 
 def request(last_column: int | None) -> dict:

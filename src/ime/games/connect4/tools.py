@@ -9,7 +9,7 @@ import time
 
 import numpy as np
 
-from ime.core.registry import GameTools, SolveOutcome
+from ime.core.registry import GameTools, SolveOutcome, bench_perft
 
 POSITION_HELP = ("the columns played from the empty 7x6 board, 1-based, as in Pascal Pons' test "
                  "sets (e.g. 4453); --to-move X (first player) or O must match its length")
@@ -75,17 +75,7 @@ def random_positions(n: int, seed: int, game=None) -> list:
 
 
 def _bench_perft(quick: bool) -> dict:
-    perft_leaves(3)
-    depth, py_depth = (7, 5) if quick else (9, 6)
-    t = time.perf_counter()
-    n = perft_leaves(depth)
-    dt = time.perf_counter() - t
-    t = time.perf_counter()
-    n_py = perft_leaves(py_depth, reference=True)
-    dt_py = time.perf_counter() - t
-    fast, slow = n / dt, n_py / dt_py
-    return {"depth": depth, "leaves": n, "seconds": dt, "leaves_per_s": fast,
-            "python_depth": py_depth, "python_leaves_per_s": slow, "speedup": fast / slow}
+    return bench_perft(perft_leaves, *((7, 5) if quick else (9, 6)))
 
 
 def _bench_solver(quick: bool) -> dict:

@@ -24,16 +24,12 @@ accepts ``//`` and ``/* */`` comments and lax numbers (``01``, ``1.``), which we
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping
 from typing import Any
 
-from ime.core.codec import SimpleCodec, js_parse_int, js_string
+from ime.core.codec import SimpleCodec, js_parse_int, js_string, jsoncpp_int
 from ime.core.game import IllegalMoveError
 from ime.games.reversi.bitboard import PASS
-
-INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
-
 
 _JSONCPP_SPACE = " \t\r\n"
 """What jsoncpp's ``Reader::skipSpaces`` skips."""
@@ -57,17 +53,6 @@ def jsoncpp_loads(text: str) -> Any:
     except RecursionError:  # jsoncpp stops at 1000 levels with a parse error
         raise ValueError("nested too deeply") from None
     return value
-
-
-def jsoncpp_int(v: Any) -> int | None:
-    """``v`` as jsoncpp's ``asInt()`` when ``isInt()`` holds, else ``None``."""
-    if isinstance(v, bool):
-        return None
-    if isinstance(v, int):
-        return v if INT32_MIN <= v <= INT32_MAX else None
-    if isinstance(v, float) and math.isfinite(v) and v == int(v) and INT32_MIN <= v <= INT32_MAX:
-        return int(v)
-    return None
 
 
 def request(last_action: int | None) -> dict:

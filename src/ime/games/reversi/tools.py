@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
-from ime.core.registry import GameTools, SolveOutcome
+from ime.core.registry import GameTools, SolveOutcome, bench_perft
 
 POSITION_HELP = "64 chars, A1..H8 row by row (A1 B1 ... H1 A2 ...): X black, O white, - empty"
 
@@ -50,18 +48,7 @@ def solve_board(board: str, to_move: str) -> SolveOutcome:
 
 
 def _bench_perft(quick: bool) -> dict:
-    perft_leaves(3)  # compile / load the cache outside the timing
-    depth = 9 if quick else 11
-    t = time.perf_counter()
-    n = perft_leaves(depth)
-    dt = time.perf_counter() - t
-    py_depth = 6 if quick else 7
-    t = time.perf_counter()
-    n_py = perft_leaves(py_depth, reference=True)
-    dt_py = time.perf_counter() - t
-    fast, slow = n / dt, n_py / dt_py
-    return {"depth": depth, "leaves": n, "seconds": dt, "leaves_per_s": fast,
-            "python_depth": py_depth, "python_leaves_per_s": slow, "speedup": fast / slow}
+    return bench_perft(perft_leaves, *((9, 6) if quick else (11, 7)))
 
 
 def _bench_solver(quick: bool) -> dict:
