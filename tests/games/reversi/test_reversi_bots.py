@@ -7,15 +7,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ime.core.bot import DecisionContext
 from ime.bots.registry import load_bot_specs, make_bot, register_kind
+from ime.core.bot import DecisionContext
+from ime.games.reversi import GAME
+from ime.games.reversi.bitboard import PASS
 from ime.games.reversi.bots import search as S
 from ime.games.reversi.bots.analysis import random_midgame_positions
 from ime.games.reversi.bots.evaluation import SearchParams, row_tables, weight_table
 from ime.games.reversi.bots.search import AlphaBetaBot
 from ime.games.reversi.bots.simple import RandomBot
-from ime.games.reversi import GAME
-from ime.games.reversi.bitboard import PASS
 from ime.games.reversi.game import ReversiState
 
 TARGETS = ["rev1", "rev2", "rev3", "rev4", "rev5"]

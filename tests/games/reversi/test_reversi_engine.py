@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from ime.core.bot import Bot, decision_rng
+from ime.core.bot import Bot, BotFault, decision_rng
 from ime.core.game import IllegalMoveError
 from ime.games.reversi import GAME
 from ime.games.reversi.bitboard import (
@@ -19,7 +19,6 @@ from ime.games.reversi.bitboard import (
     perft_python,
 )
 from ime.games.reversi.game import parse_square, square_name
-from ime.core.bot import BotFault
 from ime.matches.judge import run_match
 from ime.matches.logs import LogFormatError, read_matches, write_matches
 
