@@ -4,12 +4,15 @@ Imports one bot's matches from a Botzone match pack: selects them by the bot's p
 renames platform ids to our bot names, replays every match through our judge and writes the
 accepted ones as our JSON lines, the rejects (with reasons) next to them, and the counts.
 See :mod:`ime.matches.import_pack`.
+
+The report (counts) is written on failure too, with ``"status": "failed"`` and the error, so it
+never describes an earlier import. An output that is one of the inputs (``--out`` equal to the
+pack or a map file) is refused before anything is read or written.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -58,29 +61,29 @@ def _default(out: str, suffix: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from ime.core.registry import get_game
-    from ime.matches.import_pack import import_pack, load_map_file, parse_map
+    from ime.matches.import_pack import check_paths, import_pack, load_map_file, parse_map
     from ime.matches.logs import LogFormatError
 
     game = get_game(args.game)
     if not Path(args.pack).is_file():
         raise FileNotFoundError(f"{args.pack}: no such file")
+    rejects = args.rejects or _default(args.out, ".rejects.jsonl")
+    report_path = args.report or _default(args.out, ".report.json")
+    inputs = {"pack": args.pack, **{f"--map-file {f}": f for f in args.map_file}}
+    check_paths(inputs, {"--out": args.out, "--rejects": rejects, "--report": report_path})
     names: dict[str, str] = {}
     for f in args.map_file:
         names.update(load_map_file(f))
     names.update(parse_map(args.map))
-    rejects = args.rejects or _default(args.out, ".rejects.jsonl")
-    report_path = args.report or _default(args.out, ".report.json")
     try:
         rep = import_pack(args.pack, game, args.bot, names=names, mode=args.mode, out=args.out,
-                          rejects=rejects, keep_faulted=not args.drop_faulted)
+                          rejects=rejects, keep_faulted=not args.drop_faulted,
+                          report_path=report_path)
     except LogFormatError as e:
         print(f"ime import-pack: {e}", file=sys.stderr)
-        print(f"rejects with reasons: {rejects}; nothing written to {args.out} "
-              "(use --mode lenient to keep the good matches)", file=sys.stderr)
+        print(f"rejects with reasons: {rejects}; counts: {report_path}; nothing written to "
+              f"{args.out} (use --mode lenient to keep the good matches)", file=sys.stderr)
         return 2
-    counts = rep.counts()
-    Path(report_path).parent.mkdir(parents=True, exist_ok=True)
-    Path(report_path).write_text(json.dumps(counts, indent=2) + "\n", encoding="utf-8")
     print(rep.summary(), file=sys.stderr)
     print(f"wrote {len(rep.accepted)} matches to {args.out}, {len(rep.rejected)} rejects to "
           f"{rejects}, counts to {report_path}", file=sys.stderr)

@@ -18,6 +18,7 @@ COMMAND_MODULES = [
     "ime.cli.bench",
     "ime.cli.import_pack",
     "ime.cli.pipeline",
+    "ime.cli.verify",
 ]
 
 

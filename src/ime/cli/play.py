@@ -7,6 +7,13 @@ directory is an error naming the path, exit 2). While playing, SIGTERM, SIGINT a
 every bot program and its descendants, then exit with 128 + the signal number
 (:func:`ime.bots.external.signals.exit_on_signals`). After playing, a fault summary (matches
 ended by a fault, verdict counts per bot) goes to stderr; ``--strict`` exits 1 if there was any.
+
+Durable: each finished match is appended to ``--out`` as it completes (schedule order, one
+flushed line). Run the same command again after an interruption (a signal, a crash, a full
+disk) and it resumes: the matches already in ``--out`` are kept, a torn last line is dropped,
+and the file ends byte-identical to an uninterrupted run. ``--out`` holding other matches (a
+different seed, seats or ``--games``) is an error, never overwritten; ``--restart`` replays
+from scratch.
 """
 
 from __future__ import annotations
@@ -32,6 +39,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="extra YAML of bot specs (id -> spec), e.g. an external program")
     p.add_argument("--workers", type=int, default=0, help="processes (0 = all cores)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    p.add_argument("--restart", action="store_true",
+                   help="delete --out first and play every match again (default: resume an "
+                        "interrupted run from the matches already in --out)")
     p.add_argument("--strict", action="store_true",
                    help="exit 1 if any match ended by a fault (TLE, RE, MLE, OLE, NJ, illegal "
                         "move...)")
@@ -67,7 +77,7 @@ def resolve_bot_id(bot: str, specs: dict) -> str:
 def run(args: argparse.Namespace) -> int:
     from ime.bots.external.signals import exit_on_signals
     from ime.core.registry import get_game
-    from ime.matches.runner import MatchSpec, play_schedule
+    from ime.matches.runner import ForeignOutputError, MatchSpec, play_schedule, resume_point
 
     if args.games < 1:
         raise ValueError("--games must be >= 1")
@@ -78,10 +88,30 @@ def run(args: argparse.Namespace) -> int:
     names = "-".join(seats)
     schedule = [MatchSpec(i, f"{args.game}-{names}-s{args.seed}-{i:06d}", tuple(seats))
                 for i in range(args.games)]
-    with exit_on_signals():
-        n = play_schedule(args.game, schedule, specs, args.out, seed=args.seed,
-                          workers=args.workers, progress=not args.no_progress,
-                          desc=" vs ".join(seats))
+    if args.restart:
+        Path(args.out).unlink(missing_ok=True)
+    try:
+        done = resume_point(args.out, schedule, seed=args.seed)
+    except ForeignOutputError as e:
+        raise ForeignOutputError(f"{e}; choose another --out, or give --restart to replay "
+                                 "every match into it") from None
+    if done:
+        print(f"resuming: {done} of {len(schedule)} matches already in {args.out}",
+              file=sys.stderr)
+    try:
+        with exit_on_signals():
+            n = play_schedule(args.game, schedule, specs, args.out, seed=args.seed,
+                              workers=args.workers, progress=not args.no_progress,
+                              desc=" vs ".join(seats))
+    except BaseException:
+        try:
+            kept = resume_point(args.out, schedule, seed=args.seed)
+        except (OSError, ValueError):
+            kept = 0
+        if kept:
+            print(f"ime play: stopped; {kept} of {len(schedule)} matches are in {args.out}: "
+                  "run the same command again to play the rest", file=sys.stderr)
+        raise
     print(f"wrote {n} matches to {args.out}", file=sys.stderr)
     faulted = print_fault_summary(args.out)
     return 1 if args.strict and faulted else 0

@@ -54,6 +54,11 @@ class Bot(ABC):
     def act(self, state: State, ctx: DecisionContext) -> Action:
         """Choose an action for ``ctx.player`` in ``state`` (which must not be mutated)."""
 
+    def end_match(self, match_id: str) -> None:  # noqa: B027 - optional hook
+        """``match_id`` is over (the judge calls it however the match ended). An external bot
+        kills the programs it kept running for that match, as Botzone does at a match's end;
+        in-process bots keep nothing per match."""
+
     def close(self) -> None:  # noqa: B027 - optional hook, a no-op for in-process bots
         """Release resources (external processes); in-process bots have none."""
 

@@ -29,15 +29,16 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from ime.datasets.schema import (
     SCHEMA_VERSION,
+    DataFileError,
     fixed_list_to_numpy,
-    read_metadata,
+    read_decisions,
     table_heads,
     write_table,
 )
+from ime.matches.rawlog import atomic_write_text
 
 DEDUP_POLICIES = ("keep", "drop_exact")
 
@@ -141,14 +142,14 @@ def build_dataset(
     tables = []
     meta0: dict[str, Any] = {}
     for p in part_paths:
-        meta = read_metadata(p)
+        part, meta = read_decisions(p)  # checksums, footer and invariants, naming the file
         if not meta0:
             meta0 = meta
         elif (meta.get("encoder_version"), meta.get("state_shape")) != (
                 meta0.get("encoder_version"), meta0.get("state_shape")):
             raise ValueError(f"{p}: encoder {meta.get('encoder_version')} differs from "
                              f"{part_paths[0]}'s {meta0.get('encoder_version')}")
-        t = pq.read_table(p, filters=[("bot", "=", bot)])
+        t = part.filter(pc.equal(part["bot"], bot))
         tables.append(t.replace_schema_metadata(None))
     table = pa.concat_tables(tables).combine_chunks()
     # a match present in two parts (a raw file dropped twice) counts once: keep the first part's
@@ -186,7 +187,7 @@ def build_dataset(
     faulted = 0
     rejected = 0
     for r in report_paths:
-        rep = json.loads(Path(r).read_text())
+        rep = read_json(r)
         faulted += int(rep.get("faulted_per_bot", {}).get(bot, 0))
         rejected += int(rep.get("rejected", 0))
     stats = {
@@ -221,9 +222,18 @@ def build_dataset(
         "config": dict(config or {}),
     }
     write_table(table, out_path, metadata)
-    Path(stats_path).parent.mkdir(parents=True, exist_ok=True)
-    Path(stats_path).write_text(json.dumps(stats, indent=1, sort_keys=True) + "\n")
+    atomic_write_text(stats_path, json.dumps(stats, indent=1, sort_keys=True) + "\n")
     return stats
+
+
+def read_json(path: str | Path) -> Any:
+    """A JSON file; an unreadable or truncated one is an error naming it."""
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise DataFileError(path, f"cannot read JSON ({e})") from e
 
 
 def table4_2(stats: Sequence[Mapping[str, Any]]) -> pd.DataFrame:

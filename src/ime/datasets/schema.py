@@ -22,6 +22,13 @@ A game without options writes no such key.
 
 Byte-identical output for the same config: rows are sorted by (match_id, ply), the metadata holds
 no timestamps, and the writer options are fixed.
+
+**Integrity.** Files are written with page checksums and read with verification
+(:mod:`ime.datasets.integrity`), and every reader checks the invariants of a decision
+(:func:`check_decisions`): masks hold only 0 and 1, the action played is legal in its mask
+(``mask[action] == 1``; a later head's ``-1`` goes with an all-zero mask), and ``num_legal`` is
+the first mask's sum. A file that breaks one is a :class:`DataFileError` naming the file and the
+row, never data a net trains on.
 """
 
 from __future__ import annotations
@@ -35,6 +42,8 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+from ime.datasets.integrity import DataFileError, read_parquet, read_schema, write_parquet
 
 SCHEMA_VERSION = "ime-decisions-v1"
 META_PREFIX = "ime."
@@ -123,23 +132,24 @@ def write_table(table: pa.Table, path: str | Path, metadata: dict[str, Any]) -> 
     meta = {f"{META_PREFIX}{k}".encode(): json.dumps(v, sort_keys=True).encode()
             for k, v in sorted(metadata.items())}
     table = table.replace_schema_metadata(meta)
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    pq.write_table(table, tmp, compression="zstd", compression_level=3, row_group_size=1 << 17,
-                   write_statistics=True, use_dictionary=["bot", "players"],
-                   store_schema=True)
-    tmp.replace(path)
+    write_parquet(table, path, compression="zstd", compression_level=3, row_group_size=1 << 17,
+                  write_statistics=True, use_dictionary=["bot", "players"], store_schema=True)
 
 
 def read_metadata(path: str | Path) -> dict[str, Any]:
-    """The ``ime.*`` metadata of a dataset file, decoded."""
-    raw = pq.read_schema(path).metadata or {}
+    """The ``ime.*`` metadata of a dataset file, decoded (a damaged footer names the file)."""
+    return decode_metadata(read_schema(path).metadata or {}, path)
+
+
+def decode_metadata(raw: Mapping[bytes, bytes], path: str | Path) -> dict[str, Any]:
     out = {}
     for k, v in raw.items():
-        key = k.decode()
+        key = k.decode(errors="replace")
         if key.startswith(META_PREFIX):
-            out[key[len(META_PREFIX):]] = json.loads(v.decode())
+            try:
+                out[key[len(META_PREFIX):]] = json.loads(v.decode())
+            except (UnicodeDecodeError, ValueError) as e:
+                raise DataFileError(path, f"metadata {key} is not JSON ({e})") from e
     return out
 
 
@@ -182,10 +192,87 @@ def fixed_list_to_numpy(col: pa.ChunkedArray | pa.Array, width: int) -> np.ndarr
     return flat.reshape(len(col), width)
 
 
+def read_decisions(path: str | Path) -> tuple[pa.Table, dict[str, Any]]:
+    """A decisions file (a part or a dataset), verified: page checksums, footer, invariants."""
+    table = read_parquet(path)
+    meta = decode_metadata(table.schema.metadata or {}, path)
+    check_decisions(table, path, meta)
+    return table, meta
+
+
+def check_decisions(table: pa.Table, path: str | Path, metadata: Mapping[str, Any]) -> None:
+    """Raise :class:`DataFileError` naming the file and the first row that breaks an invariant
+    of a decision (see the module doc), or whose columns do not have the format's types."""
+    try:
+        heads = table_heads(table.schema, metadata)
+        stype = table.schema.field("state").type
+        shape = metadata.get("state_shape") or [stype.list_size]
+        width = int(np.prod(shape))
+    except (KeyError, AttributeError, TypeError, ValueError) as e:
+        raise DataFileError(path, f"not a decisions file ({type(e).__name__}: {e})") from e
+    if not pa.types.is_fixed_size_list(stype) or stype.list_size != width:
+        raise DataFileError(path, f"column state is {stype}, not uint8[{width}] "
+                                  f"(state_shape {shape})")
+    for k, (name, size) in enumerate(heads):
+        mcol, acol = ("mask", "action") if k == 0 else (f"mask_{name}", f"action_{name}")
+        for col in (mcol, acol):
+            if col not in table.column_names:
+                raise DataFileError(path, f"no column {col!r}: not a decisions file")
+        mtype = table.schema.field(mcol).type
+        if not pa.types.is_fixed_size_list(mtype) or mtype.list_size != size:
+            raise DataFileError(path, f"column {mcol} is {mtype}, not uint8[{size}]")
+        mask = fixed_list_to_numpy(table[mcol], size)
+        action = table[acol].to_numpy().astype(np.int64)
+        _check_head(path, mcol, acol, mask, action, optional=k > 0)
+        if k == 0:
+            legal = mask.sum(axis=1, dtype=np.int64)
+            num_legal = table["num_legal"].to_numpy().astype(np.int64)
+            bad = np.flatnonzero(num_legal != legal)
+            if len(bad):
+                r = int(bad[0])
+                raise DataFileError(path, f"num_legal is {num_legal[r]} but the mask has "
+                                          f"{legal[r]} legal actions ({len(bad)} such rows)", r)
+
+
+def _check_head(path: str | Path, mcol: str, acol: str, mask: np.ndarray, action: np.ndarray,
+                optional: bool) -> None:
+    """One head's invariants: a 0/1 mask, the action legal in it (or ``-1`` with an empty
+    mask for a later head that does not apply)."""
+    n, size = mask.shape
+    over = np.flatnonzero((mask > 1).any(axis=1))
+    if len(over):
+        r = int(over[0])
+        values = sorted({int(v) for v in mask[over].ravel() if v > 1})[:5]
+        raise DataFileError(path, f"{mcol} holds values other than 0 and 1 ({values} in "
+                                  f"{len(over)} rows)", r)
+    unused = action == -1 if optional else np.zeros(n, bool)
+    if optional:
+        filled = np.flatnonzero(unused & mask.any(axis=1))
+        if len(filled):
+            raise DataFileError(path, f"{acol} is -1 (head not used) but {mcol} is not empty",
+                                int(filled[0]))
+    out = np.flatnonzero(~unused & ((action < 0) | (action >= size)))
+    if len(out):
+        r = int(out[0])
+        raise DataFileError(path, f"{acol} {action[r]} is not a code of {mcol} (0..{size - 1})",
+                            r)
+    rows = np.flatnonzero(~unused)
+    illegal = rows[mask[rows, action[rows]] != 1]
+    if len(illegal):
+        r = int(illegal[0])
+        raise DataFileError(path, f"{acol} {action[r]} is not legal in {mcol} "
+                                  f"({len(illegal)} such rows)", r)
+
+
 def read_arrays(path: str | Path, filters: Any = None) -> DecisionArrays:
-    """Load a dataset file into numpy arrays, states reshaped to the encoder's shape."""
-    table = pq.read_table(path, filters=filters)
-    meta = read_metadata(path)
+    """Load a dataset file into numpy arrays, states reshaped to the encoder's shape.
+
+    The whole file is verified (:func:`read_decisions`) before ``filters`` (pyarrow's DNF
+    filters) select rows, so a row an error names is a row of the file.
+    """
+    table, meta = read_decisions(path)
+    if filters is not None:
+        table = table.filter(pq.filters_to_expression(filters))
     shape = tuple(meta.get("state_shape") or (table.schema.field("state").type.list_size,))
     width = int(np.prod(shape))
     heads = table_heads(table.schema, meta)

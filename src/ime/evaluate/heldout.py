@@ -29,11 +29,10 @@ def fold_agent_id(imitator: str, fold: int) -> str:
 
 def dataset_match_folds(dataset_path: str | Path, folds: int, seed: int) -> dict[str, int]:
     """``match id -> fold`` exactly as training split the target's dataset."""
-    import pyarrow.parquet as pq
-
+    from ime.datasets.integrity import read_parquet
     from ime.train.folds import match_folds
 
-    ids = pq.read_table(dataset_path, columns=["match_id"]).column("match_id").to_pylist()
+    ids = read_parquet(dataset_path, columns=["match_id"]).column("match_id").to_pylist()
     return match_folds(ids, folds, seed)
 
 

@@ -13,6 +13,11 @@ whose actions are integers, canonical JSON strings otherwise.
 The file metadata says what it is: format version, game (and ``game_params`` when the game has
 board options), target, references, planes shape and the deterministic mining stats. Wall-clock
 timings go to their own JSON file, so a key set is byte-identical across runs of one config.
+
+Files are written atomically with page checksums and read with verification
+(:mod:`ime.datasets.integrity`); :func:`read_keyset` also checks that masks hold only 0 and 1
+and that ``n_legal`` is the mask's sum, naming the file and row of the first key that breaks
+one.
 """
 
 from __future__ import annotations
@@ -26,9 +31,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
 
+from ime.datasets.integrity import DataFileError, naming, read_parquet, write_parquet
 from ime.evaluate.forks import LoggedMatch
+from ime.matches.rawlog import atomic_write_text
 
 KEYSET_VERSION = "ime-keys-v1"
 MASK_PREFIX = "mask_"
@@ -110,10 +116,10 @@ def write_keyset(result: MiningResult, keys_path: str | Path,
     if candidates_path is not None:
         _write_parquet(result.candidates, Path(candidates_path), meta, result.planes_shape)
     if stats_path is not None:
-        Path(stats_path).write_text(
-            json.dumps(result.stats.deterministic_json(), indent=2) + "\n")
+        atomic_write_text(stats_path,
+                          json.dumps(result.stats.deterministic_json(), indent=2) + "\n")
     if timing_path is not None:
-        Path(timing_path).write_text(json.dumps(result.stats.timing_json(), indent=2) + "\n")
+        atomic_write_text(timing_path, json.dumps(result.stats.timing_json(), indent=2) + "\n")
 
 
 def _write_parquet(df: pd.DataFrame, path: Path, meta: Mapping[str, str],
@@ -131,9 +137,28 @@ def _write_parquet(df: pd.DataFrame, path: Path, meta: Mapping[str, str],
             cols[name] = pa.array(df[name].tolist())
     table = pa.table(cols) if cols else pa.table({"match_id": pa.array([], pa.string())})
     table = table.replace_schema_metadata({k.encode(): v.encode() for k, v in meta.items()})
-    tmp = path.with_suffix(path.suffix + ".part")
-    pq.write_table(table, tmp)
-    tmp.replace(path)
+    write_parquet(table, path)
+
+
+def check_keys(table: pa.Table, path: str | Path) -> None:
+    """Masks hold 0/1 and ``n_legal`` is the mask's sum (one head: a code is an action); else
+    :class:`DataFileError` naming the file and row. (Actions are stored as the game's actions,
+    not as codes: ``ime verify`` checks them against the mask through the game's encoder.)"""
+    if table.num_rows == 0 or "mask" not in table.column_names:
+        return
+    for c in table.column_names:
+        if is_mask_column(c):
+            m = table.column(c).combine_chunks().flatten().to_numpy()
+            if len(m) and m.max() > 1:
+                rows = np.flatnonzero((m.reshape(table.num_rows, -1) > 1).any(axis=1))
+                raise DataFileError(path, f"{c} holds values other than 0 and 1", int(rows[0]))
+    mask = table.column("mask").combine_chunks().flatten().to_numpy().reshape(table.num_rows, -1)
+    one_head = not any(c.startswith(MASK_PREFIX) for c in table.column_names)
+    if one_head and "n_legal" in table.column_names:  # a code is an action: n_legal = codes
+        bad = np.flatnonzero(table.column("n_legal").to_numpy() != mask.sum(axis=1))
+        if len(bad):
+            raise DataFileError(path, "n_legal is not the mask's number of legal actions",
+                                int(bad[0]))
 
 
 @dataclass
@@ -164,13 +189,18 @@ class KeySet:
 
 
 def read_keyset(path: str | Path) -> KeySet:
-    """Read a key set written by :func:`write_keyset`; checks the format version."""
-    table = pq.read_table(path)
-    meta = {k.decode(): v.decode() for k, v in (table.schema.metadata or {}).items()}
-    if meta.get("ime.keyset_version") != KEYSET_VERSION:
-        raise ValueError(f"{path}: not an IME key set (version "
-                         f"{meta.get('ime.keyset_version')!r}, want {KEYSET_VERSION!r})")
-    shape = tuple(json.loads(meta["ime.planes_shape"]))
+    """Read a key set written by :func:`write_keyset`; checks the format version, the pages'
+    checksums, the footer and the keys' invariants (see the module doc)."""
+    table = read_parquet(path)
+    with naming(path, "damaged key-set metadata"):
+        meta = {k.decode(): v.decode() for k, v in (table.schema.metadata or {}).items()}
+        if meta.get("ime.keyset_version") != KEYSET_VERSION:
+            raise ValueError(f"{path}: not an IME key set (version "
+                             f"{meta.get('ime.keyset_version')!r}, want {KEYSET_VERSION!r})")
+        shape = tuple(json.loads(meta["ime.planes_shape"]))
+        json.loads(meta.get("ime.references", "[]"))
+        json.loads(meta.get("ime.stats", "{}"))
+    check_keys(table, path)
     n = table.num_rows
     array_cols = [c for c in table.column_names if c == "planes" or is_mask_column(c)]
     head_masks: dict[str, np.ndarray] = {}

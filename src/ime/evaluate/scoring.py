@@ -25,6 +25,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from ime.core.registry import get_game
+from ime.datasets.integrity import read_parquet, write_parquet
 from ime.evaluate.agents import warm_up
 from ime.evaluate.forks import BotProvider, action_column, action_key, finish_as, state_at
 from ime.evaluate.keys import KeySet, read_keyset
@@ -163,7 +164,6 @@ def write_scores(df: pd.DataFrame, info: dict, path: str | Path,
     are byte-identical across runs.
     """
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -171,18 +171,14 @@ def write_scores(df: pd.DataFrame, info: dict, path: str | Path,
     meta = dict(table.schema.metadata or {})
     stable = {k: v for k, v in info.items() if k not in TIMING_KEYS}
     meta[b"ime.score_info"] = json.dumps(stable, sort_keys=True).encode()
-    tmp = path.with_suffix(path.suffix + ".part")
-    pq.write_table(table.replace_schema_metadata(meta), tmp)
-    tmp.replace(path)
+    write_parquet(table.replace_schema_metadata(meta), path)
     if timing_path is not None:
         Path(timing_path).parent.mkdir(parents=True, exist_ok=True)
         Path(timing_path).write_text(json.dumps(info, indent=2) + "\n")
 
 
 def read_scores(path: str | Path) -> tuple[pd.DataFrame, dict]:
-    import pyarrow.parquet as pq
-
-    table = pq.read_table(path)
+    table = read_parquet(path)
     meta = table.schema.metadata or {}
     info = json.loads(meta.get(b"ime.score_info", b"{}"))
     return table.to_pandas(), info

@@ -17,14 +17,20 @@ A pack downloaded from the platform holds one compact JSON match per line; playe
    and a ``platform`` audit field with the pack, line and original ids), the rejects as JSON lines
    with file, line, match id, kind and reason, and the counts.
 
-``strict`` (default) writes nothing but the rejects file when any selected match is bad and raises
-:class:`~ime.matches.logs.LogFormatError` naming the first bad lines and how many; ``lenient``
-writes the good ones and reports the counts.
+``strict`` (default) writes nothing but the rejects file (and the report) when any selected match
+is bad and raises :class:`~ime.matches.logs.LogFormatError` naming the first bad lines and how
+many; ``lenient`` writes the good ones and reports the counts.
+
+Every file is written atomically (a temporary file renamed over the old one), and the report
+(``report=``) is written whatever happens, its ``status`` saying ``ok`` or ``failed`` and whether
+the matches were written, so a report never describes an earlier import. No output may be one
+of the inputs: ``--out`` equal to the pack would destroy the pack (:func:`check_paths`).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -41,6 +47,7 @@ from ime.matches.logs import (
     validate_match,
     write_rejects,
 )
+from ime.matches.rawlog import atomic_write, atomic_write_text
 
 PLATFORM_ID = re.compile(r"^[0-9a-f]{24}$")
 
@@ -121,8 +128,11 @@ def load_map_file(path: str | Path) -> dict[str, str]:
     """A YAML or JSON mapping ``platform id -> name``."""
     import yaml
 
-    text = Path(path).read_text(encoding="utf-8")
-    data = yaml.safe_load(text) or {}
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    except (UnicodeDecodeError, yaml.YAMLError) as e:
+        raise ValueError(f"{path}: not a YAML/JSON mapping of platform bot id -> name ({e})"
+                         ) from e
     if not isinstance(data, Mapping):
         raise ValueError(f"{path}: expected a mapping of platform bot id -> name")
     return parse_map([f"{k}={v}" for k, v in data.items()])
@@ -142,6 +152,33 @@ def _player_ids(item: RawMatch) -> list[str] | None:
     return out
 
 
+def check_paths(inputs: Mapping[str, str | Path | None],
+                outputs: Mapping[str, str | Path | None]) -> None:
+    """Refuse an output that is one of the inputs, or two outputs that are one file.
+
+    Paths are compared resolved (symlinks, ``..``) and, when both exist, as the same inode
+    (hard links), so ``--out pack.matches`` cannot overwrite the pack it reads.
+    """
+    def same(a: Path, b: Path) -> bool:
+        if a.resolve() == b.resolve():
+            return True
+        try:
+            return os.path.samefile(a, b)
+        except OSError:
+            return False
+
+    ins = [(k, Path(v)) for k, v in inputs.items() if v is not None]
+    outs = [(k, Path(v)) for k, v in outputs.items() if v is not None]
+    for i, (ko, o) in enumerate(outs):
+        for ki, f in ins:
+            if same(o, f):
+                raise ValueError(f"{ko} {o} is the {ki} {f}: writing it would destroy an input; "
+                                 f"choose another {ko}")
+        for ko2, o2 in outs[:i]:
+            if same(o, o2):
+                raise ValueError(f"{ko} {o} and {ko2} {o2} are the same file")
+
+
 def import_pack(
     pack: str | Path,
     game: Game,
@@ -152,17 +189,52 @@ def import_pack(
     out: str | Path | None = None,
     rejects: str | Path | None = None,
     keep_faulted: bool = True,
+    report_path: str | Path | None = None,
 ) -> ImportReport:
     """Import ``bot``'s matches from ``pack`` (see the module doc); returns the report.
 
-    ``out``/``rejects``: where to write the accepted matches and the rejects (JSON lines);
-    either may be None to only validate.
+    ``out``/``rejects``/``report_path``: where to write the accepted matches, the rejects (JSON
+    lines) and the counts (JSON, on failure too); any may be None. None may be the pack.
     """
     if mode not in ("strict", "lenient"):
         raise ValueError(f"mode must be 'strict' or 'lenient', got {mode!r}")
+    check_paths({"pack": pack}, {"--out": out, "--rejects": rejects, "--report": report_path})
     names = {k.lower(): v for k, v in (names or {}).items()}
     pid, name = resolve_bot(bot, names)
     report = ImportReport(pack=str(pack), bot=pid, name=name)
+    try:
+        _select(pack, game, pid, names, report, keep_faulted)
+        if rejects is not None:
+            write_rejects(rejects, report.rejected)
+        if mode == "strict" and report.rejected:
+            raise LogFormatError(str(pack), report.rejected, len(report.rejected), report.lines)
+        if out is not None:
+            with atomic_write(out) as f:
+                for doc in report.accepted:
+                    f.write(json.dumps(doc, separators=(",", ":"), ensure_ascii=False) + "\n")
+    except BaseException as e:
+        if report_path is not None:
+            write_report(report_path, report, out, error=e)
+        raise
+    if report_path is not None:
+        write_report(report_path, report, out)
+    return report
+
+
+def write_report(path: str | Path, report: ImportReport, out: str | Path | None,
+                 error: BaseException | None = None) -> None:
+    """The counts as JSON, atomically, with ``status`` (``ok``/``failed``), ``error`` and
+    ``matches_written`` (the file the accepted matches went to, or null: nothing written)."""
+    doc = {"status": "ok" if error is None else "failed",
+           **({"error": str(error) or type(error).__name__} if error is not None else {}),
+           "matches_written": str(out) if error is None and out is not None else None,
+           **report.counts()}
+    atomic_write_text(path, json.dumps(doc, indent=2) + "\n")
+
+
+def _select(pack: str | Path, game: Game, pid: str, names: Mapping[str, str],
+            report: ImportReport, keep_faulted: bool) -> None:
+    """Read the pack into ``report``: skipped lines counted, the bot's matches replayed."""
     seen: dict[str, int] = {}
     for item in iter_raw_matches(pack):
         report.lines += 1
@@ -200,16 +272,3 @@ def import_pack(
         for seat, i in enumerate(lowered):
             if i == pid:
                 report.seats[seat] = report.seats.get(seat, 0) + 1
-    if rejects is not None:
-        Path(rejects).parent.mkdir(parents=True, exist_ok=True)
-        write_rejects(rejects, report.rejected)
-    if mode == "strict" and report.rejected:
-        raise LogFormatError(str(pack), report.rejected, len(report.rejected), report.lines)
-    if out is not None:
-        Path(out).parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(str(out) + ".part")
-        with open(tmp, "w", encoding="utf-8") as f:
-            for doc in report.accepted:
-                f.write(json.dumps(doc, separators=(",", ":"), ensure_ascii=False) + "\n")
-        tmp.replace(out)
-    return report

@@ -111,7 +111,43 @@ def run_match(
     consumed turn by turn before any bot is asked. Bots see a clone of the state and a
     :class:`DecisionContext` with their Botzone transcript; their decision context uses the
     same ``match_id`` and ply as the original, which is what makes a fork reproduce a match.
+
+    However the match ends (a finish, a fault, an exception), every bot that has
+    ``end_match`` is told, once: an external bot's kept-running program dies with its match,
+    as on Botzone, even when the match ended on another seat's move.
     """
+    try:
+        return _run_match(game, bots, match_id=match_id, seed=seed, initdata=initdata,
+                          prefix=prefix, player_ids=player_ids,
+                          record_decisions=record_decisions, max_turns=max_turns)
+    finally:
+        end_match(bots, match_id)
+
+
+def end_match(bots: Sequence[Bot | None], match_id: str) -> None:
+    """Call ``end_match(match_id)`` once on every distinct bot that has it."""
+    seen: set[int] = set()
+    for bot in bots:
+        if bot is None or id(bot) in seen:
+            continue
+        seen.add(id(bot))
+        hook = getattr(bot, "end_match", None)
+        if hook is not None:
+            hook(match_id)
+
+
+def _run_match(
+    game: Game,
+    bots: Sequence[Bot | None],
+    *,
+    match_id: str,
+    seed: int,
+    initdata: Any,
+    prefix: Sequence[Mapping[str, Any]] | None,
+    player_ids: Sequence[str] | None,
+    record_decisions: bool,
+    max_turns: int,
+) -> MatchResult:
     state = game.new_initial_state(initdata=initdata, seed=seed)
     n = game.num_players
     ids = list(player_ids) if player_ids is not None else [

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from ime.matches.judge import MatchResult
 
@@ -77,10 +79,39 @@ class RawMatch:
 
 
 
+@contextmanager
+def atomic_write(path: str | Path, mode: str = "w") -> Iterator[IO]:
+    """Open a temporary file beside ``path``; on success it replaces ``path`` in one rename.
+
+    A reader sees the old file or the new one, never half of one; a failure (an exception, a
+    signal that unwinds) removes the temporary file and leaves ``path`` as it was. The
+    directory is created. The temporary name is hidden and holds our pid
+    (``.<name>.<pid>.tmp``), so two writers never share one.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    kwargs = {} if "b" in mode else {"encoding": "utf-8"}
+    try:
+        with open(tmp, mode, **kwargs) as f:
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def atomic_write_text(path: str | Path, text: str) -> None:
+    """``path.write_text(text)``, atomically (:func:`atomic_write`)."""
+    with atomic_write(path) as f:
+        f.write(text)
+
+
 def write_matches(path: str | Path, matches: Iterable[MatchResult | Mapping]) -> int:
-    """Write matches as compact JSON lines; returns how many were written."""
+    """Write matches as compact JSON lines, atomically; returns how many were written."""
     n = 0
-    with open(path, "w", encoding="utf-8") as f:
+    with atomic_write(path) as f:
         for m in matches:
             data = m.to_json() if isinstance(m, MatchResult) else m
             f.write(json.dumps(data, separators=(",", ":"), ensure_ascii=False))
@@ -204,9 +235,10 @@ def parse_initdata(initdata: Any) -> Any:
 
 
 def write_rejects(path: str | Path, rejected: Iterable[BadMatch]) -> int:
-    """The rejects as JSON lines (file, line, match id, kind, reason); returns how many."""
+    """The rejects as JSON lines (file, line, match id, kind, reason), atomically; returns how
+    many."""
     n = 0
-    with open(path, "w", encoding="utf-8") as f:
+    with atomic_write(path) as f:
         for b in rejected:
             f.write(json.dumps(b.to_json(), ensure_ascii=False) + "\n")
             n += 1

@@ -23,8 +23,10 @@ seats are the schedule described above, draw for draw.
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import json
+import logging
 import multiprocessing as mp
 import os
 from collections import Counter
@@ -37,6 +39,15 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from ime.core.seeding import derive_seed
+from ime.matches.durable import (
+    Appender,
+    ForeignOutputError,
+    journal_path,
+    resume_point,
+    run_fingerprint,
+)
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -184,38 +195,75 @@ def play_schedule(
     progress: bool = True,
     desc: str = "matches",
     game_params: Mapping[str, Any] | None = None,
+    journal: bool = False,
 ) -> int:
     """Play ``specs`` and write them as Botzone JSON lines, in schedule order. Returns the count.
 
     ``workers=0`` uses every core; ``workers=1`` plays in this process (no pool).
     ``game_params``: the game's board options (``game.params``).
+
+    **Durable.** Each finished match is appended and flushed as one line as soon as every match
+    before it is written (a pool finishes out of order; results wait in memory for their turn),
+    so the file is always a prefix of the uninterrupted run's. When the file already holds a
+    prefix of this schedule (an interrupted run), the matches in it are kept and only the rest
+    is played: the result is byte-identical to an uninterrupted run. A torn last line (a kill
+    mid-write) is dropped first; a file that is not this schedule's prefix raises
+    :class:`ForeignOutputError` and is left alone. No file is created before the first match
+    finishes, so a run that fails at once (a bad spec) leaves nothing.
+
+    ``journal=False`` appends to ``out_path`` itself (``ime play``). ``journal=True`` appends to
+    :func:`journal_path` (``<out>.<fingerprint>.journal``, the fingerprint covering the game, its
+    options, the seed, the bots' specs and the schedule) and renames it to ``out_path`` when the
+    schedule is complete: for Snakemake, which deletes a job's outputs before running it and
+    after it fails, and would otherwise throw the finished matches away.
     """
     workers = workers or os.cpu_count() or 1
     out_path = Path(out_path)
     out_path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out_path.with_suffix(out_path.suffix + ".part")
-    bar = tqdm(total=len(specs), desc=desc, unit="match", disable=not progress, smoothing=0.05)
-    n = 0
-    with open(tmp, "w", encoding="utf-8") as f:
-        if workers == 1 or len(specs) < 4:
+    work = out_path
+    if journal:
+        work = journal_path(out_path, run_fingerprint(game_name, specs, bot_specs, seed,
+                                                      game_params))
+        for stale in out_path.parent.glob(f"{glob.escape(out_path.name)}.*.journal"):
+            if stale != work:  # another config's matches: never resumable here
+                log.info("removing %s (a journal of another configuration)", stale)
+                stale.unlink(missing_ok=True)
+    done = resume_point(work, specs, seed=seed, truncate=True)
+    if done:
+        log.info("%s: %d of %d matches already played, resuming", work, done, len(specs))
+    bar = tqdm(total=len(specs), initial=done, desc=desc, unit="match", disable=not progress,
+               smoothing=0.05)
+    out = Appender(work)
+    try:
+        todo = list(specs[done:])
+        if not todo:
+            pass
+        elif workers == 1 or len(todo) < 4:
             _init_worker(game_name, bot_specs, seed, game_params)
-            lines: Iterable[str] = map(_play, specs)
-            for line in lines:
-                f.write(line + "\n")
-                n += 1
+            for line in map(_play, todo):
+                out.append(line)
                 bar.update()
         else:
             ctx = mp.get_context("spawn" if os.name == "nt" else "fork")
             with ctx.Pool(workers, initializer=_init_worker,
                           initargs=(game_name, dict(bot_specs), seed,
                                     dict(game_params or {}))) as pool:
-                for line in pool.imap(_play, specs, chunksize=4):
-                    f.write(line + "\n")
-                    n += 1
+                # imap yields in schedule order: a match finished early waits for its turn
+                for line in pool.imap(_play, todo, chunksize=1):
+                    out.append(line)
                     bar.update()
-    bar.close()
-    os.replace(tmp, out_path)
-    return n
+        out.sync(create=True)
+    finally:
+        out.close()
+        bar.close()
+    if journal:
+        os.replace(work, out_path)
+    return done + out.count
+
+
+__all__ = ["ForeignOutputError", "MatchSpec", "build_schedule", "build_target_schedule",
+           "duplicate_stats", "journal_path", "play_schedule", "resume_point", "run_fingerprint",
+           "shard"]
 
 
 def duplicate_stats(log_paths: Iterable[str | Path], bot_id: str) -> dict[str, float]:

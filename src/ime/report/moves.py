@@ -43,8 +43,7 @@ def move_counts_from_datasets(paths: Mapping[str, str | Path],
 
     ``num_squares``: how many codes to count (default: the dataset's first-head size).
     """
-    import pyarrow.parquet as pq
-
+    from ime.datasets.integrity import read_parquet, read_schema
     from ime.datasets.schema import read_metadata
 
     out: dict[str, np.ndarray] = {}
@@ -53,8 +52,8 @@ def move_counts_from_datasets(paths: Mapping[str, str | Path],
         meta = read_metadata(path)
         game, params = meta.get("game", game), meta.get("game_params", params)
         size = int(num_squares or meta.get("num_actions")
-                   or pq.read_schema(path).field("mask").type.list_size)
-        actions = pq.read_table(path, columns=["action"]).column("action").to_numpy()
+                   or read_schema(path).field("mask").type.list_size)
+        actions = read_parquet(path, columns=["action"]).column("action").to_numpy()
         actions = actions[(actions >= 0) & (actions < size)]
         out[bot] = np.bincount(actions, minlength=size).astype(np.int64)
     return MoveCounts(out, game, params)

@@ -26,5 +26,5 @@ def job_matches(smk: Any) -> None:
         n = play_schedule(p["game"], mine, p["bot_specs"], smk.output[0], seed=int(p["seed"]),
                           workers=int(smk.threads), progress=True,
                           desc=f"{p['target']} shard {p['shard']}",
-                          game_params=p["game_params"])
+                          game_params=p["game_params"], journal=True)
         log.info("wrote %d matches to %s", n, smk.output[0])
