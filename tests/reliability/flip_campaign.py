@@ -1,16 +1,18 @@
 """Byte-flip campaign: how many single-byte corruptions of real Parquet files go unnoticed.
 
-    python tests/reliability/flip_campaign.py TREE [--flips-per-file 500] [--seed 0]
+    python tests/reliability/flip_campaign.py TREE [--flips-per-file 500] [--seed 0] [--scores]
 
 ``TREE`` is a workflow folder after a run (``data/``, ``.snakemake/``), e.g. a tiny run. For every
-dataset, decisions and key-set Parquet file in it, ``--flips-per-file`` times: XOR one random
-byte with a random non-zero value (size and mtime kept), then ask
+decisions, dataset, key-set and candidate Parquet file in it (``--scores``: score tables too;
+they sort after the others, so those get the same flips either way), ``--flips-per-file``
+times: XOR one random byte with a random non-zero value (size and mtime kept), then ask
 
 * the **reader** the pipeline uses for that file (``read_arrays`` for datasets and decisions,
-  ``read_keyset`` for key sets, the verified ``read_parquet`` for candidate tables): does it
-  fail, naming the file?
-* **ime verify**'s checks of that file (content, and the sha256 Snakemake recorded when a job
-  read it): does it report the file?
+  ``read_keyset`` for key sets, ``read_scores`` for scores, the verified ``read_parquet`` for
+  candidate tables): does it fail, naming the file?
+* **ime verify**'s checks of that file (content; the sha256 in its sidecar ``<file>.sha256``,
+  which every Parquet file IME writes has; the sha256 Snakemake recorded when a job read it):
+  does it report the file?
 
 and, when nothing failed, whether the data read back equals the original (a flip in a byte
 no reader uses) or not (silent corruption). The file is restored after each flip. Prints one
@@ -31,6 +33,8 @@ from pathlib import Path
 
 def kind_of(path: Path) -> str:
     name = path.as_posix()
+    if "/scores/" in name:
+        return "scores"
     if "/keys/" in name:
         return "candidates" if name.endswith(".candidates.parquet") else "keys"
     if "/datasets/" in name:
@@ -59,6 +63,11 @@ def read(path: Path, kind: str):
         k = read_keyset(path)
         return (k.df.to_json(), k.planes.tobytes(), k.mask.tobytes(), repr(k.stats),
                 k.references, k.game, k.target)
+    if kind == "scores":
+        from ime.evaluate.scoring import read_scores
+
+        df, info = read_scores(path)
+        return (df.to_json(), repr(sorted(info.items())))
     t = read_parquet(path)
     return (t.to_pylist(), t.schema.metadata)
 
@@ -108,6 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("tree")
     ap.add_argument("--flips-per-file", type=int, default=500)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--scores", action="store_true", help="flip the score tables too")
     args = ap.parse_args(argv)
 
     global CHECK_FILE
@@ -129,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
             pass
     root = Path(args.tree).resolve()
     files = sorted(p for p in (root / "data").rglob("*.parquet")
-                   if "/scores/" not in p.as_posix())
+                   if args.scores or "/scores/" not in p.as_posix())
     records = load_records(root)
     rng = random.Random(args.seed)
     total: Counter[str] = Counter()

@@ -1,6 +1,6 @@
 """Parquet files that cannot be silently corrupt: checksummed pages, verified reads, named files.
 
-A Parquet file has three parts that damage can hit, and each is covered here:
+A Parquet file has three parts that damage can hit; each is covered here, and the whole file too:
 
 * **pages** (the column data): written with a CRC-32 per page (``write_page_checksum=True``)
   and read with ``page_checksum_verification=True``: a changed byte in a page fails the read;
@@ -9,10 +9,14 @@ A Parquet file has three parts that damage can hit, and each is covered here:
   serialized Arrow schema that ``store_schema`` adds): :func:`check_footer_copies` requires the
   copies to agree; a changed offset or size fails the read; the row count must be the pages'.
   What is left are bytes no reader uses (statistics, which our readers never filter by, and
-  page-header fields outside the checksummed page data): a flip there changes no data read,
-  and the sha256 that Snakemake records for a job's inputs lets ``ime verify`` catch it. (The
-  footer's statistics are not compared with the data: pyarrow's metadata API aborts the whole
-  process, uncatchably, on some damaged column metadata, so it is not touched.)
+  page-header fields outside the checksummed page data): a flip there changes no data read.
+  (The footer's statistics are not compared with the data: pyarrow's metadata API aborts the
+  whole process, uncatchably, on some damaged column metadata, so it is not touched.)
+* **the whole file**: :func:`write_parquet` writes a sidecar ``<file>.sha256`` (one line
+  ``<hex>  <name>``, as ``sha256sum`` writes it, so ``sha256sum -c`` checks it too) with the
+  sha256 of the final bytes; ``ime verify`` compares it (:func:`check_sidecar`), so a flip in
+  any byte, used or not, is reported. Readers do not hash: the checks above already stop every
+  change they would see.
 * **the meaning** (a mask value of 137): the readers of each format check its invariants
   (:func:`ime.datasets.schema.check_decisions`).
 
@@ -23,7 +27,9 @@ Writes are atomic: a temporary file beside the target, renamed over it once comp
 from __future__ import annotations
 
 import base64
+import hashlib
 import os
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,6 +39,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 ARROW_SCHEMA_KEY = b"ARROW:schema"
+SIDECAR_SUFFIX = ".sha256"
+"""The sidecar of ``x.parquet`` is ``x.parquet.sha256``."""
+_SIDECAR_LINE = re.compile(r"([0-9a-f]{64}) [ *](.+)\n?")
 
 
 class DataFileError(ValueError):
@@ -61,15 +70,70 @@ def naming(path: str | Path, what: str = "cannot read") -> Iterator[None]:
 
 
 def write_parquet(table: pa.Table, path: str | Path, **options: Any) -> None:
-    """``pq.write_table`` with page checksums, atomically (temporary file + rename)."""
+    """``pq.write_table`` with page checksums, atomically (temporary file + rename), and its
+    sha256 sidecar.
+
+    The old sidecar goes first and the new one comes last (itself atomic), so an interruption
+    anywhere leaves a file with its own sidecar or with none (read as "from an older run",
+    never as damage), never a new file beside an old file's hash."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         pq.write_table(table, tmp, write_page_checksum=True, **options)
+        digest = file_sha256(tmp)
+        sidecar_path(path).unlink(missing_ok=True)
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
+    write_sidecar(path, digest)
+
+
+def sidecar_path(path: str | Path) -> Path:
+    """Where the sha256 of ``path`` is kept: ``<path>.sha256``."""
+    path = Path(path)
+    return path.with_name(path.name + SIDECAR_SUFFIX)
+
+
+def file_sha256(path: str | Path) -> str:
+    """The hex sha256 of the file's bytes."""
+    h = hashlib.sha256()
+    with naming(path), open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def write_sidecar(path: str | Path, digest: str) -> None:
+    """Write ``<path>.sha256`` (``<hex>  <name>``, sha256sum's format) atomically."""
+    side = sidecar_path(path)
+    tmp = side.with_name(f".{side.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(f"{digest}  {Path(path).name}\n", encoding="ascii")
+        os.replace(tmp, side)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def check_sidecar(path: str | Path) -> str | None:
+    """Why ``path`` does not match its sidecar, or None (also when it has none: files of
+    older runs were written without one)."""
+    side = sidecar_path(path)
+    try:
+        text = side.read_text(encoding="ascii")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as e:
+        return f"its checksum file {side.name} cannot be read ({type(e).__name__}: {e})"
+    m = _SIDECAR_LINE.fullmatch(text)
+    if m is None or m.group(2) != Path(path).name:
+        return (f"its checksum file {side.name} is damaged (not one line "
+                f"'<sha256>  {Path(path).name}'); rebuild the file to rewrite both")
+    got = file_sha256(path)
+    if got != m.group(1):
+        return (f"its bytes are not those written (sha256 {got[:12]}..., its {side.name} says "
+                f"{m.group(1)[:12]}...): changed on disk after it was written; rebuild it")
+    return None
 
 
 def open_parquet(path: str | Path) -> pq.ParquetFile:

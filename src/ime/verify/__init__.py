@@ -22,6 +22,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ime.datasets.integrity import SIDECAR_SUFFIX
 from ime.verify.checks import check_file
 from ime.verify.records import Provenance, Record, Stale, last_config_args, load_records
 
@@ -186,6 +187,10 @@ def _leftover(f: Path) -> str | None:
         return "a temporary file of an interrupted write (safe to delete)"
     if f.name.endswith(".journal"):
         return "the journal of an interrupted match run (its job resumes from it)"
+    if f.name.endswith(SIDECAR_SUFFIX):
+        data = f.with_name(f.name[:-len(SIDECAR_SUFFIX)])
+        return None if data.exists() else (
+            f"the checksum of {data.name}, which is gone (safe to delete)")
     return None
 
 

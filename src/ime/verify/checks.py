@@ -1,10 +1,11 @@
 """What a file of an IME tree must satisfy, by kind; each check returns the reason it fails.
 
-* Parquet (``*.parquet``): page checksums, footer copies and statistics
-  (:mod:`ime.datasets.integrity`); decisions and datasets their invariants
-  (:func:`ime.datasets.schema.check_decisions`); key sets theirs (:func:`read_keyset`), and each
-  key is replayed from its stored prefix: the planes and masks must be the encoder's, and the
-  target's and every reference's action legal there.
+* Parquet (``*.parquet``): page checksums, footer copies and row count
+  (:mod:`ime.datasets.integrity`), and the sha256 in its sidecar ``<file>.sha256`` when it has
+  one (every file :func:`~ime.datasets.integrity.write_parquet` writes does); decisions and
+  datasets their invariants (:func:`ime.datasets.schema.check_decisions`); key sets theirs
+  (:func:`read_keyset`), and each key is replayed from its stored prefix: the planes and masks
+  must be the encoder's, and the target's and every reference's action legal there.
 * Match logs (``*.jsonl``): every line parses and replays through our judge
   (:func:`ime.matches.logs.read_matches`, lenient, so every bad line is counted).
 * Models (``*.pt``): the checkpoint loads (:func:`ime.nets.load_checkpoint`).
@@ -53,7 +54,9 @@ def _strip(path: Path, message: str) -> str:
 
 def check_parquet(path: Path, game: str | None, game_params: Mapping[str, Any] | None
                   ) -> str | None:
-    from ime.datasets.integrity import DataFileError, read_parquet
+    """Content first (its reason says what broke), then the sidecar sha256, which catches a
+    change in bytes no reader uses (statistics, page-header fields, padding)."""
+    from ime.datasets.integrity import DataFileError, check_sidecar, read_parquet
     from ime.datasets.schema import check_decisions, decode_metadata
 
     try:
@@ -62,10 +65,12 @@ def check_parquet(path: Path, game: str | None, game_params: Mapping[str, Any] |
         if b"ime.schema_version" in meta:
             check_decisions(table, path, decode_metadata(meta, path))
         elif b"ime.keyset_version" in meta and not path.name.endswith(".candidates.parquet"):
-            return check_keys(path)
+            reason = check_keys(path)
+            if reason is not None:
+                return reason
+        return check_sidecar(path)
     except DataFileError as e:
         return _strip(path, str(e))
-    return None
 
 
 def check_keys(path: Path) -> str | None:
