@@ -52,8 +52,7 @@ def _bots(args: argparse.Namespace) -> dict:
     for bot_id in load_bot_specs(args.game):
         bot = make_bot(args.game, bot_id)
         st = positions[0]
-        (p,) = st.current_players()[:1]
-        bot.act(st.clone(), DecisionContext(0, "warm", st.ply, p))
+        bot.act(st.clone(), DecisionContext(0, "warm", st.ply, st.current_players()[0]))
         t = time.perf_counter()
         for i, st in enumerate(positions):
             p = st.current_players()[0]

@@ -50,9 +50,8 @@ def encode_boards(own: np.ndarray, opp: np.ndarray) -> tuple[np.ndarray, np.ndar
 
 def encode_states(states: Sequence) -> tuple[np.ndarray, np.ndarray]:
     """Encode ReversiStates from the perspective of their player to move."""
-    own = np.array([s.boards[s.to_move] for s in states], dtype=np.uint64)
-    opp = np.array([s.boards[1 - s.to_move] for s in states], dtype=np.uint64)
-    return encode_boards(own, opp)
+    obs = ReversiEncoder().encode(states)
+    return obs.planes, obs.mask
 
 
 # --- the plug-in's Encoder ------------------------------------------------------------------------
@@ -79,13 +78,12 @@ class ReversiEncoder(Encoder):
     def encode(self, states: Sequence[State], players: Sequence[int] | None = None,
                actions: Sequence[Action] | None = None) -> Observation:
         if players is None:
-            planes, mask = encode_states(states)
-        else:
-            own = np.array([s.boards[p] for s, p in zip(states, players, strict=True)],
-                           dtype=np.uint64)
-            opp = np.array([s.boards[1 - p] for s, p in zip(states, players, strict=True)],
-                           dtype=np.uint64)
-            planes, mask = encode_boards(own, opp)
+            players = [s.to_move for s in states]
+        own = np.array([s.boards[p] for s, p in zip(states, players, strict=True)],
+                       dtype=np.uint64)
+        opp = np.array([s.boards[1 - p] for s, p in zip(states, players, strict=True)],
+                       dtype=np.uint64)
+        planes, mask = encode_boards(own, opp)
         return Observation(planes, [mask])
 
     def action_codes(self, states: Sequence[State], players: Sequence[int],
