@@ -1,5 +1,6 @@
 # Stage 3: one job per (bot, net, fold) -> checkpoint + metrics JSON; the nets' table
-# (net_architectures.csv), the accuracies (imitation_accuracy.csv) and a sweep's table.
+# (net_architectures.csv), the accuracies (imitation_accuracy.csv), and a sweep's table and
+# figure (in the sweep's own results directory; ime.workflow.sweeps).
 
 
 rule train:
@@ -59,14 +60,12 @@ rule imitation_accuracy:
 
 rule sweep:
     input:
-        metrics=lambda wc: [m for p in INDEX.sweep_spec(INDEX.sweep_plan(wc.rdir))["points"]
-                            for m in p["metrics"]],
-        stats=lambda wc: [s for p in INDEX.sweep_spec(INDEX.sweep_plan(wc.rdir))["points"]
-                          for s in p["stats"]],
+        unpack(lambda wc: INDEX.sweep_inputs(wc.rdir)),
     output:
-        P.result("sweep_{swkey}.csv"),
+        report(P.result("sweep_{swkey}.csv"), caption="../report/sweep_table.rst",
+               category="Sweeps", subcategory="{swkey}"),
     params:
-        spec=lambda wc: INDEX.sweep_spec(INDEX.sweep_plan(wc.rdir)),
+        spec=lambda wc: INDEX.sweep_spec(wc.rdir),
     threads: 1
     log:
         P.result_log("sweep_{swkey}"),
@@ -74,3 +73,21 @@ rule sweep:
         "../envs/ime.yaml"
     script:
         "../workflow_scripts/sweep.py"
+
+
+rule sweep_figure:
+    input:
+        P.result("sweep_{swkey}.csv"),
+    output:
+        png=report(P.result("fig_sweep_{swkey}.png"), caption="../report/sweep_figure.rst",
+                   category="Sweeps", subcategory="{swkey}"),
+        pdf=P.result("fig_sweep_{swkey}.pdf"),
+    params:
+        spec=lambda wc: INDEX.sweep_figure_spec(wc.rdir),
+    threads: 1
+    log:
+        P.result_log("fig_sweep_{swkey}"),
+    conda:
+        "../envs/ime.yaml"
+    script:
+        "../workflow_scripts/sweep_figure.py"

@@ -47,10 +47,11 @@ def test_every_group_option_composes(group: str) -> None:
 
 def test_every_experiment_plans() -> None:
     for option in _options("experiment"):
+        raw = to_plain(compose([f"experiment={option}"]))["sweep"]
         plan = make_plan([f"experiment={option}"])
-        key = plan.main.cfg["sweep"]["key"]
-        if key is not None:
-            assert len(plan.sweep) == len(plan.main.cfg["sweep"]["values"])
+        if raw["key"] is not None:
+            assert len(plan.sweep.points) == len(raw["values"])
+            assert plan.main.cfg["sweep"]["key"] is None  # a variant carries no sweep
 
 
 def test_scales() -> None:
@@ -139,14 +140,49 @@ def test_tag_falls_back_to_hash() -> None:
 
 def test_sweep_plan_shares_logs() -> None:
     plan = make_plan(["experiment=dataset_size_quick"])
-    tags = {v.dataset_tag for _, v in plan.sweep}
-    assert len(tags) == len(plan.sweep)
-    assert {v.logs_tag for _, v in plan.sweep} == {plan.main.logs_tag}
+    points = plan.sweep.points
+    tags = {v.dataset_tag for _, v in points}
+    assert len(tags) == len(points)
+    assert {v.logs_tag for _, v in points} == {plan.main.logs_tag}
     idx = WorkflowIndex([plan], {"reversi": {b: {"kind": "random"} for b in [
         *plan.main.cfg["game"]["targets"], *plan.main.cfg["game"]["opponents"]]}})
-    assert idx.sweep_name(plan) == "sweep_dataset.matches.csv"
-    assert idx.sweep_plan("results/reversi") is plan
-    assert len(idx.sweep_spec(plan)["points"]) == len(plan.sweep)
+    rdir = plan.sweep.results_dir
+    assert rdir == "results/reversi/sweep_dataset.matches-25-50-100-200__nets-conv"
+    assert plan.sweep.table_name == "sweep_dataset.matches.csv"
+    assert idx.sweep(rdir) is plan.sweep
+    assert len(idx.sweep_spec(rdir)["points"]) == len(points)
+
+
+def test_sweep_base_is_the_default_variant() -> None:
+    """A sweep's base variant is the default composition itself (same config, same params),
+    so running the sweep cannot change what the default's jobs see."""
+    default = make_plan([]).main
+    base = make_plan(["experiment=dataset_size_quick"]).main
+    assert base.results_dir == default.results_dir == "results/reversi"
+    assert base.cfg == default.cfg
+
+
+def test_sweep_grid_is_the_product_of_its_keys() -> None:
+    plan = make_plan(["scale=tiny", "sweep.grid={dataset.matches:[4,8],net:[mlp1,conv]}"])
+    labels = [lab for lab, _ in plan.sweep.points]
+    assert labels == [{"dataset.matches": 4, "net": "mlp1"}, {"dataset.matches": 4, "net": "conv"},
+                      {"dataset.matches": 8, "net": "mlp1"}, {"dataset.matches": 8, "net": "conv"}]
+    assert len({v.results_dir for _, v in plan.sweep.points}) == 4
+    assert [plan.sweep.nets_of(v) for _, v in plan.sweep.points] == [["mlp1"], ["conv"]] * 2
+    assert plan.sweep.file_key == "dataset.matches+net"
+    assert plan.sweep.results_dir.startswith("results/reversi/tiny__")
+
+
+@pytest.mark.parametrize("overrides,needle", [
+    (["sweep.key=train.lr", "sweep.grid={train.lr:[0.1]}"], "not both"),
+    (["sweep.grid={train.lr:[]}"], "non-empty"),
+    (["sweep.key=seed", "sweep.values=[1,2]"], "cannot be swept"),
+    (["sweep.key=train.lr", "sweep.values=[0.1,0.1]"], "repeat"),
+    (["sweep.grid={no.such:[1]}"], "is not a config key"),
+])
+def test_bad_sweeps_are_refused(overrides: list[str], needle: str) -> None:
+    with pytest.raises(ConfigError, match=needle):
+        make_plan(overrides)
 
 
 def test_unknown_bot_is_reported() -> None:

@@ -82,7 +82,7 @@ def test_every_problem_is_listed(plain: dict) -> None:
 def test_sweep_key_must_be_a_config_key(plain: dict) -> None:
     c = copy.deepcopy(plain)
     c["sweep"].update(key="no.such", values=[1])
-    assert "sweep.key 'no.such' is not a config key" in _problems(c)
+    assert "sweep key 'no.such' is not a config key" in _problems(c)
 
 
 def test_net_files_are_checked() -> None:

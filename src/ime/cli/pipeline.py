@@ -46,9 +46,11 @@ def run_show(args: argparse.Namespace) -> int:
         print(json.dumps(plan.main.cfg, indent=1, sort_keys=True))
         return 0
     print(json.dumps(describe_variant(plan.main), indent=1))
-    for value, v in plan.sweep:
-        print(f"sweep {plan.main.cfg['sweep']['key']}={value}:")
-        print(json.dumps(describe_variant(v), indent=1))
+    if plan.sweep is not None:
+        print(f"sweep {plan.sweep.describe_axes()}: results in {plan.sweep.results_dir}/")
+        for labels, v in plan.sweep.points:
+            print("point " + ", ".join(f"{k}={x!r}" for k, x in labels.items()) + ":")
+            print(json.dumps(describe_variant(v), indent=1))
     return 0
 
 

@@ -78,13 +78,34 @@ def table4_4(metrics: Sequence[Mapping[str, Any]],
     return pd.DataFrame(rows, columns=TABLE4_4_COLUMNS)
 
 
-def sweep_table(points: Sequence[tuple[Any, Sequence[Mapping[str, Any]],
-                                       Mapping[str, Mapping[str, Any]]]],
-                key: str, bots: Sequence[str], nets: Sequence[str]) -> pd.DataFrame:
-    """Table 4.4's columns for every sweep value, with the swept value as the first column."""
+SWEEP_EXTRA_COLUMNS = ["val_acc_unseen_std"]
+"""Beyond Table 4.4's columns, what the sweep's error bars need."""
+
+
+def sweep_table(points: Sequence[tuple[Mapping[str, Any], Sequence[Mapping[str, Any]],
+                                       Mapping[str, Mapping[str, Any]], Sequence[str]]],
+                keys: Sequence[str], bots: Sequence[str]) -> pd.DataFrame:
+    """Table 4.4's columns for every point of a sweep, the swept keys' values first.
+
+    ``points``: per point its labels (``{key: value}``), its folds' metrics, its dataset stats
+    by bot and the nets trained there. A swept ``net`` is the ``net`` column; every other key is
+    a column of its own. ``val_acc_unseen_std`` (sample std over folds) is added
+    for the learning curve's error bars.
+    """
     frames = []
-    for value, metrics, stats in points:
+    for labels, metrics, stats, nets in points:
         df = table4_4(metrics, stats, bots, nets)
-        df.insert(0, key, value if not isinstance(value, list | dict) else str(value))
+        df["val_acc_unseen_std"] = [_unseen_std(metrics, b, n)
+                                    for b, n in zip(df.bot, df.net, strict=True)]
+        for i, k in enumerate([k for k in keys if k not in df.columns]):
+            v = labels[k]  # (a swept ``net`` is the table's own net column)
+            df.insert(i, k, v if not isinstance(v, list | dict) else str(v))
         frames.append(df)
     return pd.concat(frames, ignore_index=True)
+
+
+def _unseen_std(metrics: Sequence[Mapping[str, Any]], bot: str, net: str) -> float:
+    vals = [m.get("val_acc_unseen") for m in metrics if m["bot"] == bot and m["net"] == net]
+    if not vals or any(v is None for v in vals):
+        return float("nan")
+    return round(_std([float(v) for v in vals]), 2)

@@ -11,7 +11,7 @@ results (``GamePlugin.results``: name -> hook) are built by the ``game_result`` 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ime.core.registry import GENERIC_ARTIFACTS, get_plugin
@@ -71,21 +71,26 @@ def game_results(game: str) -> list[str]:
     return sorted(get_plugin(game).results)
 
 
-def variant_results(game: str, sweep: str | None = None) -> list[str]:
+def variant_results(game: str) -> list[str]:
     """Every result file rule ``all`` builds for a variant of ``game``, by the game's names."""
     names = game_names(game)
     files = [*TRAIN_RESULTS, *EVAL_RESULTS]
     out = [names.get(f, f) for f in files]
-    out += [n for g, n in names.items() if g not in files]  # PDF twins of renamed figures
+    out += [n for g, n in names.items() if g not in files and not g.startswith("fig_sweep_")]
     out += game_results(game)
-    if sweep:
-        out.append(sweep)
     return [*out, INDEX]
 
 
-def describe(game: str, sweep: str | None = None) -> list[dict[str, Any]]:
-    """``index.md``'s rows: the file(s) (the game's name first, then the generic one it copies)
-    and what they hold."""
+def sweep_results(game: str, files: Sequence[str]) -> list[str]:
+    """What rule ``all`` builds for a sweep: its generic ``files`` (table, figure and the
+    figure's PDF), the game's names for any of them (Snake's ``fig2_6.png``), ``index.md``."""
+    names = game_names(game)
+    return [*files, *(names[f] for f in files if f in names), INDEX]
+
+
+def describe(game: str) -> list[dict[str, Any]]:
+    """``index.md``'s rows for a variant: the file(s) (the game's name first, then the generic
+    one it copies) and what they hold."""
     names = game_names(game)
     plugin = get_plugin(game)
     rows = []
@@ -95,10 +100,22 @@ def describe(game: str, sweep: str | None = None) -> list[dict[str, Any]]:
     for name, hook in sorted(plugin.results.items()):
         doc = (hook.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
         rows.append({"files": [name], "what": doc or f"{game}'s own result"})
-    if sweep:
-        rows.append({"files": [sweep], "what": "Table 4.4's columns for every value of the swept "
-                     "key (config sweep.key)"})
     return rows
+
+
+def describe_sweep(game: str, table: str, figure: str, axes: str) -> list[dict[str, Any]]:
+    """``index.md``'s rows for a sweep's results directory."""
+    names = game_names(game)
+
+    def files(generic: str) -> list[str]:
+        return [names[generic], generic] if generic in names else [generic]
+
+    return [
+        {"files": files(table), "what": f"Table 4.4's columns for every point of {axes}"},
+        {"files": files(figure), "what": "validation accuracy (and on unseen positions) per "
+                                         "point, mean +- std over folds, beside the random "
+                                         "baseline; one panel per bot (also as PDF)"},
+    ]
 
 
 def index_markdown(game: str, rdir: str, rows: list[Mapping[str, Any]], *,

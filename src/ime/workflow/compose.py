@@ -189,7 +189,7 @@ def load_net_file(config_dir: str | Path, name: str) -> dict[str, Any]:
 def _resolve_nets(cfg: DictConfig, cdir: Path, overrides: Sequence[str]) -> None:
     """``cfg.nets[name]`` for every net trained: the selected ``net`` (with its overrides) or the
     group file ``config/net/<name>.yaml`` as it stands."""
-    wanted = list(dict.fromkeys([*cfg.train.nets, *cfg.sweep.nets, cfg.net.name]))
+    wanted = list(dict.fromkeys([*cfg.train.nets, *(cfg.sweep.nets or []), cfg.net.name]))
     nets: dict[str, Any] = {}
     for name in wanted:
         if name == cfg.net.name:

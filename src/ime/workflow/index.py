@@ -15,6 +15,7 @@ from typing import Any
 
 from ime.workflow import paths as P
 from ime.workflow.errors import ConfigError
+from ime.workflow.sweeps import Sweep
 from ime.workflow.tags import dataset_key, logs_key, results_key, train_key
 from ime.workflow.variants import Plan, Variant, unique
 
@@ -59,6 +60,15 @@ class WorkflowIndex:
                 self.results[v.results_dir] = v
             elif results_key(self.results[v.results_dir].cfg) != results_key(v.cfg):
                 raise ConfigError(f"two different variants write {v.results_dir} (run.name?)")
+        self.sweeps: dict[str, Sweep] = {}
+        for p in self.plans:
+            if p.sweep is None:
+                continue
+            rdir = p.sweep.results_dir
+            if rdir in self.results:
+                raise ConfigError(f"the sweep's results directory {rdir} is a variant's "
+                                  "(run.name?)")
+            self.sweeps[rdir] = p.sweep
         self.check_bots()
 
     def variants(self) -> list[Variant]:
@@ -104,7 +114,7 @@ class WorkflowIndex:
             "bot": alternatives(b for v in vs for b in v.targets),
             "mode": "strict|lenient",
             "fold": r"\d+",
-            "rdir": alternatives(self.results),
+            "rdir": alternatives([*self.results, *self.sweeps]),
         }
 
     # --- per-rule params and inputs ---------------------------------------------------------
@@ -192,26 +202,33 @@ class WorkflowIndex:
     def stats_paths(self, v: Variant) -> list[str]:
         return [v.dataset_stats_path(b) for b in v.targets]
 
-    def sweep_spec(self, plan: Plan) -> dict[str, Any]:
-        main = plan.main
-        sw = main.cfg["sweep"]
-        points = [{"value": value, "stats": self.stats_paths(v),
-                   "metrics": self.metrics_paths(v, sw["nets"])} for value, v in plan.sweep]
-        return {"key": sw["key"], "bots": main.targets, "nets": list(sw["nets"]),
-                "points": points}
+    def sweep(self, rdir: str) -> Sweep:
+        """The sweep whose results directory is ``rdir``."""
+        if rdir not in self.sweeps:
+            raise KeyError(f"no sweep writes to {rdir}")
+        return self.sweeps[rdir]
 
-    @staticmethod
-    def sweep_name(plan: Plan) -> str | None:
-        """The sweep table's file name in the main variant's results (None: no sweep)."""
-        key = plan.main.cfg["sweep"]["key"]
-        return None if key is None else f"sweep_{key}.csv"
+    def sweep_inputs(self, rdir: str) -> dict[str, list[str]]:
+        """Every point's training metrics and dataset stats (what the sweep's table reads)."""
+        spec = self.sweep_spec(rdir)
+        return {"metrics": [m for p in spec["points"] for m in p["metrics"]],
+                "stats": [s for p in spec["points"] for s in p["stats"]]}
 
-    def sweep_plan(self, rdir: str) -> Plan:
-        """The plan whose main variant writes ``rdir`` and sweeps."""
-        for p in self.plans:
-            if p.main.results_dir == rdir and self.sweep_name(p):
-                return p
-        raise KeyError(f"no sweep writes to {rdir}")
+    def sweep_spec(self, rdir: str) -> dict[str, Any]:
+        """The sweep's table job: per point its labels (``{key: value}``), nets and files."""
+        sw = self.sweep(rdir)
+        points = [{"labels": labels, "nets": sw.nets_of(v), "stats": self.stats_paths(v),
+                   "metrics": self.metrics_paths(v, sw.nets_of(v))}
+                  for labels, v in sw.points]
+        return {"keys": sw.keys, "bots": sw.points[0][1].targets, "points": points}
+
+    def sweep_figure_spec(self, rdir: str) -> dict[str, Any]:
+        """The sweep's figure job: which keys are numeric (a curve) or categorical (bars)."""
+        from ime.workflow.sweeps import is_numeric
+
+        sw = self.sweep(rdir)
+        return {"keys": sw.keys, "numeric": {k: is_numeric(vals) for k, vals in sw.axes},
+                "title": f"{sw.game}: {sw.describe_axes()}"}
 
     def table4_3_spec(self, rdir: str) -> dict[str, Any]:
         v = self.variant(rdir)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ime.workflow import artifacts as A
+from ime.workflow import paths as P
 from ime.workflow.compose import game_options, parse_overrides
 from ime.workflow.errors import ConfigError
 from ime.workflow.evalplan import EvalIndex
@@ -87,10 +88,15 @@ class Workflow:
         return self.main(game).cfg
 
     def targets(self, game: str | None = None) -> list[str]:
-        """What rule ``all`` builds for ``game``: every result of its main variant."""
+        """What rule ``all`` builds for ``game``: every result of its main variant, or, when
+        the overrides sweep, only the sweep's files (in the sweep's own results directory)."""
         plan = self.plan(game)
+        if plan.sweep is not None:
+            sw = plan.sweep
+            return [P.fill(P.RESULT, rdir=sw.results_dir, name=n)
+                    for n in A.sweep_results(sw.game, sw.files())]
         v = plan.main
-        return [v.table_path(n) for n in A.variant_results(v.game, self.index.sweep_name(plan))]
+        return [v.table_path(n) for n in A.variant_results(v.game)]
 
     def all_games_targets(self) -> list[str]:
         """What rule ``all_games`` builds: every game's results at the composed scale."""
@@ -106,8 +112,8 @@ class Workflow:
         return {**self.index.constraints(), **self.evals.constraints(),
                 "artifact": alternatives(renamed) or "(?!)",
                 "result": alternatives(r for g in games for r in A.game_results(g)) or "(?!)",
-                "swkey": alternatives(p.main.cfg["sweep"]["key"] for p in self.plans.values()
-                                      if p.main.cfg["sweep"]["key"]) or "(?!)"}
+                "swkey": alternatives(sw.file_key for sw in self.index.sweeps.values())
+                or "(?!)"}
 
     def workers(self, game: str) -> int:
         """Worker processes of the evaluation's jobs (``evaluate.workers``)."""
@@ -127,12 +133,11 @@ class Workflow:
         """Regexes of the files under ``results/<game>/`` that no composed variant writes (a
         game whose own ``results/<game>`` is not composed, a file outside its variants'
         directories), so that asking for one says where this composition's results are."""
-        from ime.workflow import paths as P
-
         games, subdirs = [], set()
         for game in self.plans:
             top = P.results_dir(game)
-            rdirs = [r for r in self.index.results if r == top or r.startswith(top + "/")]
+            rdirs = [r for r in [*self.index.results, *self.index.sweeps]
+                     if r == top or r.startswith(top + "/")]
             if top not in rdirs:
                 games.append(game)
                 subdirs.update(r[len(top) + 1:] for r in rdirs)
@@ -150,16 +155,22 @@ class Workflow:
     # --- results-directory jobs ------------------------------------------------------------
     def artifact_source(self, rdir: str, name: str) -> str:
         """The generic file that the game's result ``name`` copies."""
-        v = self.index.variant(rdir)
-        return v.table_path(A.generic_of(v.game, name))
+        game = (self.index.sweeps[rdir].game if rdir in self.index.sweeps
+                else self.index.variant(rdir).game)
+        return P.fill(P.RESULT, rdir=rdir, name=A.generic_of(game, name))
 
     def index_spec(self, rdir: str) -> dict[str, Any]:
+        if rdir in self.index.sweeps:
+            sw = self.index.sweeps[rdir]
+            base = self.plan(sw.game).main
+            return {"game": sw.game, "rdir": rdir, "variant": rdir.rsplit("/", 1)[-1],
+                    "tags": {"base variant": base.name or "(default)"},
+                    "rows": A.describe_sweep(sw.game, sw.table_name, sw.figure_name,
+                                             sw.describe_axes())}
         v = self.index.variant(rdir)
-        sweep = next((self.index.sweep_name(p) for p in self.plans.values()
-                      if p.main.results_dir == rdir), None)
         return {"game": v.game, "rdir": rdir, "variant": v.name,
                 "tags": {"logs": v.logs_tag, "dataset": v.dataset_tag, "train": v.train_tag},
-                "rows": A.describe(v.game, sweep)}
+                "rows": A.describe(v.game)}
 
     def result_spec(self, rdir: str, name: str) -> dict[str, Any]:
         """A plug-in result's job: the game, the result's name and the variant's config."""

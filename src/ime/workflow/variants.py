@@ -25,6 +25,8 @@ from ime.workflow.compose import (
     to_plain,
 )
 from ime.workflow.errors import ConfigError
+from ime.workflow.sweeps import NEUTRAL as SWEEP_NEUTRAL
+from ime.workflow.sweeps import Sweep, axes_of, point_overrides, sweep_dir_name
 from ime.workflow.tags import (
     SAFE,
     dataset_key,
@@ -159,13 +161,18 @@ def find_raw_files(raw_dir: str | Path, base: str | Path = ".") -> list[str]:
 
 @dataclass
 class Plan:
-    """The main variant (what ``all`` builds) plus any sweep points."""
+    """The main variant (what ``all`` builds without a sweep) plus the sweep, if any.
+
+    With a sweep, ``main`` is the base variant (the overrides without the sweep) and ``all``
+    builds only the sweep's files; the base's own results are built when asked for.
+    """
 
     main: Variant
-    sweep: list[tuple[Any, Variant]]
+    sweep: Sweep | None = None
 
     def variants(self) -> list[Variant]:
-        return [self.main, *(v for _, v in self.sweep)]
+        points = [v for _, v in self.sweep.points] if self.sweep else []
+        return [self.main, *points]
 
 
 _COMPOSED: dict[tuple, dict[str, Any]] = {}
@@ -181,9 +188,16 @@ def make_variant(
     config_dir: str | Path | None = None,
     *,
     base: str | Path = ".",
+    keep_nets: Sequence[str] = (),
+    derive_name: bool = False,
     _cache: dict | None = None,
 ) -> Variant:
-    """Compose ``overrides`` and work out the variant's tags and directories."""
+    """Compose ``overrides`` and work out the variant's tags and directories.
+
+    The variant's config carries no sweep (:func:`as_point`); ``keep_nets`` are nets a sweep
+    trains at this point besides ``train.nets`` and ``net``, and ``derive_name`` ignores
+    ``run.name`` (which names the sweep, not its points).
+    """
     cache = _COMPOSED if _cache is None else _cache
     cdir = str(Path(config_dir or default_config_dir()).resolve())
 
@@ -194,6 +208,7 @@ def make_variant(
         return copy.deepcopy(cache[key])
 
     c = composed(tuple(overrides))
+    c = as_point(c, keep_nets, derive_name)
     game = c["run"]["choices"]["game"]
     scale = c["run"]["choices"]["scale"]
     ref = composed((f"game={game}", f"scale={scale}"))
@@ -227,23 +242,54 @@ def make_variant(
                    raw_files)
 
 
+def as_point(c: dict[str, Any], keep_nets: Sequence[str] = (),
+             derive_name: bool = False) -> dict[str, Any]:
+    """A composed config as one variant sees it: no sweep, no ``experiment`` choice (the
+    experiment's effect is in the keys), and ``nets`` holding only the nets trained here, so
+    that the same point reached by another composition has the same config and params."""
+    c["sweep"] = dict(SWEEP_NEUTRAL)
+    c["run"]["choices"].pop("experiment", None)
+    if derive_name:
+        c["run"]["name"] = None
+    wanted = {*c["train"]["nets"], c["net"]["name"], *keep_nets}
+    c["nets"] = {n: arch for n, arch in c["nets"].items() if n in wanted}
+    return c
+
+
 def make_plan(
     overrides: Sequence[str],
     config_dir: str | Path | None = None,
     *,
     base: str | Path = ".",
 ) -> Plan:
-    """The main variant and, when ``sweep.key`` is set, one variant per sweep value."""
+    """The main variant and, when the config sweeps (``sweep.key`` or ``sweep.grid``), the
+    sweep: one variant per value (per cell of a grid)."""
     cache = _COMPOSED
-    main = make_variant(overrides, config_dir, base=base, _cache=cache)
-    sweep = []
-    sw = main.cfg["sweep"]
-    if sw["key"] is not None:
-        for value in sw["values"]:
-            point = [*overrides, f"{sw['key']}={override_value(value)}"]
-            try:
-                v = make_variant(point, config_dir, base=base, _cache=cache)
-            except ConfigError as e:
-                raise ConfigError(f"sweep point {sw['key']}={value!r}: {e}") from None
-            sweep.append((value, v))
-    return Plan(main, sweep)
+    cdir = str(Path(config_dir or default_config_dir()).resolve())
+    raw = _raw(overrides, cdir)
+    sw = raw["sweep"]
+    axes = axes_of(sw)
+    if not axes:
+        return Plan(make_variant(overrides, config_dir, base=base, _cache=cache))
+    main = make_variant(overrides, config_dir, base=base, derive_name=True, _cache=cache)
+    points = []
+    for labels in point_overrides(axes):
+        extra = [f"{k}={override_value(v)}" for k, v in labels.items()]
+        try:
+            v = make_variant([*overrides, *extra], config_dir, base=base,
+                             keep_nets=sw["nets"] or (), derive_name=True, _cache=cache)
+        except ConfigError as e:
+            raise ConfigError(f"sweep point {', '.join(extra)}: {e}") from None
+        points.append((labels, v))
+    rname = raw["run"]["name"] or sweep_dir_name(main.name, axes, sw["nets"])
+    if not SAFE.match(rname):
+        raise ConfigError(f"run.name {rname!r} must be a plain directory name ([A-Za-z0-9._-])")
+    return Plan(main, Sweep(axes, sw["nets"], points, P.results_dir(main.game, rname)))
+
+
+def _raw(overrides: Sequence[str], cdir: str) -> dict[str, Any]:
+    """The composed config before :func:`as_point` (cached like the variants' compositions)."""
+    key = (cdir, tuple(overrides), _config_stamp(cdir))
+    if key not in _COMPOSED:
+        _COMPOSED[key] = to_plain(compose(tuple(overrides), cdir))
+    return _COMPOSED[key]

@@ -44,7 +44,7 @@ def job_imitation_accuracy(smk: Any) -> None:
 
 
 def job_sweep(smk: Any) -> None:
-    """Table 4.4's columns for every value of the swept key."""
+    """Table 4.4's columns for every point of the sweep (``sweep_<keys>.csv``)."""
     from ime.train.tables import sweep_table
 
     p = smk.params.spec
@@ -52,6 +52,17 @@ def job_sweep(smk: Any) -> None:
         points = []
         for pt in p["points"]:
             stats = {s["bot"]: s for s in read_json(pt["stats"])}
-            points.append((pt["value"], read_json(pt["metrics"]), stats))
-        write_csv(sweep_table(points, p["key"], p["bots"], p["nets"]), smk.output[0],
-                  echo=True)
+            points.append((pt["labels"], read_json(pt["metrics"]), stats, pt["nets"]))
+        write_csv(sweep_table(points, p["keys"], p["bots"]), smk.output[0], echo=True)
+
+
+def job_sweep_figure(smk: Any) -> None:
+    """The sweep's figure (``fig_sweep_<keys>.png/.pdf``) from its table."""
+    import pandas as pd
+
+    from ime.report.sweep_figure import sweep_figure
+
+    p = smk.params.spec
+    with job_logging(smk):
+        table = pd.read_csv(smk.input[0])
+        sweep_figure(table, p["keys"], p["numeric"], p["title"], smk.output.png, smk.output.pdf)

@@ -15,6 +15,9 @@ from ime.workflow.schema.run import Run
 from ime.workflow.schema.sweep import Sweep
 from ime.workflow.schema.train import Train
 
+SWEEPABLE_GROUPS = ("net", "scale", "evaluate")
+"""Config groups a sweep may vary by option name (``net=mlp1``), besides any config key."""
+
 
 class Config(Section):
     seed: int
@@ -57,12 +60,15 @@ def cross_section_problems(c: Mapping[str, Any]) -> list[str]:
     if c["net"]["name"] != choice:
         problems.append(f"net.name {c['net']['name']!r} differs from the chosen net option "
                         f"{choice!r}; select nets with net=<name>")
-    key = c["sweep"]["key"]
-    if key is not None:
+    sw = c["sweep"]
+    for key in ([sw["key"]] if sw["key"] is not None else []) + list(sw.get("grid") or {}):
+        if key in SWEEPABLE_GROUPS:
+            continue
         try:
             _get(c, key)
         except KeyError:
-            problems.append(f"sweep.key {key!r} is not a config key")
+            problems.append(f"sweep key {key!r} is not a config key (nor a config group: "
+                            f"{', '.join(SWEEPABLE_GROUPS)})")
     im = c["evaluate"]["imitator"]
     folds = int(t["run_folds"] or t["folds"])  # the folds actually trained
     if isinstance(im["fold"], int) and im["fold"] >= folds:

@@ -1,4 +1,8 @@
-"""``sweep``: one config key swept over values (config/config.yaml, config/experiment/)."""
+"""``sweep``: config keys swept over values (config/config.yaml, config/experiment/).
+
+One key is ``sweep.key`` + ``sweep.values``; several keys are ``sweep.grid`` (``{key: values}``),
+whose every cell (the product of the values) is its own variant. The two forms are exclusive.
+"""
 
 from __future__ import annotations
 
@@ -8,14 +12,35 @@ from pydantic import model_validator
 
 from ime.workflow.schema.common import NonEmpty, Section
 
+NOT_SWEPT = ("game", "experiment", "run", "sweep", "seed")
+"""Keys a sweep may not vary: another game is another results tree, an experiment is itself a
+set of overrides, and ``run``/``sweep``/``seed`` name or define the sweep itself (sweep
+``matches.seed`` or ``train.seed`` for seeds)."""
+
 
 class Sweep(Section):
     key: str | None
     values: list[Any]
-    nets: Annotated[list[str], NonEmpty]
+    grid: dict[str, list[Any]] | None
+    nets: Annotated[list[str], NonEmpty] | None
 
     @model_validator(mode="after")
-    def _values_when_swept(self) -> Sweep:
+    def _one_form(self) -> Sweep:
+        if self.key is not None and self.grid is not None:
+            raise ValueError("set either sweep.key + sweep.values (one key) or sweep.grid "
+                             "(several keys), not both")
         if self.key is not None and not self.values:
             raise ValueError("sweep.values must be a non-empty list when sweep.key is set")
+        if self.key is None and self.values:
+            raise ValueError("sweep.values is set but sweep.key is null: name the swept key")
+        for k, vals in (self.grid or {}).items():
+            if not vals:
+                raise ValueError(f"sweep.grid.{k} must be a non-empty list of values")
+        for k in ([self.key] if self.key else []) + list(self.grid or {}):
+            if k.split(".")[0] in NOT_SWEPT:
+                raise ValueError(f"sweep key {k!r} cannot be swept (not: {', '.join(NOT_SWEPT)})")
+        axes = [(self.key, self.values)] if self.key else list((self.grid or {}).items())
+        for k, vals in axes:
+            if len({repr(v) for v in vals}) != len(vals):
+                raise ValueError(f"sweep values of {k!r} repeat: {vals}")
         return self

@@ -1,0 +1,5 @@
+"""Snakemake job: a sweep's figure (logic: ime.workflow.jobs.train.job_sweep_figure)."""
+
+from ime.workflow.jobs.train import job_sweep_figure
+
+job_sweep_figure(snakemake)  # noqa: F821 - injected by Snakemake's script directive
