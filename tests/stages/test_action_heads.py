@@ -189,3 +189,32 @@ def test_key_sets_store_composite_actions_and_every_head_mask(dataset, tmp_path)
     assert read_scores(tmp_path / "s.parquet")[0].equals(forked)
     sim = similarity(ks.df, forked, agent="toy_last", target="toy_random", n_boot=10)
     assert sim.s1 == (forked["action"] == ks.df["action"]).mean()
+
+
+def test_unencodable_actions_are_dropped_and_counted(dataset):
+    """A played action the heads cannot express (label UNENCODABLE: Doudizhu's space shuttles)
+    is dropped from the rows and counted, instead of failing the encoder-vs-judge check."""
+    from synthetic_games import HeadsEncoder
+
+    from ime.core.encoding import UNENCODABLE
+    from ime.datasets.extract import encode_decisions
+
+    class NoMajorThree(HeadsEncoder):
+        def action_codes(self, states, players, actions):
+            out = super().action_codes(states, players, actions)
+            out[out[:, 0] == 3] = UNENCODABLE
+            return out
+
+    game, prov = get_game("synthetic_heads"), ToyProvider()
+    ds = [d for k in range(6) for d in run_match(
+        game, [prov("toy_random"), prov("toy_last")], match_id=f"u{k}", seed=k,
+        record_decisions=True).decisions]
+    states, players, actions = ([d.state for d in ds], [d.player for d in ds],
+                                [d.action for d in ds])
+    plain = encode_decisions(HeadsEncoder(), states, players, actions, "x")
+    cut = encode_decisions(NoMajorThree(), states, players, actions, "x")
+    threes = sum(1 for a in actions if tuple(a)[0] == 3)
+    assert threes > 0 and plain["unencodable"] == 0
+    assert cut["unencodable"] == threes
+    assert len(cut["rows"]) == len(plain["rows"]) - threes
+    assert (cut["action"] != 3).all() and (cut["action"] >= 0).all()

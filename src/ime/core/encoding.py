@@ -14,6 +14,10 @@ bot see of the game; none of them knows a board size or an action code.
   forcing), so one dataset row holds one decision with one label and one mask per head.
 * **Forced decisions.** A row whose first-head mask is empty (Reversi's forced pass) carries no
   choice; datasets drop it and count it.
+* **Unencodable decisions.** An action the heads cannot express (Doudizhu's space shuttles,
+  which the thesis's 309 major codes omit) gets the first-head label :data:`UNENCODABLE`;
+  datasets drop such rows and count them (``unencodable_dropped``), and the encoder's masks
+  never offer such an action to an imitator.
 * **Selection.** ``select(state, player, policy)`` turns head policies into an action (argmax,
   lowest code on ties); a multi-head encoder overrides it to choose head by head.
 * **Symmetries.** ``symmetries(group)`` lists the cell and action permutations that map a
@@ -30,6 +34,9 @@ from typing import Any
 import numpy as np
 
 from ime.core.game import Action, State
+
+UNENCODABLE = -2
+"""First-head label of a played action the encoder's heads cannot express (dropped, counted)."""
 
 
 @dataclass(frozen=True)

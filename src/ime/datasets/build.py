@@ -259,6 +259,8 @@ def run_report(
         "repeated_match_ids": sum(int(r.get("n_duplicate_match_ids", 0)) for r in part_reports),
         "forced_passes_dropped": sum(int(r.get("forced_passes_dropped", 0))
                                      for r in part_reports),
+        **({"unencodable_dropped": n} if (n := sum(int(r.get("unencodable_dropped", 0))
+                                                   for r in part_reports)) else {}),
         "rejects": [x for r in part_reports for x in r.get("reject_reasons", [])][:50],
         "faults": [x for r in part_reports for x in r.get("faults", [])][:50],
         "bots": {s["bot"]: {k: s[k] for k in (

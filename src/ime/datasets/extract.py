@@ -13,6 +13,9 @@ What is kept, and why:
 * only decisions of the target bots (the thesis trains one imitator per bot, never pooled);
 * only real choices: a decision whose first-head mask is empty (a forced pass) has nothing for
   the net to predict; such rows are dropped and counted (``forced_passes_dropped``);
+* only decisions the encoder can express: a played action it cannot encode (first-head label
+  :data:`ime.core.encoding.UNENCODABLE`, e.g. a Doudizhu space shuttle) is dropped and counted
+  (``unencodable_dropped``, in a part report only when some were);
 * no decision from a match that ended by a fault (time-out, crash, illegal move): the faulting
   side's last "decision" is not a move, and the match's end is not the game's. Such matches are
   counted (per bot, with the judge's reason) in the part report and the run report.
@@ -28,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from ime.core.encoding import Encoder
+from ime.core.encoding import UNENCODABLE, Encoder
 from ime.core.registry import get_encoder, get_game
 from ime.datasets.schema import (
     SCHEMA_VERSION,
@@ -46,9 +49,10 @@ def encode_decisions(enc: Encoder, states: Sequence[Any], players: Sequence[int]
                      actions: Sequence[Any], where: str) -> dict[str, Any]:
     """Planes, masks and labels of the decisions whose first-head mask is not empty.
 
-    Returns ``rows`` (the kept indices), ``state``, ``mask``/``action`` (first head) and
-    ``mask_<h>``/``action_<h>`` for every later head. Raises when a played code is not in its
-    head's encoded legal mask (the encoder and the judge disagree), naming ``where``.
+    Returns ``rows`` (the kept indices), ``state``, ``mask``/``action`` (first head),
+    ``mask_<h>``/``action_<h>`` for every later head and ``unencodable`` (how many played actions
+    the encoder cannot express were dropped). Raises when a played code is not in its head's
+    encoded legal mask (the encoder and the judge disagree), naming ``where``.
     """
     obs = enc.encode(states, players, actions)
     legal = obs.masks[0].sum(axis=1) > 0
@@ -58,6 +62,8 @@ def encode_decisions(enc: Encoder, states: Sequence[Any], players: Sequence[int]
         codes[rows] = np.asarray(enc.action_codes(
             [states[i] for i in rows], [players[i] for i in rows], [actions[i] for i in rows]),
             dtype=np.int64).reshape(len(rows), len(enc.heads))
+    unencodable = int((codes[rows, 0] == UNENCODABLE).sum())
+    rows = rows[codes[rows, 0] != UNENCODABLE]
     for h, head in enumerate(enc.heads):
         used = rows[codes[rows, h] >= 0]
         bad = used[obs.masks[h][used, codes[used, h]] == 0]
@@ -69,7 +75,8 @@ def encode_decisions(enc: Encoder, states: Sequence[Any], players: Sequence[int]
                              f"not in the encoded legal mask (encoder {enc.version} disagrees "
                              "with the judge)")
     out: dict[str, Any] = {"rows": rows, "state": obs.planes[rows].reshape(len(rows), -1),
-                           "mask": obs.masks[0][rows], "action": codes[rows, 0]}
+                           "mask": obs.masks[0][rows], "action": codes[rows, 0],
+                           "unencodable": unencodable}
     for h, head in enumerate(enc.heads[1:], start=1):
         out[f"mask_{head.name}"] = obs.masks[h][rows]
         out[f"action_{head.name}"] = codes[rows, h]
@@ -148,14 +155,15 @@ def extract_part(
     if states:
         enc_cols = encode_decisions(enc, states, cols["seat"], actions, f"{log_path}")
         rows = enc_cols.pop("rows")
+        unencodable = enc_cols.pop("unencodable")
         keep: dict[str, Any] = {k: [v[i] for i in rows] for k, v in cols.items()}
         keep["ply"] = np.asarray(keep["ply"])
         keep.update(enc_cols)
         table = make_table(keep, state_len, enc.num_actions, extra_heads)
-        forced = len(states) - len(rows)
+        forced = len(states) - len(rows) - unencodable
     else:
         table = empty_table(state_len, enc.num_actions, extra_heads)
-        forced = 0
+        forced = unencodable = 0
     table = table.sort_by([("match_id", "ascending"), ("ply", "ascending")])
     part_report = {
         "file": str(log_path),
@@ -171,6 +179,7 @@ def extract_part(
         "matches_per_bot": {b: matches[b] for b in targets},
         "faulted_per_bot": {b: faulted[b] for b in targets},
         "forced_passes_dropped": forced,
+        **({"unencodable_dropped": unencodable} if unencodable else {}),
     }
     per_bot = Counter(table["bot"].to_pylist())
     part_report["decisions_per_bot"] = {b: per_bot.get(b, 0) for b in targets}
