@@ -104,6 +104,8 @@ def test_training_reduces_the_summed_loss_and_round_trips(dataset):
     losses = [h["train_loss"] for h in m["history"]]
     assert losses[-1] < 0.8 * losses[0]
     assert json.loads((tmp / "c.json").read_text())["train_loss"] == m["train_loss"]
+    # the first head alone is right at least as often as the whole action
+    assert m["val_acc_major"] >= m["val_acc"] and m["train_acc_major"] >= m["train_acc"]
     net = load_checkpoint(tmp / "c.pt")
     assert isinstance(net, MultiHeadPolicyNet) and net.checkpoint["head_sizes"] == [4, 3]
     aug = train_fold(tmp / "ds.parquet", NET, {**TRAIN, "augment": "mirror", "max_epochs": 2},

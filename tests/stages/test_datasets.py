@@ -172,3 +172,20 @@ def test_baseline_and_table() -> None:
     df = table4_2([{"bot": "a", "pairs": 10, "baseline": 20.123}])
     assert list(df.columns) == ["bot", "pairs", "baseline"]
     assert df.loc[0, "baseline"] == 20.12
+
+
+def test_duplicates_are_judged_on_the_position_planes():
+    """An encoder whose later planes follow the action played (teacher-forced kicker steps)
+    declares ``position_planes``: two rows of one position with different actions are one
+    position that conflicts, not two positions."""
+    from ime.datasets.build import duplicate_stats
+    from ime.datasets.schema import position_part
+
+    state = np.zeros((2, 3, 1, 2), np.uint8)  # one position (plane 0), two kicker planes
+    state[1, 1:] = 1  # the second action's kicker planes differ
+    action = np.array([[5, 0], [5, 1]])
+    meta = {"state_shape": [3, 1, 2], "position_planes": 1}
+    assert position_part(state, meta).shape == (2, 2)
+    assert position_part(state, {"state_shape": [3, 1, 2]}).shape == (2, 6)
+    assert duplicate_stats(position_part(state, meta), action)["conflicting_states"] == 1
+    assert duplicate_stats(state.reshape(2, -1), action)["conflicting_states"] == 0

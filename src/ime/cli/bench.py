@@ -19,8 +19,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("bench", help="measure engine / solver / bot / judge speed on this machine")
     add_game_argument(p)
     p.add_argument("--quick", action="store_true", help="smaller samples (a rough figure)")
-    p.add_argument("--only", choices=[*GAME_SECTIONS, *SECTIONS],
-                   action="append", help="run only these sections (repeatable)")
+    p.add_argument("--only", action="append", metavar="SECTION",
+                   help="run only these sections (repeatable): the generic "
+                        f"{', '.join(SECTIONS)}, and the game's own (e.g. perft, solver, "
+                        "playouts: `ime bench <game> --only list` lists them)")
     p.add_argument("--json", help="also write the figures to this JSON file")
     p.add_argument("--device", default="cpu",
                    help="train section: cpu | cuda | auto (default cpu)")
@@ -110,8 +112,7 @@ def _train(args: argparse.Namespace) -> dict:
 
 
 SECTIONS = {"bots": _bots, "judge": _judge, "external": _external, "train": _train}
-"""Generic sections; a game adds its own (perft, solver) through ``GamePlugin.tools.bench``."""
-GAME_SECTIONS = ("perft", "solver")
+"""Generic sections; a game adds its own (perft, solver, ...) through ``GamePlugin.tools.bench``."""
 
 
 def run(args: argparse.Namespace) -> int:
@@ -123,7 +124,15 @@ def run(args: argparse.Namespace) -> int:
     from ime.core.registry import get_plugin
 
     game_sections = dict(get_plugin(args.game).tools.bench)
-    for name in args.only or [*game_sections, *SECTIONS]:
+    known = [*game_sections, *SECTIONS]
+    if args.only == ["list"]:
+        print("\n".join(known))
+        return 0
+    unknown = [n for n in args.only or [] if n not in known]
+    if unknown:
+        print(f"ime bench {args.game}: no section {unknown}; {args.game} has: {', '.join(known)}")
+        return 2
+    for name in args.only or known:
         try:
             if name in game_sections:
                 results[name] = game_sections[name](args.quick)

@@ -29,7 +29,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -90,6 +90,12 @@ class Encoder(ABC):
     heads: tuple[ActionHead, ...]
     state_shape: tuple[int, ...]
     symmetry_groups: tuple[str, ...] = field(default=("none",))
+
+    position_planes: ClassVar[int | None] = None
+    """How many leading planes describe the position (``None``: all of them). An encoder whose
+    later planes depend on the action played (Doudizhu's teacher-forced kicker steps) sets it,
+    so that "the same position" (duplicates, conflicting states, positions seen in training) is
+    judged on the position alone."""
 
     @abstractmethod
     def encode(self, states: Sequence[State], players: Sequence[int] | None = None,

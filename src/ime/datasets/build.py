@@ -34,6 +34,7 @@ from ime.datasets.schema import (
     SCHEMA_VERSION,
     DataFileError,
     fixed_list_to_numpy,
+    position_part,
     read_decisions,
     table_heads,
     write_table,
@@ -176,7 +177,7 @@ def build_dataset(
     if len(heads) > 1:  # a multi-head action is one action: every head's code counts
         action = np.stack([action, *(table[f"action_{n}"].to_numpy() for n, _ in heads[1:])],
                           axis=1)
-    dups = duplicate_stats(state, action)
+    dups = duplicate_stats(position_part(state, meta0), action)
     if dedup == "drop_exact":
         idx = first_occurrences(state, action)
         counts["dropped_duplicates"] = int(table.num_rows - len(idx))
@@ -211,7 +212,7 @@ def build_dataset(
         "encoder_version": meta0.get("encoder_version"),
         "state_shape": meta0.get("state_shape"),
         "num_actions": meta0.get("num_actions"),
-        **{k: meta0[k] for k in ("heads", "game_params") if k in meta0},
+        **{k: meta0[k] for k in ("heads", "game_params", "position_planes") if k in meta0},
         "dedup": dedup,
         "dedup_policy": ("keep: repeated (state, action) pairs are real frequency and are kept"
                          if dedup == "keep" else

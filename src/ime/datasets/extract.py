@@ -190,6 +190,8 @@ def extract_part(
     }
     if game_params:
         metadata["game_params"] = dict(game_params)
+    if enc.position_planes is not None:
+        metadata["position_planes"] = int(enc.position_planes)
     write_table(table, out_path, metadata)
     Path(report_path).parent.mkdir(parents=True, exist_ok=True)
     Path(report_path).write_text(json.dumps(part_report, indent=1, sort_keys=True) + "\n")

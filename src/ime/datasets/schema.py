@@ -20,6 +20,11 @@ size), the metadata key ``game_params`` holds them, so that readers (training's
 symmetries, figures) can rebuild the same encoder with :func:`ime.core.registry.get_encoder`.
 A game without options writes no such key.
 
+**The position.** An encoder whose later planes depend on the action played (Doudizhu's
+teacher-forced kicker steps) declares how many leading planes describe the position; its files
+carry it as ``position_planes``, and duplicates, conflicting states and positions seen in
+training are judged on those planes (:func:`position_part`). Others write no such key.
+
 Byte-identical output for the same config: rows are sorted by (match_id, ply), the metadata holds
 no timestamps, and the writer options are fixed.
 
@@ -182,6 +187,19 @@ class DecisionArrays:
 
     def __len__(self) -> int:
         return len(self.action)
+
+
+def position_part(state: np.ndarray, metadata: Mapping[str, Any]) -> np.ndarray:
+    """The part of each row's state that describes the position: every value, or the leading
+    ``position_planes`` planes when the encoder declares them (metadata ``position_planes``;
+    :attr:`ime.core.encoding.Encoder.position_planes`)."""
+    flat = np.asarray(state).reshape(len(state), -1)
+    planes = metadata.get("position_planes")
+    if planes is None:
+        return flat
+    shape = metadata.get("state_shape") or []
+    per_plane = int(np.prod(shape[1:])) if len(shape) > 1 else 1
+    return flat[:, : int(planes) * per_plane]
 
 
 def fixed_list_to_numpy(col: pa.ChunkedArray | pa.Array, width: int) -> np.ndarray:

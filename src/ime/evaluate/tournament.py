@@ -71,8 +71,13 @@ def _ply_key(ply: OpeningPly) -> Any:
 def balanced_openings(game: Game, n: int, plies: int, *, seed: int,
                       max_mobility_gap: int | None = 3,
                       openings: Mapping[str, Any] | None = None,
-                      max_tries: int = 100_000) -> list[list[OpeningPly]]:
+                      max_tries: int = 100_000,
+                      starts: bool = False) -> list[Any]:
     """``n`` distinct seeded openings, each a list of ``plies`` plies from the start.
+
+    Each try starts from its own seeded start (a deal, a board; the same fixed start for games
+    that have one), so ``starts=True`` returns ``(initdata, plies)`` pairs: a round's games
+    all play that start (both orders of a Doudizhu pair play one deal).
 
     A ply the plug-in's ``Openings.rejects`` refuses (e.g. a forced pass) discards the opening,
     as does an opening that ends the game or that ``Openings.balanced`` finds unfair with
@@ -92,7 +97,8 @@ def balanced_openings(game: Game, n: int, plies: int, *, seed: int,
             raise ValueError(f"found only {len(out)} distinct balanced {plies}-ply openings of "
                              f"{game.name} (wanted {n}); raise opening_plies or loosen "
                              f"game.openings {params}")
-        st = game.new_initial_state(seed=seed)
+        st = game.new_initial_state(seed=derive_seed("start", game.name, seed, tries))
+        init = st.initdata()
         seq: list[OpeningPly] = []
         ok = True
         for _ in range(plies):
@@ -118,20 +124,22 @@ def balanced_openings(game: Game, n: int, plies: int, *, seed: int,
                 st.apply_actions(chosen)
         if not ok or st.is_terminal():
             continue
-        key = tuple(_ply_key(x) for x in seq)
+        key = (json.dumps(init, sort_keys=True, default=str),
+               *(_ply_key(x) for x in seq))
         if key in seen:
             continue
         if not rules.balanced(st, params):
             continue
         seen.add(key)
-        out.append(seq)
+        out.append((init, seq) if starts else seq)
     return out
 
 
-def opening_prefix(game: Game, actions: Sequence[OpeningPly],
-                   seed: int = 0) -> list[dict[str, Any]]:
-    """The opening as recorded player entries, ready to be a :func:`run_match` prefix."""
-    st: State = game.new_initial_state(seed=seed)
+def opening_prefix(game: Game, actions: Sequence[OpeningPly], seed: int = 0,
+                   initdata: Any = None) -> list[dict[str, Any]]:
+    """The opening (from the start ``initdata``, if given) as recorded player entries, ready to
+    be a :func:`run_match` prefix."""
+    st: State = game.new_initial_state(initdata=initdata, seed=seed)
     entries = []
     for ply in actions:
         if isinstance(ply, dict):
@@ -198,7 +206,7 @@ def round_robin_pairs(players: Sequence[str]) -> list[tuple[str, str]]:
 class _Ctx:
     game: Game
     provider: BotProvider
-    openings: list[list[dict[str, Any]]]
+    openings: list[tuple[Any, list[dict[str, Any]]]]
     seed: int
 
 
@@ -207,8 +215,9 @@ def _play(ctx: _Ctx, g: TourGame) -> dict[str, Any]:
     if len(g.players) != n:
         raise ValueError(f"{ctx.game.name} has {n} seats, a game lists {list(g.players)}")
     mid = f"{ctx.game.name}-t{ctx.seed}-r{g.round:03d}-" + "-".join(g.players)
+    init, prefix = ctx.openings[g.round]
     res = run_match(ctx.game, [ctx.provider(p) for p in g.players], match_id=mid,
-                    seed=ctx.seed, prefix=ctx.openings[g.round])
+                    seed=ctx.seed, initdata=init, prefix=prefix)
     row: dict[str, Any] = {"round": g.round, "match_id": mid}
     row.update({f"player{s}": p for s, p in enumerate(g.players)})
     row.update({f"score{s}": float(res.scores[s]) for s in range(n)})
@@ -240,9 +249,10 @@ def play_games(
     (default: ``{"max_mobility_gap": max_mobility_gap}``); ``game_params``: the board options.
     """
     game = get_game(game_name, game_params)
-    opening_list = [opening_prefix(game, o, seed) for o in
+    opening_list = [(init, opening_prefix(game, o, seed, initdata=init)) for init, o in
                     balanced_openings(game, rounds, opening_plies, seed=seed,
-                                      max_mobility_gap=max_mobility_gap, openings=openings)]
+                                      max_mobility_gap=max_mobility_gap, openings=openings,
+                                      starts=True)]
 
     def setup() -> _Ctx:
         prov = provider_factory()

@@ -25,6 +25,7 @@ from typing import Any
 
 from ime.core.bot import Bot, BotFault, DecisionContext
 from ime.core.game import Action, Game, IllegalMoveError, State
+from ime.core.seeding import derive_seed
 
 
 @dataclass
@@ -148,7 +149,12 @@ def _run_match(
     record_decisions: bool,
     max_turns: int,
 ) -> MatchResult:
-    state = game.new_initial_state(initdata=initdata, seed=seed)
+    if initdata is None:
+        # A game that deals or draws its start (Doudizhu's deal, Snake's board) gets one start
+        # per match, keyed like a decision by (seed, match id); the log's initdata records it.
+        state = game.new_initial_state(seed=derive_seed(seed, "start", match_id))
+    else:
+        state = game.new_initial_state(initdata=initdata, seed=seed)
     n = game.num_players
     ids = list(player_ids) if player_ids is not None else [
         b.bot_id if b is not None else f"player{p}" for p, b in enumerate(bots)

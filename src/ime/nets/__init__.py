@@ -17,7 +17,9 @@ Architectures are plain dicts (``config/net/<name>.yaml``):
 
 * ``kind: mlp``: flatten -> dense(hidden[0]) -> ReLU -> ... -> dense(A);
 * ``kind: conv``: conv(k x k, channels[0], same padding) -> ReLU -> ... -> conv(channels[-1])
-  -> batch norm -> ReLU -> flatten -> [dense(hidden) -> ReLU]* -> dense(A).
+  -> batch norm -> ReLU -> flatten -> [dense(hidden) -> ReLU]* -> dense(A);
+* ``kind: branches``: separate small nets over slices of the planes, each serving one or more
+  heads (the thesis's Doudizhu major and minor nets): :mod:`ime.nets.branches`.
 
 Initialisation (thesis: "standard normal, never all zero"): weights ~ N(0, std^2) with
 ``std = init_std`` when given, else He's ``sqrt(2 / fan_in)`` (a literal N(0, 1) saturates a
@@ -98,6 +100,10 @@ def build_net(
     """
     sizes = head_sizes(num_actions)
     kind = config.get("kind")
+    if kind == "branches":  # separate nets over plane slices (ime.nets.branches)
+        from ime.nets.branches import build_branches
+
+        return build_branches(config, in_shape, sizes, seed)
     c, h, w = (int(x) for x in in_shape)
     if config.get("mask_input", False):
         if sizes[0] != h * w:
@@ -122,7 +128,7 @@ def build_net(
         layers.append(nn.Flatten())
         width = prev * h * w
     else:
-        raise ValueError(f"unknown net kind {kind!r} (expected mlp or conv)")
+        raise ValueError(f"unknown net kind {kind!r} (expected mlp, conv or branches)")
     for units in hidden:
         layers += [nn.Linear(width, units), nn.ReLU()]
         width = units
@@ -166,6 +172,10 @@ def count_params(model: nn.Module) -> int:
 def describe(config: Mapping[str, Any], in_shape: Sequence[int],
              num_actions: int | Sequence[int]) -> str:
     """A one-line layer description for Table 4.3 (heads joined by ``+``: ``309+28``)."""
+    if config.get("kind") == "branches":
+        from ime.nets.branches import describe_branches
+
+        return describe_branches(config, in_shape, num_actions)
     c, h, w = in_shape
     out = "+".join(str(s) for s in head_sizes(num_actions))
     hidden = list(config.get("hidden", []))

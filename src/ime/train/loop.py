@@ -39,7 +39,7 @@ from tqdm.auto import tqdm
 from ime.core.registry import get_encoder
 from ime.core.seeding import derive_seed
 from ime.datasets.build import seen_states
-from ime.datasets.schema import read_arrays
+from ime.datasets.schema import position_part, read_arrays
 from ime.nets import build_net, count_params, save_checkpoint
 from ime.train.augment import Symmetries
 from ime.train.folds import split_indices
@@ -93,6 +93,9 @@ class TensorData:
     extra_masks: list[torch.Tensor] = field(default_factory=list)
     extra_actions: torch.Tensor | None = None
     game_params: dict[str, Any] | None = None
+    first_head: str = "action"
+    """The first head's name (``major`` for Doudizhu): multi-head metrics report its own
+    accuracy as ``train_acc_<name>`` / ``val_acc_<name>``."""
 
     @property
     def num_heads(self) -> int:
@@ -133,7 +136,7 @@ def load_fold(path: str | Path, fold: int, folds: int, seed: int,
     if len(arr) == 0:
         raise ValueError(f"{path}: empty dataset (no decisions of this bot)")
     tr, va = split_indices(arr.match_id, folds, fold, seed)
-    unseen = va[~seen_states(arr.state, tr, va)]
+    unseen = va[~seen_states(position_part(arr.state, arr.metadata), tr, va)]
     planes = torch.from_numpy(np.require(arr.state, requirements=["C", "W"])).to(device).float()
     mask = torch.from_numpy(np.require(arr.mask, requirements=["C", "W"])).to(device).float()
     action = torch.from_numpy(arr.action.astype(np.int64)).to(device)
@@ -152,6 +155,7 @@ def load_fold(path: str | Path, fold: int, folds: int, seed: int,
         game=str(arr.metadata.get("game")),
         extra_masks=extra_masks, extra_actions=extra_actions,
         game_params=dict(game_params) if game_params else None,
+        first_head=str(arr.heads[0][0]),
     )
 
 
@@ -177,6 +181,22 @@ def evaluate(model: nn.Module, data: TensorData, idx: torch.Tensor,
         loss_sum += float(nn.functional.cross_entropy(logits, data.action[i], reduction="sum"))
         correct += int((logits.argmax(dim=1) == data.action[i]).sum())
     return loss_sum / n, 100.0 * correct / n
+
+
+@torch.no_grad()
+def first_head_accuracy(model: nn.Module, data: TensorData, idx: torch.Tensor,
+                        batch: int = 4096) -> float:
+    """Accuracy in % of the first head alone on rows ``idx`` (a multi-head net): Doudizhu's
+    "major-only" accuracy beside the one that needs every kicker right."""
+    model.eval()
+    n = int(idx.numel())
+    if n == 0:
+        return float("nan")
+    correct = 0
+    for b in range(0, n, batch):
+        x, ms, y = data.batch(idx[b:b + batch])
+        correct += int((model(x, ms)[0].argmax(dim=1) == y[:, 0]).sum())
+    return 100.0 * correct / n
 
 
 def run_epoch(model: nn.Module, opt: torch.optim.Optimizer, data: TensorData,
@@ -323,6 +343,9 @@ def train_fold(
         "val_seen_share": 100.0 * (n_va - n_unseen) / n_va if n_va else float("nan"),
         "train_loss": train_loss,
         "val_loss": val_loss,
+        **({f"train_acc_{data.first_head}": first_head_accuracy(model, data, data.train_idx),
+            f"val_acc_{data.first_head}": first_head_accuracy(model, data, data.val_idx)}
+           if data.num_heads > 1 else {}),
         "best_epoch": best_epoch,
         "epochs": len(history),
         "history": history,

@@ -4,28 +4,63 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, PositiveInt, model_validator
+from pydantic import Field, NonNegativeInt, PositiveInt, model_validator
 
 from ime.workflow.schema.common import Section
 
 
+class Branch(Section):
+    """One branch of a ``kind: branches`` net (:mod:`ime.nets.branches`)."""
+
+    name: str | None = None
+    planes: Annotated[list[NonNegativeInt], Field(min_length=2, max_length=2)]
+    """``[start, end)``: the input planes of the branch's first head."""
+    heads: PositiveInt = 1
+    plane_stride: PositiveInt | None = None
+    kind: Literal["mlp", "conv"]
+    hidden: list[PositiveInt] = []
+    channels: Annotated[list[PositiveInt], Field(min_length=1)] | None = None
+    kernel: int | None = Field(default=None, ge=1)
+    batch_norm: Literal["each", "last", "none"] | bool | None = None
+    init_std: float | None = Field(default=None, gt=0)
+
+    @model_validator(mode="after")
+    def _fits(self) -> Branch:
+        if self.planes[1] <= self.planes[0]:
+            raise ValueError(f"planes {self.planes} must be [start, end) with start < end")
+        if self.kind == "conv" and (not self.channels or self.kernel is None
+                                    or self.kernel % 2 != 1):
+            raise ValueError("a conv branch needs channels and an odd kernel")
+        return self
+
+
 class Net(Section):
     name: str
-    kind: Literal["mlp", "conv"]
+    kind: Literal["mlp", "conv", "branches"]
+    branches: Annotated[list[Branch], Field(min_length=1)] | None = None
+    """branches only: the branches, in head order."""
     hidden: list[PositiveInt]
     channels: Annotated[list[PositiveInt], Field(min_length=1)] | None = None
     """conv only: the convolutions' output channels."""
     kernel: int | None = Field(default=None, ge=1)
     """conv only: an odd kernel size (same padding)."""
     batch_norm: bool | None = None
-    thesis_params: int | None = None
-    """The parameter count the thesis lists (Table 4.3), for comparison."""
+    thesis_params: int | list[int] | None = None
+    """The parameter count the thesis lists (Table 4.3), for comparison; a branches net lists
+    one per branch (Table 5.5)."""
     init_std: float | None = Field(gt=0)
     mask_input: bool
     dropout: float = Field(ge=0, lt=1)
 
     @model_validator(mode="after")
     def _kind_fits(self) -> Net:
+        if self.kind == "branches":
+            if not self.branches:
+                raise ValueError("a branches net needs branches: a non-empty list")
+            if self.mask_input or self.dropout:
+                raise ValueError("a branches net takes no mask_input and no dropout")
+        elif self.branches is not None:
+            raise ValueError("branches is for kind: branches only")
         if self.kind == "mlp" and not self.hidden:
             raise ValueError("an mlp needs at least one hidden layer")
         if self.kind == "conv":
