@@ -78,7 +78,7 @@ def bench_external(program: str | os.PathLike[str], game: str, matches: int = 3,
     prog = str(Path(program).resolve())
     if not Path(prog).is_file():
         raise FileNotFoundError(f"bench_external: no program at {prog}")
-    run_match(g, [_First(), _First()], match_id="bench-warm", seed=0)  # compile the engine
+    run_match(g, [_First()] * g.num_players, match_id="bench-warm", seed=0)  # compile the engine
     variants: dict[str, Bot] = {
         "inprocess": _First(),
         "json": ExternalBot(ExternalSpec.from_params(
@@ -93,7 +93,8 @@ def bench_external(program: str | os.PathLike[str], game: str, matches: int = 3,
         timed = _Timed(bot)
         try:
             for m in range(matches):
-                res = run_match(g, [timed, _First()], match_id=f"bench-{name}-{m}", seed=0)
+                res = run_match(g, [timed, *[_First()] * (g.num_players - 1)],
+                                match_id=f"bench-{name}-{m}", seed=0)
                 if res.fault is not None:
                     raise RuntimeError(f"bench bot {name} faulted: {res.fault}")
                 logs[name] = res.log
