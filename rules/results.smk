@@ -20,6 +20,8 @@ rule artifact:
 
 
 rule game_result:
+    input:
+        lambda wc: WF.checked(WF.result_inputs, wc.rdir, wc.result),
     output:
         P.result("{result}"),
     params:

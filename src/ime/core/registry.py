@@ -32,7 +32,15 @@ BotFactory = Callable[[str, str, Mapping[str, Any]], "Bot"]
 
 ResultHook = Callable[[Mapping[str, Any], str], None]
 """``hook(plain_config, out_path)``: writes one game-specific result file (a plug-in's own study,
-such as Connect Four's seed-002 table), run by the generic ``game_result`` rule."""
+such as Connect Four's seed-002 table), run by the generic ``game_result`` rule. A hook that
+reads generic results of the same results directory (Doudizhu's Table 5.10 reads
+``tournament_games.csv``) names them in a ``needs`` attribute (a tuple of generic file names):
+the rule then waits for them, and the hook finds them beside ``out_path``."""
+
+
+def result_needs(hook: ResultHook) -> tuple[str, ...]:
+    """The generic results (same results directory) that ``hook`` reads."""
+    return tuple(getattr(hook, "needs", ()))
 
 
 def _never(state: State, legal: list[Action]) -> bool:
@@ -228,6 +236,6 @@ def artifact_name(game: str, generic: str) -> str:
 
 
 __all__ = ["BotFactory", "FigureHooks", "GamePlugin", "GameTools", "GameType", "Openings",
-           "ResultHook", "SolveOutcome",
+           "ResultHook", "SolveOutcome", "result_needs",
            "artifact_name", "get_encoder", "get_game", "get_plugin", "known_games",
            "register_game"]

@@ -19,13 +19,19 @@ def table4_3(nets: Mapping[str, Mapping[str, Any]], in_shape: Sequence[int],
              num_actions: int | Sequence[int]) -> pd.DataFrame:
     """Per net: our exact trainable-parameter count, the thesis's count, and the layers.
 
+    A net of several branches (Doudizhu's major + minor) lists the thesis's count per branch
+    (``399219+33720``) and its layers per branch, each with our count.
+
     ``in_shape`` and ``num_actions`` (one size, or every head's) are the game encoder's.
     """
     rows = []
     for name, cfg in nets.items():
         model = build_net(cfg, in_shape, num_actions, seed=0)
+        thesis = cfg.get("thesis_params")
+        if isinstance(thesis, list | tuple):  # one per branch (Table 5.5: major + minor)
+            thesis = "+".join(str(x) for x in thesis)
         rows.append({"net": name, "params": count_params(model),
-                     "thesis_params": cfg.get("thesis_params"),
+                     "thesis_params": thesis,
                      "layers": describe(cfg, in_shape, num_actions)})
     return pd.DataFrame(rows, columns=["net", "params", "thesis_params", "layers"])
 
@@ -52,7 +58,9 @@ def table4_4(metrics: Sequence[Mapping[str, Any]],
     that never occur in the fold's training rows, and ``val_seen_share_mean`` the share of
     validation rows whose position does (both means over folds, in %). A repeated game against a
     deterministic opponent is answered from memory; these two columns show how much of
-    ``val_acc_mean`` that is.
+    ``val_acc_mean`` that is. A multi-head net adds its first head's own accuracies
+    (``train_acc_major_mean``, ``val_acc_major_mean``: Doudizhu's major-only accuracy beside the
+    one that needs every kicker right).
     """
     by: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
     for m in metrics:
@@ -74,8 +82,17 @@ def table4_4(metrics: Sequence[Mapping[str, Any]],
                 "epochs_mean": round(float(np.mean([m["epochs"] for m in ms])), 1),
                 "val_acc_unseen_mean": _mean_of(ms, "val_acc_unseen"),
                 "val_seen_share_mean": _mean_of(ms, "val_seen_share"),
+                **{f"{k}_mean": _mean_of(ms, k) for k in _first_head_keys(ms)},
             })
-    return pd.DataFrame(rows, columns=TABLE4_4_COLUMNS)
+    extra = sorted({c for r in rows for c in r} - set(TABLE4_4_COLUMNS))
+    return pd.DataFrame(rows, columns=[*TABLE4_4_COLUMNS, *extra])
+
+
+def _first_head_keys(ms: Sequence[Mapping[str, Any]]) -> list[str]:
+    """A multi-head net's first-head accuracies (``train_acc_major``, ``val_acc_major``), which
+    the metrics hold beside the whole-action ones (Doudizhu's "major only")."""
+    plain = {"train_acc", "val_acc", "val_acc_unseen", "train_acc_running"}
+    return sorted(k for k in ms[0] if k.startswith(("train_acc_", "val_acc_")) and k not in plain)
 
 
 SWEEP_EXTRA_COLUMNS = ["val_acc_unseen_std"]

@@ -109,14 +109,21 @@ def _hydra(cdir: Path, overrides: list[str]) -> DictConfig:
 
 
 def _scale_overrides(cfg: DictConfig, scale: str | None) -> list[str]:
-    """The game's settings for ``scale`` (``game.scales.<scale>``) as Hydra overrides."""
-    scales = OmegaConf.to_container(cfg.game, resolve=True).get("scales") or {}  # type: ignore
-    if not isinstance(scales, Mapping) or scale not in scales:
-        return []
-    node = scales[scale]
-    if not isinstance(node, Mapping):
-        raise ConfigError(f"game.scales.{scale} must be a mapping of config keys, got {node!r}")
-    return [f"{k}={override_value(v)}" for k, v in flatten(node).items()]
+    """The game's settings of other sections as Hydra overrides: ``game.overrides`` (every
+    scale), then ``game.scales.<scale>``. A config group is set by its option name
+    (``net: ddz_conv1``)."""
+    game = OmegaConf.to_container(cfg.game, resolve=True)
+    assert isinstance(game, Mapping)
+    out = []
+    for where, node in (("game.overrides", game.get("overrides") or {}),
+                        (f"game.scales.{scale}", (game.get("scales") or {}).get(scale, {}))):
+        if not isinstance(node, Mapping):
+            raise ConfigError(f"{where} must be a mapping of config keys, got {node!r}")
+        flat = flatten(node)
+        groups = [k for k in flat if k in GROUPS]
+        out += [f"{k}={override_value(flat[k])}" for k in groups]
+        out += [f"{k}={override_value(v)}" for k, v in flat.items() if k not in GROUPS]
+    return out
 
 
 def compose(overrides: Sequence[str] = (), config_dir: str | Path | None = None) -> DictConfig:
@@ -134,19 +141,21 @@ def compose(overrides: Sequence[str] = (), config_dir: str | Path | None = None)
     overrides = list(overrides)
     cfg = _hydra(cdir, overrides)
     scale = cfg.hydra.runtime.choices.get("scale")
-    per_scale = _scale_overrides(cfg, scale)
+    given = {o.lstrip("+~").split("=", 1)[0] for o in overrides}
+    per_scale = [o for o in _scale_overrides(cfg, scale) if o.split("=", 1)[0] not in given]
     if per_scale:
         try:
             cfg = _hydra(cdir, [*per_scale, *overrides])
         except ConfigError as e:
-            raise ConfigError(f"game.scales.{scale} of config/game/{cfg.game.name}.yaml: "
-                              f"{e}") from None
+            raise ConfigError(f"game.overrides / game.scales.{scale} of "
+                              f"config/game/{cfg.game.name}.yaml: {e}") from None
     choices = {g: cfg.hydra.runtime.choices.get(g) for g in GROUPS}
     with _open(cfg):
         del cfg["hydra"]
         cfg.run.choices = {g: c for g, c in choices.items() if c is not None}
-        if "scales" in cfg.game:
-            del cfg.game["scales"]
+        for key in ("scales", "overrides"):
+            if key in cfg.game:
+                del cfg.game[key]
     try:
         plain = to_plain(cfg)
     except OmegaConfBaseException as e:

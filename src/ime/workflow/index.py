@@ -36,6 +36,14 @@ def encoder_shape(game: str, params: Mapping[str, Any]) -> tuple[list[int], int]
     return list(enc.state_shape), int(enc.num_actions)
 
 
+def encoder_heads(game: str, params: Mapping[str, Any]) -> int | list[int]:
+    """Every head's size (a plain int for a one-head encoder: the nets' ``num_actions``)."""
+    from ime.core.registry import get_encoder
+
+    sizes = get_encoder(game, params).head_sizes
+    return sizes[0] if len(sizes) == 1 else list(sizes)
+
+
 class WorkflowIndex:
     """Every variant of every composed game, by the directories its stages write."""
 
@@ -232,9 +240,9 @@ class WorkflowIndex:
 
     def table4_3_spec(self, rdir: str) -> dict[str, Any]:
         v = self.variant(rdir)
-        shape, actions = encoder_shape(v.game, v.game_params)
+        shape, _ = encoder_shape(v.game, v.game_params)
         return {"nets": {n: v.cfg["nets"][n] for n in self.table_nets(v)},
-                "in_shape": shape, "num_actions": actions}
+                "in_shape": shape, "num_actions": encoder_heads(v.game, v.game_params)}
 
     def table4_4_spec(self, rdir: str) -> dict[str, Any]:
         v = self.variant(rdir)

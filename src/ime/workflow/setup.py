@@ -172,6 +172,14 @@ class Workflow:
                 "tags": {"logs": v.logs_tag, "dataset": v.dataset_tag, "train": v.train_tag},
                 "rows": A.describe(v.game)}
 
+    def result_inputs(self, rdir: str, name: str) -> list[str]:
+        """The generic results a plug-in result reads (its hook's ``needs``)."""
+        from ime.core.registry import get_plugin, result_needs
+
+        v = self.index.variant(rdir)
+        hook = get_plugin(v.game).results.get(name)
+        return [v.table_path(n) for n in result_needs(hook)] if hook is not None else []
+
     def result_spec(self, rdir: str, name: str) -> dict[str, Any]:
         """A plug-in result's job: the game, the result's name and the variant's config."""
         v = self.index.variant(rdir)

@@ -10,6 +10,7 @@ from ime.core.registry import GamePlugin, register_game
 from ime.games.doudizhu.bots import BOT_KINDS
 from ime.games.doudizhu.encode import make_encoder
 from ime.games.doudizhu.game import GAME, GAME_TYPE
+from ime.games.doudizhu.results import table5_10_hook
 from ime.games.doudizhu.tools import TOOLS
 
 PLUGIN = register_game(GamePlugin(
@@ -17,6 +18,16 @@ PLUGIN = register_game(GamePlugin(
     make_game=lambda **params: GAME,
     make_encoder=make_encoder,
     bot_kinds=BOT_KINDS,
+    artifacts={
+        "dataset_stats.csv": "table5_4.csv",
+        "net_architectures.csv": "table5_5.csv",
+        "imitation_accuracy.csv": "table5_6.csv",
+        "s1s2_imitator.csv": "table5_7.csv",
+        "s1_pairwise.csv": "table5_8.csv",
+        "s2_pairwise.csv": "table5_9.csv",
+        "difficulty_by_class.csv": "table6_1.csv",
+    },
+    results={"table5_10.csv": table5_10_hook},
     tools=TOOLS,
     docs="docs/games/doudizhu.md",
 ))

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -146,6 +147,22 @@ def _bench_random_games(quick: bool) -> dict:
             "kernel_plies_per_game": k_plies / m}
 
 
+def _agreement(bots: Sequence[str], n: int, seed: int) -> dict:
+    """``ime zoo agreement``: how often pairs of bots choose alike."""
+    from ime.games.doudizhu.bots.analysis import agreement
+
+    return agreement(bots, n, seed)
+
+
+def _round_robin(bots: Sequence[str], rounds: int, seed: int) -> dict:
+    """``ime zoo roundrobin``: the thesis's pair protocol, win 3 / loss 0."""
+    from ime.games.doudizhu.bots.analysis import round_robin
+
+    return round_robin(bots, rounds, seed)
+
+
 TOOLS = GameTools(perft=perft_leaves, positions=lambda n, seed: random_positions(n, seed),
                   bench={"perft": _bench_perft, "movegen": _bench_movegen,
-                         "random_games": _bench_random_games})
+                         "random_games": _bench_random_games},
+                  zoo={"agreement": _agreement, "roundrobin": _round_robin},
+                  default_bots=("ddz1", "ddz2", "ddz3", "ddz4", "ddz5", "ddz_mc"))

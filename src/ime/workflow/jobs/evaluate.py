@@ -91,12 +91,14 @@ def job_heldout(smk: Any) -> None:
 
 def job_tournament_pair(smk: Any) -> None:
     """All rounds of one pair of the round-robin (every seat rotation per opening)."""
+    from ime.core.registry import get_game
     from ime.evaluate.tournament import pair_schedule, play_games, write_games
 
     p = smk.params.spec
     with job_logging(smk):
         t0 = time.perf_counter()
-        games = pair_schedule(p["a"], p["b"], int(p["rounds"]))
+        seats = get_game(p["game"], p["game_params"]).num_players
+        games = pair_schedule(p["a"], p["b"], int(p["rounds"]), seats=seats)
         res, logs = play_games(p["game"], games, _factory(p), rounds=int(p["rounds"]),
                                opening_plies=int(p["opening_plies"]), seed=int(p["seed"]),
                                openings=p["openings"], game_params=p["game_params"],

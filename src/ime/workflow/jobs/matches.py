@@ -12,13 +12,15 @@ log = logging.getLogger("ime.pipeline")
 
 def job_matches(smk: Any) -> None:
     """Play one shard of one target's match schedule."""
+    from ime.core.registry import get_game
     from ime.matches.runner import build_target_schedule, play_schedule, shard
 
     p = smk.params.spec
     with job_logging(smk):
+        seats = get_game(p["game"], p["game_params"]).num_players
         specs = build_target_schedule(p["game"], p["target"], p["opponents"], p["sparring"],
                                       int(p["per_target"]), int(p["seed"]),
-                                      vs_targets=float(p["vs_targets"]))
+                                      vs_targets=float(p["vs_targets"]), seats=seats)
         mine = shard(specs, int(p["shard"]), int(p["shards"]))
         log.info("%s shard %d/%d: %d of %d scheduled matches (sparring partners %s), "
                  "%d worker(s)", p["target"], p["shard"], p["shards"], len(mine), len(specs),

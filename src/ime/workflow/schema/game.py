@@ -4,7 +4,8 @@ Everything game-specific lives here, not in the stages' sections: the training s
 (``augment``, one of the encoder's symmetry groups), the evaluation's reference pool
 (``references``), the tournament's opening-balance parameters (``openings``, passed to the
 plug-in's ``Openings.balanced``), the board options (``params``, passed to the engine and encoder
-of every job) and per-scale settings (``scales``, applied by composition and then removed).
+of every job), per-scale settings (``scales``) and settings of other sections at every scale
+(``overrides``), both applied by composition and then removed.
 
 What only the plug-in knows (the game is registered, ``augment`` is a symmetry group of its
 encoder, ``params`` build an engine, the shape keys agree with the encoder) is checked by
@@ -39,6 +40,11 @@ class Game(Section):
     scales: dict[str, dict[str, Any]] = {}
     """Per scale, overrides of any config key (``{tiny: {game: {targets: [...]}}}``); applied
     by composition below the command line's overrides, then removed."""
+    overrides: dict[str, Any] = {}
+    """Other sections' keys this game sets at every scale (``{net: ddz_conv1, train: {nets:
+    [...]}}``: a game whose nets are its own); applied like ``scales`` (below the command
+    line's overrides, above the scale files: a key a scale file sets belongs under
+    ``scales``), then removed."""
     num_actions: PositiveInt | None = None
     """Optional documentation of the encoder's shapes; checked against it when given."""
     planes: PositiveInt | None = None

@@ -5,7 +5,10 @@
 * ``smallest``: the smallest legal combination, never passing when it can play
   (``bots/basic.py``; the order is documented there).
 
-The thesis's rule bots (Table 5.1) and a search bot come with issue 14 part 3.
+* ``rule1`` .. ``rule5``: the rule bots after the thesis's Table 5.1 (``bots/rule1.py`` ..).
+* ``pimc``: determinized Monte-Carlo search over sampled hidden hands (``bots/pimc.py``).
+
+``docs/zoo.md`` ("The Doudizhu bot zoo") describes each and its measured strength.
 """
 
 from __future__ import annotations
@@ -33,3 +36,7 @@ BOT_KINDS: dict[str, BotFactory] = {
     "random": _random,
     "smallest": _smallest,
 }
+
+from ime.games.doudizhu.bots.zoo import ZOO_KINDS  # noqa: E402 - the zoo's factories build on these
+
+BOT_KINDS.update(ZOO_KINDS)
