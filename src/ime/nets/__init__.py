@@ -20,6 +20,9 @@ Architectures are plain dicts (``config/net/<name>.yaml``):
   -> batch norm -> ReLU -> flatten -> [dense(hidden) -> ReLU]* -> dense(A);
 * ``kind: branches``: separate small nets over slices of the planes, each serving one or more
   heads (the thesis's Doudizhu major and minor nets): :mod:`ime.nets.branches`.
+* ``kernels`` / ``strides`` / ``padding`` / ``batch_norm: all`` on an mlp or conv: per-layer
+  kernels and strides, Keras-style padding, batch norm after every hidden layer (the thesis's
+  Snake nets, Table 2.2): :mod:`ime.nets.layers`. Nets without these keys are built as above.
 
 Initialisation (thesis: "standard normal, never all zero"): weights ~ N(0, std^2) with
 ``std = init_std`` when given, else He's ``sqrt(2 / fan_in)`` (a literal N(0, 1) saturates a
@@ -104,6 +107,10 @@ def build_net(
         from ime.nets.branches import build_branches
 
         return build_branches(config, in_shape, sizes, seed)
+    from ime.nets.layers import build_layered, uses_layers
+
+    if uses_layers(config):  # per-layer kernels/strides/padding, BN everywhere (ime.nets.layers)
+        return build_layered(config, in_shape, sizes, seed)  # type: ignore[return-value]
     c, h, w = (int(x) for x in in_shape)
     if config.get("mask_input", False):
         if sizes[0] != h * w:
@@ -176,6 +183,10 @@ def describe(config: Mapping[str, Any], in_shape: Sequence[int],
         from ime.nets.branches import describe_branches
 
         return describe_branches(config, in_shape, num_actions)
+    from ime.nets.layers import describe_layered, uses_layers
+
+    if uses_layers(config):
+        return describe_layered(config, in_shape, head_sizes(num_actions))
     c, h, w = in_shape
     out = "+".join(str(s) for s in head_sizes(num_actions))
     hidden = list(config.get("hidden", []))

@@ -1,65 +1,97 @@
-"""A first Snake encoder for the nets: the thesis's four planes, padded to the largest board.
+"""Snake observations for the nets: the thesis's four planes, on the board or around the head.
 
-Issue 15 part 3 owns the encoder (an egocentric-crop option, the config switch, the nets of
-Table 2.2); this one exists so that every stage and the plug-in contract tests can run on Snake
-now. Planes ``uint8[5, 16, 12]`` (the judge's largest board, height x width), cell ``(x, y)``
-at row ``x - 1``, column ``y - 1``:
+The thesis (2.1.3, Fig 2.5) feeds a ``10 x 11 x 4`` tensor: own head, own body, the enemy snake,
+obstacles. The judge draws boards of 10..16 rows and 10..12 columns, so the encoder has two
+layouts, chosen by ``game.params.encoding`` (``docs/games/snake_encoding.md``):
 
-0. the observed player's head, 1. the rest of its body, 2. the opponent's whole snake,
-3. obstacles, 4. cells off this match's board (the padding).
+* ``pad`` (default). Planes ``[C, rows, cols]`` with cell ``(x, y)`` at row ``x - 1``,
+  column ``y - 1`` (``x`` is the judge's row, ``y`` its column): 0 own head, 1 the rest of the
+  own body, 2 the opponent's whole snake, 3 obstacles. When the game fixes the board
+  (``game.params`` ``width`` and ``height``) the planes are exactly ``height x width`` and there
+  are four of them: the thesis's ``10 x 11`` board (``height: 10, width: 11``) gives
+  ``4 x 10 x 11`` = 440 inputs, which is what makes Table 2.2's MLP counts come out. When the
+  size varies, the board sits at the top-left of the judge's largest one (16 x 12) and a fifth
+  plane marks the cells off this match's board.
+* ``ego``. The same four planes plus the off-board plane, on a crop centred on the observed
+  snake's head (the head is always the centre cell). The default crop, ``2 * rows - 1`` by
+  ``2 * cols - 1`` of the largest board the game allows, shows the whole board from any head
+  position, so nothing is lost; ``ego_size`` takes a smaller odd window (a local view). The crop
+  is not rotated: direction codes stay absolute, and the first turn has no "last direction" to
+  rotate by.
 
-One action head ``direction`` (4 codes: 0 = x-1, 1 = y+1, 2 = x+1, 3 = y-1) whose mask is the
-engine's legal directions (the valid ones, or all four when the snake is boxed in). Both
-players move at once, so ``encode`` needs the deciding seat.
+One action head ``direction`` (4 codes: 0 = x-1 (up), 1 = y+1 (right), 2 = x+1 (down), 3 = y-1
+(left)) masked by the engine's legal directions (``SnakeState.legal_actions``: those that do not
+die at once, or all four when the snake is boxed in). Both players move at once, so ``encode``
+needs the deciding seat of every state; each seat sees itself as "own".
+
+Symmetry groups: ``none``, and ``rot180`` (identity + the half turn, directions ``d -> d + 2 mod
+4``) for a fixed-size ``pad`` board and for ``ego``. The judge's rules, obstacle pairs and start
+corners are symmetric through the centre, so a half-turned position is a position of the same
+game (seen by the other seat of the turned game). The variable-size ``pad`` layout has only
+``none`` (a half turn would move the board off the top-left corner).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from ime.core.encoding import ActionHead, Encoder, Observation
+from ime.core.encoding import ActionHead, Encoder, Observation, Symmetry, grid_map
 from ime.core.game import Action, State
 from ime.games.snake import board as B
 
-ENCODER_VERSION = "snake-pad-v0"
-PLANES = 5
+ENCODINGS = ("pad", "ego")
+"""Values of ``game.params.encoding``."""
+PAD_VERSION = "snake-pad-v1"
+EGO_VERSION = "snake-ego-v1"
+BOARD_PLANES = 4
+"""Own head, own body, the opponent's snake, obstacles (thesis Fig 2.5)."""
+HEAD = ActionHead("direction", 4, "0 = x-1 (up), 1 = y+1 (right), 2 = x+1 (down), 3 = y-1 (left)")
 
 
-class SnakePadEncoder(Encoder):
-    """Four planes plus an off-board plane on a fixed 16 x 12 grid, one 4-way head."""
+def board_planes(states: Sequence[State], players: Sequence[int]) -> list[np.ndarray]:
+    """Per state, ``uint8[4, height, width]``: own head, own body, opponent, obstacles."""
+    out = []
+    for s, p in zip(states, players, strict=True):
+        h, w = s.height, s.width  # type: ignore[attr-defined]
+        S = s.S  # type: ignore[attr-defined]
+        n = (h + 2) * (w + 2)
+        cells = S[B.OFF_CELLS:B.OFF_CELLS + n].reshape(h + 2, w + 2)[1:h + 1, 1:w + 1]
+        planes = np.zeros((BOARD_PLANES, h, w), np.uint8)
+        planes[1] = cells == B.SNAKE0 + p
+        planes[2] = cells == B.SNAKE1 - p
+        planes[3] = cells == B.OBSTACLE
+        hx, hy = divmod(int(B.head(S, p)), w + 2)
+        planes[1, hx - 1, hy - 1] = 0
+        planes[0, hx - 1, hy - 1] = 1
+        out.append(planes)
+    return out
 
-    def __init__(self) -> None:
-        super().__init__(
-            version=ENCODER_VERSION,
-            heads=(ActionHead("direction", 4, "0 = x-1, 1 = y+1, 2 = x+1, 3 = y-1"),),
-            state_shape=(PLANES, B.MAX_H, B.MAX_W),
-        )
 
-    def encode(self, states: Sequence[State], players: Sequence[int] | None = None,
-               actions: Sequence[Action] | None = None) -> Observation:
-        if players is None:
-            raise ValueError("Snake is simultaneous: encode needs the deciding seat of each state")
-        planes = np.zeros((len(states), PLANES, B.MAX_H, B.MAX_W), np.uint8)
-        planes[:, 4] = 1
-        mask = np.zeros((len(states), 4), np.uint8)
-        for i, (s, p) in enumerate(zip(states, players, strict=True)):
-            h, w = s.height, s.width  # type: ignore[attr-defined]
-            S = s.S  # type: ignore[attr-defined]
-            n = (h + 2) * (w + 2)
-            cells = S[B.OFF_CELLS:B.OFF_CELLS + n].reshape(h + 2, w + 2)[1:h + 1, 1:w + 1]
-            planes[i, 1, :h, :w] = cells == B.SNAKE0 + p
-            planes[i, 2, :h, :w] = cells == B.SNAKE1 - p
-            planes[i, 3, :h, :w] = cells == B.OBSTACLE
-            planes[i, 4, :h, :w] = 0
-            hx, hy = divmod(int(B.head(S, p)), w + 2)
-            planes[i, 1, hx - 1, hy - 1] = 0
-            planes[i, 0, hx - 1, hy - 1] = 1
-            if not S[B.I_DEAD]:
-                m = B.legal_mask(S, p)
-                mask[i] = [(m >> d) & 1 for d in range(4)]
-        return Observation(planes, [mask])
+def legal_masks(states: Sequence[State], players: Sequence[int]) -> np.ndarray:
+    """``uint8[N, 4]``: the engine's legal directions (none once the game is over)."""
+    mask = np.zeros((len(states), 4), np.uint8)
+    for i, (s, p) in enumerate(zip(states, players, strict=True)):
+        S = s.S  # type: ignore[attr-defined]
+        if not S[B.I_DEAD]:
+            m = int(B.legal_mask(S, p))
+            mask[i] = [(m >> d) & 1 for d in range(4)]
+    return mask
+
+
+def _need_players(players: Sequence[int] | None) -> Sequence[int]:
+    if players is None:
+        raise ValueError("Snake is simultaneous: encode needs the deciding seat of each state")
+    return players
+
+
+class SnakeEncoder(Encoder):
+    """What both layouts share: the direction head, its labels and decoding, the half turn."""
+
+    rows: int
+    cols: int
 
     def action_codes(self, states: Sequence[State], players: Sequence[int],
                      actions: Sequence[Action]) -> np.ndarray:
@@ -67,3 +99,101 @@ class SnakePadEncoder(Encoder):
 
     def decode(self, state: State, player: int, codes: Sequence[int]) -> Action:
         return int(codes[0])
+
+    def symmetries(self, group: str) -> list[Symmetry]:
+        if group not in self.symmetry_groups:
+            raise ValueError(f"encoder {self.version} has no symmetry group {group!r}; "
+                             f"known: {list(self.symmetry_groups)}")
+        dirs = np.arange(4)
+        out = [Symmetry("id", np.arange(self.rows * self.cols), (dirs,))]
+        if group == "rot180":
+            out.append(Symmetry("rot180", grid_map("rot180", self.rows, self.cols),
+                                ((dirs + 2) % 4,)))
+        return out
+
+
+class SnakePadEncoder(SnakeEncoder):
+    """The board itself: ``4 x height x width`` for a fixed size, else ``5 x 16 x 12`` with an
+    off-board plane (the board at the top-left)."""
+
+    def __init__(self, width: int | None = None, height: int | None = None) -> None:
+        self.fixed = width is not None and height is not None
+        self.rows = int(height) if self.fixed else B.MAX_H  # type: ignore[arg-type]
+        self.cols = int(width) if self.fixed else B.MAX_W  # type: ignore[arg-type]
+        planes = BOARD_PLANES if self.fixed else BOARD_PLANES + 1
+        size = f"{self.rows}x{self.cols}" if self.fixed else "any"
+        super().__init__(version=f"{PAD_VERSION}:{size}", heads=(HEAD,),
+                         state_shape=(planes, self.rows, self.cols),
+                         symmetry_groups=("none", "rot180") if self.fixed else ("none",))
+
+    def encode(self, states: Sequence[State], players: Sequence[int] | None = None,
+               actions: Sequence[Action] | None = None) -> Observation:
+        players = _need_players(players)
+        out = np.zeros((len(states), *self.state_shape), np.uint8)
+        if not self.fixed:
+            out[:, BOARD_PLANES] = 1
+        for i, planes in enumerate(board_planes(states, players)):
+            h, w = planes.shape[1:]
+            if self.fixed and (h, w) != (self.rows, self.cols):
+                raise ValueError(f"a {h}x{w} Snake board (height x width) given to the encoder "
+                                 f"of the fixed {self.rows}x{self.cols} board; set game.params "
+                                 "width/height to match, or leave them out to pad")
+            out[i, :BOARD_PLANES, :h, :w] = planes
+            if not self.fixed:
+                out[i, BOARD_PLANES, :h, :w] = 0
+        return Observation(out, [legal_masks(states, players)])
+
+
+class SnakeEgoEncoder(SnakeEncoder):
+    """A crop centred on the observed head: the four planes and an off-board plane."""
+
+    def __init__(self, rows: int, cols: int) -> None:
+        if rows < 1 or cols < 1 or rows % 2 == 0 or cols % 2 == 0:
+            raise ValueError(f"the egocentric crop needs odd sides (the head is the centre "
+                             f"cell), got {rows}x{cols}")
+        self.rows, self.cols = int(rows), int(cols)
+        super().__init__(version=f"{EGO_VERSION}:{self.rows}x{self.cols}", heads=(HEAD,),
+                         state_shape=(BOARD_PLANES + 1, self.rows, self.cols),
+                         symmetry_groups=("none", "rot180"))
+
+    def encode(self, states: Sequence[State], players: Sequence[int] | None = None,
+               actions: Sequence[Action] | None = None) -> Observation:
+        players = _need_players(players)
+        out = np.zeros((len(states), *self.state_shape), np.uint8)
+        out[:, BOARD_PLANES] = 1
+        cr, cc = self.rows // 2, self.cols // 2
+        for i, (planes, p, s) in enumerate(zip(board_planes(states, players), players, states,
+                                               strict=True)):
+            h, w = planes.shape[1:]
+            hx, hy = s.head(p)  # type: ignore[attr-defined]
+            dr, dc = cr - (hx - 1), cc - (hy - 1)  # board row r -> crop row r + dr
+            r0, r1 = max(0, -dr), min(h, self.rows - dr)
+            c0, c1 = max(0, -dc), min(w, self.cols - dc)
+            out[i, :BOARD_PLANES, r0 + dr:r1 + dr, c0 + dc:c1 + dc] = planes[:, r0:r1, c0:c1]
+            out[i, BOARD_PLANES, r0 + dr:r1 + dr, c0 + dc:c1 + dc] = 0
+        return Observation(out, [legal_masks(states, players)])
+
+
+def make_encoder(game: Any, encoding: str | None = None,
+                 ego_size: Sequence[int] | None = None) -> SnakeEncoder:
+    """The encoder of ``game`` (a ``SnakeGame``): layout ``encoding`` (else the game's
+    ``encoding`` attribute, else ``pad``) for its board size (``width``/``height``, ``None`` when
+    drawn per match). ``ego_size`` ``[rows, cols]`` (else the game's ``ego_size``) narrows the
+    egocentric crop; by default it shows the whole largest board from any head position."""
+    enc = encoding or getattr(game, "encoding", None) or "pad"
+    width, height = getattr(game, "width", None), getattr(game, "height", None)
+    if enc == "pad":
+        return SnakePadEncoder(width, height)
+    if enc == "ego":
+        size = ego_size if ego_size is not None else getattr(game, "ego_size", None)
+        if size is None:
+            rows = 2 * (B.MAX_H if height is None else int(height)) - 1
+            cols = 2 * (B.MAX_W if width is None else int(width)) - 1
+        else:
+            rows, cols = (int(v) for v in size)
+        return SnakeEgoEncoder(rows, cols)
+    raise ValueError(f"game.params.encoding must be one of {list(ENCODINGS)}, got {enc!r}")
+
+
+__all__ = ["BOARD_PLANES", "ENCODINGS", "EGO_VERSION", "HEAD", "PAD_VERSION", "SnakeEgoEncoder",
+           "SnakeEncoder", "SnakePadEncoder", "board_planes", "legal_masks", "make_encoder"]

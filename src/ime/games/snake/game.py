@@ -256,12 +256,14 @@ class SnakeState(State):
 
 class SnakeGame(Game):
     """The engine. ``width``/``height`` (``game.params``) fix the board size; left out, every
-    match draws its size as the judge does. Obstacles always come from the match's seed."""
+    match draws its size as the judge does. Obstacles always come from the match's seed.
+    ``encoding`` / ``ego_size`` choose the encoder's layout (they change no rule)."""
 
     game_type = GAME_TYPE
     num_actions = 4
 
-    def __init__(self, width: int | None = None, height: int | None = None):
+    def __init__(self, width: int | None = None, height: int | None = None,
+                 encoding: str = "pad", ego_size: Sequence[int] | None = None):
         if width is not None and not B.MIN_W <= int(width) <= B.MAX_W:
             raise ValueError(f"snake width must be {B.MIN_W}..{B.MAX_W} (the judge's range), "
                              f"got {width}")
@@ -271,11 +273,23 @@ class SnakeGame(Game):
         if width is not None and height is not None and (int(width) + int(height)) % 2 == 0:
             raise ValueError(f"snake width + height must be odd (the judge draws no other "
                              f"board), got {width} + {height}")
+        from ime.games.snake.encode import ENCODINGS
+
+        if encoding not in ENCODINGS:
+            raise ValueError(f"snake encoding must be one of {list(ENCODINGS)}, got {encoding!r}")
         self.width = None if width is None else int(width)
         self.height = None if height is None else int(height)
+        self.encoding = encoding
+        """The nets' view (``docs/games/snake_encoding.md``): ``pad`` or ``ego``."""
+        self.ego_size = None if ego_size is None else [int(x) for x in ego_size]
 
     def params(self) -> dict:
-        return {k: v for k, v in (("width", self.width), ("height", self.height)) if v is not None}
+        out = {k: v for k, v in (("width", self.width), ("height", self.height)) if v is not None}
+        if self.encoding != "pad":
+            out["encoding"] = self.encoding
+        if self.ego_size is not None:
+            out["ego_size"] = list(self.ego_size)
+        return out
 
     def board(self, seed: int = 0) -> tuple[int, int, list[tuple[int, int]]]:
         """``(width, height, obstacles)`` the judge draws for ``initdata {"seed": seed mod 2**32}``

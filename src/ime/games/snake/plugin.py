@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from ime.core.game import Game
 from ime.core.registry import FigureHooks, GamePlugin, register_game
 from ime.games.snake.bots import BOT_KINDS
-from ime.games.snake.encode import SnakePadEncoder
+from ime.games.snake.encode import make_encoder
 from ime.games.snake.game import DIRECTIONS, GAME_TYPE, SnakeGame
 from ime.games.snake.tools import TOOLS
 
@@ -15,14 +14,10 @@ def direction_label(code: int) -> str:
     return DIRECTIONS[code] if 0 <= code < 4 else str(code)
 
 
-def _encoder(game: Game) -> SnakePadEncoder:
-    return SnakePadEncoder()
-
-
 PLUGIN = register_game(GamePlugin(
     game_type=GAME_TYPE,
     make_game=lambda **params: SnakeGame(**params),
-    make_encoder=_encoder,
+    make_encoder=make_encoder,
     bot_kinds=BOT_KINDS,
     figures=FigureHooks(code_label=direction_label),
     tools=TOOLS,

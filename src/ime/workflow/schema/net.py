@@ -44,7 +44,15 @@ class Net(Section):
     """conv only: the convolutions' output channels."""
     kernel: int | None = Field(default=None, ge=1)
     """conv only: an odd kernel size (same padding)."""
-    batch_norm: bool | None = None
+    kernels: Annotated[list[PositiveInt], Field(min_length=1)] | None = None
+    """conv only: one kernel size per convolution, any size (:mod:`ime.nets.layers`)."""
+    strides: Annotated[list[PositiveInt], Field(min_length=1)] | None = None
+    """conv only: one stride per convolution (default 1)."""
+    padding: Literal["same", "valid"] | None = None
+    """conv only: Keras-style ``same`` (default) or ``valid`` padding."""
+    batch_norm: bool | Literal["all"] | None = None
+    """``true``: after the last convolution; ``all``: after every hidden layer, without learnt
+    scale and shift (:mod:`ime.nets.layers`)."""
     thesis_params: int | list[int] | None = None
     """The parameter count the thesis lists (Table 4.3), for comparison; a branches net lists
     one per branch (Table 5.5)."""
@@ -66,7 +74,15 @@ class Net(Section):
         if self.kind == "conv":
             if not self.channels:
                 raise ValueError("a conv net needs channels: a non-empty list of positive ints")
-            if self.kernel is None or self.kernel % 2 != 1:
+            if self.kernels is not None:
+                if len(self.kernels) != len(self.channels) or (
+                        self.strides is not None and len(self.strides) != len(self.channels)):
+                    raise ValueError("kernels and strides need one entry per channels entry")
+            elif self.kernel is None or self.kernel % 2 != 1:
                 raise ValueError(f"kernel must be an odd int >= 1 (same padding), "
                                  f"got {self.kernel!r}")
+        elif self.kernels is not None or self.strides is not None or self.padding is not None:
+            raise ValueError("kernels, strides and padding are for kind: conv only")
+        if self.batch_norm == "all" and self.mask_input:
+            raise ValueError("batch_norm: all takes no mask_input")
         return self
