@@ -11,6 +11,7 @@ from typing import Any
 
 from ime.core.bot import Bot
 from ime.core.registry import BotFactory
+from ime.games.snake.bots.zoo import ZOO_KINDS
 
 
 def _random(game: str, bot_id: str, params: Mapping[str, Any]) -> Bot:
@@ -28,4 +29,5 @@ def _greedy(game: str, bot_id: str, params: Mapping[str, Any]) -> Bot:
 BOT_KINDS: dict[str, BotFactory] = {
     "random": _random,
     "greedy": _greedy,
+    **ZOO_KINDS,  # the 22-bot zoo after the thesis's Fig 2.4 (docs/games/snake_zoo.md)
 }
