@@ -46,8 +46,8 @@ def test_config_names_the_22_ladder_bots_in_order():
     assert [b for b in SPECS if b.startswith("snk")] == ZOO
     for i, b in enumerate(ZOO, 1):
         assert SPECS[b]["kind"] in ZOO_KINDS
-        assert SPECS[b]["thesis"].startswith(f"BID {i}, ")
-    families = [SPECS[b]["thesis"].split(": ")[1].split(",")[0] for b in ZOO]
+        assert SPECS[b]["thesis"]["bot"] == i
+    families = [SPECS[b]["thesis"]["fig2_4"].split(",")[0] for b in ZOO]
     assert families == ["MCTS", "NE", "MCTS", "Alpha-Beta", "NE", "MCTS", "Alpha-Beta",
                         "Alpha-Beta", "Alpha-Beta", "MC", "DFS", "DFS", "Alpha-Beta", "DFS",
                         "MC", "MC", "ES", "ES", "DFS", "MC", "ES", "ES"]
