@@ -23,7 +23,12 @@ per extra rank), airplanes (+6/+7, +2 per extra trio), bomb +14, rocket +22; tur
 
 from __future__ import annotations
 
-from ime.games.doudizhu.bots.rulebase import RuleBot, after_values, index_of, top_rank
+from ime.games.doudizhu.bots.rulebase import (
+    PhasedRuleBot,
+    after_values,
+    index_of,
+    top_rank,
+)
 from ime.games.doudizhu.bots.splits import Valuation, best_split, split_value
 from ime.games.doudizhu.bots.view import SeatView
 from ime.games.doudizhu.combos import Combo
@@ -48,7 +53,7 @@ def _lead_group(c: Combo) -> int:
     return {2: 2, 1: 3}.get(k, 4)
 
 
-class Rule1Bot(RuleBot):
+class Rule1Bot(PhasedRuleBot):
     """Table 5.1 bot 1 (see the module doc)."""
 
     def __init__(self, bot_id: str = "ddz1", slack: float = 6.0, suppress_slack: float = 12.0,
@@ -56,16 +61,6 @@ class Rule1Bot(RuleBot):
         super().__init__(bot_id)
         self.slack, self.suppress_slack, self.danger = slack, suppress_slack, danger
         self.aggression = aggression
-
-    def choose(self, view: SeatView) -> int:
-        fin = view.finishing()
-        if fin is not None:
-            return fin
-        if view.leading:
-            return self._lead(view)
-        if view.by_teammate:
-            return self._teammate(view)
-        return self._follow(view)
 
     def _lead(self, view: SeatView) -> int:
         split = best_split(view.counts, V1)

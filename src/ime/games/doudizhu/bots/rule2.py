@@ -24,7 +24,12 @@ airplane +4/+5, bomb +12, rocket +18), turn penalty 9.
 
 from __future__ import annotations
 
-from ime.games.doudizhu.bots.rulebase import RuleBot, after_values, index_of, top_rank
+from ime.games.doudizhu.bots.rulebase import (
+    PhasedRuleBot,
+    after_values,
+    index_of,
+    top_rank,
+)
 from ime.games.doudizhu.bots.splits import Valuation, best_split, split_value
 from ime.games.doudizhu.bots.view import SeatView, beats_in
 
@@ -37,7 +42,7 @@ V2 = Valuation.make(
     turn_penalty=9.0)
 
 
-class Rule2Bot(RuleBot):
+class Rule2Bot(PhasedRuleBot):
     """Table 5.1 bot 2 (see the module doc)."""
 
     def __init__(self, bot_id: str = "ddz2", slack: float = 8.0, fight_slack: float = 28.0,
@@ -45,16 +50,6 @@ class Rule2Bot(RuleBot):
         super().__init__(bot_id)
         self.slack, self.fight_slack, self.suppress_slack = slack, fight_slack, suppress_slack
         self.bomb_at, self.danger = bomb_at, danger
-
-    def choose(self, view: SeatView) -> int:
-        fin = view.finishing()
-        if fin is not None:
-            return fin
-        if view.leading:
-            return self._lead(view)
-        if view.by_teammate:
-            return self._teammate(view)
-        return self._follow(view)
 
     def _lead(self, view: SeatView) -> int:
         split = best_split(view.counts, V2)

@@ -36,6 +36,30 @@ class RuleBot(Bot):
         """Index into ``view.legal`` of the action to play."""
 
 
+class PhasedRuleBot(RuleBot):
+    """A rule bot that plays a finishing combination when it has one, else decides by phase:
+    leading, answering its teammate, or answering an opponent (bots 1 and 2)."""
+
+    def choose(self, view: SeatView) -> int:
+        fin = view.finishing()
+        if fin is not None:
+            return fin
+        if view.leading:
+            return self._lead(view)
+        if view.by_teammate:
+            return self._teammate(view)
+        return self._follow(view)
+
+    @abstractmethod
+    def _lead(self, view: SeatView) -> int: ...
+
+    @abstractmethod
+    def _teammate(self, view: SeatView) -> int: ...
+
+    @abstractmethod
+    def _follow(self, view: SeatView) -> int: ...
+
+
 def index_of(view: SeatView, combo: Combo) -> int | None:
     """The legal index of ``combo`` (``None`` when it is not legal now)."""
     for i, c in enumerate(view.combos):
