@@ -208,3 +208,18 @@ def test_training_benchmark_runs_the_real_step_on_valid_synthetic_rows() -> None
     assert set(r["nets"]) == {"mlp1", "conv"} and r["device"] == "cpu"
     assert r["nets"]["mlp1"]["params"] == 33469 and r["nets"]["conv"]["params"] == 75102
     assert all(v["samples_per_s"] > 0 for v in r["nets"].values())
+
+
+def test_lr_decay_scales_every_epoch(tmp_path: Path) -> None:
+    """``train.lr_decay``: epoch e trains at lr * decay ** (e - 1); 1.0 keeps the lr fixed."""
+    ds = tmp_path / "b.parquet"
+    _synthetic(ds, n_matches=12, per=10)
+    cfg = {**TRAIN, "max_epochs": 4, "patience": 10, "lr": 0.02, "lr_decay": 0.5}
+    m = train_fold(ds, NET, cfg, bot="b", fold=0, checkpoint_path=tmp_path / "c.pt",
+                   metrics_path=tmp_path / "c.json", progress=False)
+    assert [h["lr"] for h in m["history"]] == pytest.approx([0.02, 0.01, 0.005, 0.0025])
+    flat = train_fold(ds, NET, {**cfg, "lr_decay": 1.0}, bot="b", fold=0,
+                      checkpoint_path=tmp_path / "f.pt", metrics_path=tmp_path / "f.json",
+                      progress=False)
+    assert [h["lr"] for h in flat["history"]] == pytest.approx([0.02] * 4)
+    assert flat["history"][-1]["train_loss"] != m["history"][-1]["train_loss"]

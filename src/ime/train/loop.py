@@ -265,6 +265,8 @@ def train_fold(
     model = build_net(net_config, data.in_shape, data.head_sizes, seed=run_seed).to(device)
     opt = torch.optim.Adam(model.parameters(), lr=float(train_cfg["lr"]),
                            weight_decay=float(train_cfg.get("weight_decay", 0.0)))
+    # the thesis's Snake nets: "lr 0.02, decaying" -> lr * lr_decay ** (epoch - 1)
+    sched = torch.optim.lr_scheduler.ExponentialLR(opt, float(train_cfg.get("lr_decay", 1.0)))
     bs = int(train_cfg["batch_size"])
     max_epochs = int(train_cfg["max_epochs"])
     patience = int(train_cfg["patience"])
@@ -290,15 +292,17 @@ def train_fold(
                disable=not progress, mininterval=1.0)
     for epoch in range(1, max_epochs + 1):
         t0 = time.perf_counter()
+        lr_now = float(opt.param_groups[0]["lr"])
         perm = data.train_idx[torch.randperm(n_tr, generator=gen).to(device)]
         ks = (torch.randint(len(sym), (n_tr // bs + 1,), generator=gen).tolist()
               if sym is not None else None)
         run_loss, run_correct = run_epoch(model, opt, data, perm, bs, sym, ks)
+        sched.step()
         dt = time.perf_counter() - t0
         train_time += dt
         samples += n_tr
         val_loss, val_acc = evaluate(model, data, data.val_idx)
-        rec = {"epoch": epoch, "train_loss": float(run_loss) / n_tr,
+        rec = {"epoch": epoch, "lr": lr_now, "train_loss": float(run_loss) / n_tr,
                "train_acc_running": 100.0 * float(run_correct) / n_tr,
                "val_loss": val_loss, "val_acc": val_acc}
         history.append(rec)

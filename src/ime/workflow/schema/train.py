@@ -18,6 +18,7 @@ class Train(Section):
     monitor: Literal["val_acc", "val_loss"]
     batch_size: int = Field(ge=1)
     lr: float = Field(gt=0)
+    lr_decay: float = Field(gt=0, le=1)
     weight_decay: float = Field(ge=0)
     seed: int
     device: Literal["auto", "cpu", "cuda", "mps"]
