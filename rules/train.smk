@@ -1,5 +1,6 @@
 # Stage 3: one job per (bot, net, fold) -> checkpoint + metrics JSON; the nets' table
-# (net_architectures.csv), the accuracies (imitation_accuracy.csv), and a sweep's table and
+# (net_architectures.csv), the accuracies (imitation_accuracy.csv) and the bots clustered by them
+# (accuracy_clusters.csv, figures/accuracy.png), and a sweep's table and
 # figure (in the sweep's own results directory; ime.workflow.sweeps).
 
 
@@ -56,6 +57,26 @@ rule imitation_accuracy:
         "../envs/ime.yaml"
     script:
         "../workflow_scripts/imitation_accuracy.py"
+
+
+rule accuracy_clusters:
+    input:
+        P.result("imitation_accuracy.csv"),
+    output:
+        csv=report(P.result("accuracy_clusters.csv"), caption="../report/accuracy_clusters.rst",
+                   category="Imitation", subcategory="Accuracy"),
+        png=report(P.result("figures/accuracy.png"), caption="../report/accuracy_figure.rst",
+                   category="Imitation", subcategory="Accuracy"),
+        pdf=P.result("figures/accuracy.pdf"),
+    params:
+        spec=lambda wc: INDEX.accuracy_spec(wc.rdir),
+    threads: 1
+    log:
+        P.result_log("accuracy_clusters"),
+    conda:
+        "../envs/ime.yaml"
+    script:
+        "../workflow_scripts/accuracy_clusters.py"
 
 
 rule sweep:

@@ -333,6 +333,20 @@ def test_game_scales_are_applied_below_the_command_line_and_removed() -> None:
     assert quick["game"]["targets"] == ["rev1", "rev2", "rev3", "rev4", "rev5"]
 
 
+def test_an_experiment_beats_the_games_scale_settings() -> None:
+    """Snake's quick scale sets matches.per_target=100 and its dataset-size experiment 1600:
+    the experiment is the more specific choice, and the command line still beats both."""
+    quick = to_plain(compose(["game=snake"]))
+    assert quick["matches"]["per_target"] == 100
+    study = to_plain(compose(["game=snake", "experiment=snake_dataset_size"]))
+    assert study["matches"]["per_target"] == 1600
+    assert study["game"]["targets"] == ["snk01", "snk02", "snk04", "snk06"]
+    assert study["train"]["lr"] == 0.02  # game.overrides the experiment does not set stay
+    mine = to_plain(compose(["game=snake", "experiment=snake_dataset_size",
+                             "matches.per_target=700"]))
+    assert mine["matches"]["per_target"] == 700
+
+
 def test_scale_files_name_no_bot() -> None:
     for path in (CONFIG / "scale").glob("*.yaml"):
         text = path.read_text()

@@ -122,6 +122,12 @@ def test_a_file_no_composed_variant_writes_names_the_right_directory() -> None:
     assert not re.fullmatch(c["anything"], "tiny/table4_5.csv")  # the variant's own files
     with pytest.raises(ConfigError, match="ask for results/reversi/tiny/table4_5.csv"):
         wf.misplaced("reversi", "table4_5.csv")
+    # another variant's directory: the file of the same name in this composition's
+    with pytest.raises(ConfigError, match="results/reversi/quick__x-1/ is not a results dir.*"
+                                          "ask for results/reversi/tiny/table4_5.csv "):
+        wf.misplaced("reversi", "quick__x-1/table4_5.csv")
+    with pytest.raises(ConfigError, match="ask for results/reversi/tiny/figures/fig4_2.png "):
+        wf.misplaced("reversi", "figures/fig4_2.png")
     default = setup_workflow({"overrides": []}, CONFIG)
     assert not re.fullmatch(default.misplaced_constraints()["misplaced"], "reversi")
 

@@ -23,7 +23,8 @@ RES = "results/snake/tiny"
 def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     work = tmp_path_factory.mktemp("ime_snake")
     smk(work, "-j2", f"{RES}/imitation_accuracy.csv", f"{RES}/s1s2_imitator.csv",
-        f"{RES}/net_architectures.csv", "--config", "overrides=[scale=tiny]", timeout=1200)
+        f"{RES}/table2_2.csv", f"{RES}/fig2_7.png", f"{RES}/split_vs_thesis.csv",
+        "--config", "overrides=[scale=tiny]", timeout=1200)
     return work
 
 
@@ -38,7 +39,7 @@ def test_logs_hold_both_players_in_one_entry(run: Path) -> None:
 
 
 def test_tables(run: Path) -> None:
-    t3 = pd.read_csv(run / RES / "net_architectures.csv")
+    t3 = pd.read_csv(run / RES / "table2_2.csv")
     assert dict(zip(t3.net, t3.params, strict=True)) == {
         "snake_mlp1": 56964, "snake_mlp2": 57044, "snake_conv1": 58052, "snake_conv2": 61724,
         "snake_conv3": 59452}
@@ -48,3 +49,18 @@ def test_tables(run: Path) -> None:
     t5 = pd.read_csv(run / RES / "s1s2_imitator.csv")
     assert list(t5.bot) == ["snk04", "snk18"]
     assert t5[["S1", "S2"]].apply(lambda c: c.between(0, 1)).all().all()
+
+
+def test_fig2_7_and_the_split_beside_the_thesiss(run: Path) -> None:
+    """Fig 2.7 is the generic accuracy figure under Snake's name; the split table lays our two
+    accuracy clusters beside the thesis's {1,2,3,4,5,6,7,10,13,15,16} vs the rest."""
+    assert (run / RES / "fig2_7.png").read_bytes() == (
+        run / RES / "figures/accuracy.png").read_bytes()
+    assert (run / RES / "fig2_7.pdf").is_file()
+    acc = pd.read_csv(run / RES / "accuracy_clusters.csv")
+    assert list(acc.bot) == ["snk04", "snk18"] and set(acc.cluster) == {1, 2}
+    split = pd.read_csv(run / RES / "split_vs_thesis.csv")
+    assert list(split.thesis_bot) == [4, 18]
+    assert list(split.thesis_group) == ["harder", "easier"]
+    harder = acc.loc[acc.val_acc.idxmin(), "bot"]
+    assert split.set_index("bot").loc[harder, "group"] == "harder"

@@ -166,8 +166,14 @@ GENERIC_ARTIFACTS: dict[str, str] = {
     "tournament.csv": "round-robin standings and Bradley-Terry Elo of originals + imitators (4.8)",
     "difficulty_by_class.csv": "algorithm class vs imitation difficulty (Table 6.1)",
     "figures/move_choice_pair.png": "two bots' move-choice maps and their difference (Fig 4.2)",
+    "accuracy_clusters.csv": "bots clustered by imitation accuracy (mean over nets), with the "
+                             "random baseline (the Snake study's two-way split)",
+    "figures/accuracy.png": "each bot's imitation accuracy beside its random baseline (Fig 2.7)",
 }
 """The generic results whose file names a game may map to its thesis names."""
+SWEEP_PREFIXES = ("sweep_", "fig_sweep_")
+"""A sweep's table and figure (``sweep_<keys>.csv``, ``fig_sweep_<keys>.png``) may be mapped
+too: Snake's Fig 2.6 is its dataset-size sweep."""
 
 _PLUGINS: dict[str, GamePlugin] = {}
 _GAMES: dict[tuple[str, tuple], Game] = {}
@@ -176,7 +182,8 @@ _ENCODERS: dict[tuple[str, tuple], Encoder] = {}
 
 def register_game(plugin: GamePlugin) -> GamePlugin:
     """Make ``plugin`` findable by its short name (called by ``ime.games.<name>`` on import)."""
-    unknown = set(plugin.artifacts) - set(GENERIC_ARTIFACTS)
+    unknown = {a for a in plugin.artifacts
+               if a not in GENERIC_ARTIFACTS and not a.startswith(SWEEP_PREFIXES)}
     if unknown:
         raise ValueError(f"game {plugin.name!r} maps unknown artifacts {sorted(unknown)}; "
                          f"generic ones: {sorted(GENERIC_ARTIFACTS)}")

@@ -88,3 +88,37 @@ def clusters_table(by_imitation: pd.DataFrame, by_distance: Mapping[str, pd.Data
                         how="outer")
     out.insert(1, "class", [classes.get(b, "other") for b in out["bot"]])
     return out
+
+
+ACCURACY_CLUSTER_COLUMNS = ["bot", "baseline", "val_acc", "val_acc_min", "val_acc_max",
+                            "above_baseline", "nets", "cluster"]
+
+
+def accuracy_clusters(table: pd.DataFrame, bots: list[str] | None = None, k: int = 2,
+                      method: str = "average") -> pd.DataFrame:
+    """Bots grouped by how well they are imitated (thesis Fig 2.7 and its two-way split).
+
+    ``table`` is the imitation-accuracy table (Table 4.4: one row per bot and net). Each bot's
+    point is its validation accuracy averaged over the nets (``val_acc``; the spread over nets is
+    ``val_acc_min``/``val_acc_max``), and the bots are cut into ``k`` clusters of that one
+    feature, hierarchically as the other views are. ``above_baseline`` is ``val_acc`` minus the
+    random baseline, in points. Rows follow ``bots`` (default: the table's order).
+    """
+    order = bots if bots is not None else list(dict.fromkeys(table["bot"]))
+    grouped = table.groupby("bot")
+    missing = [b for b in order if b not in grouped.groups]
+    if missing:
+        raise ValueError(f"no imitation accuracy for bots {missing}")
+    rows = []
+    for b in order:
+        g = grouped.get_group(b)
+        acc = g["val_acc_mean"].astype(float)
+        rows.append({"bot": b, "baseline": float(g["baseline"].iloc[0]),
+                     "val_acc": round(float(acc.mean()), 2),
+                     "val_acc_min": float(acc.min()), "val_acc_max": float(acc.max()),
+                     "nets": len(g)})
+    out = pd.DataFrame(rows)
+    out["above_baseline"] = (out["val_acc"] - out["baseline"]).round(2)
+    labels, _ = cluster_points(out.set_index("bot")[["val_acc"]], k=k, method=method)
+    out["cluster"] = labels["cluster"].to_numpy()
+    return out[ACCURACY_CLUSTER_COLUMNS]

@@ -40,7 +40,9 @@ TOP_CODES = 20
 """Bars per bot in the move-choice charts of a game without a board."""
 
 
-def _save(fig: plt.Figure, png: str | Path, pdf: str | Path | None = None) -> None:
+def save_figure(fig: plt.Figure, png: str | Path, pdf: str | Path | None = None) -> None:
+    """Write ``fig`` as PNG (and PDF) with no timestamps or versions in the files, so the same
+    data gives the same bytes, then close it."""
     png = Path(png)
     png.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(png, dpi=150, bbox_inches="tight", metadata={"Software": None})
@@ -122,7 +124,7 @@ def plot_move_heatmaps(counts: Mapping[str, np.ndarray], png: str | Path,
             _bars(ax, codes, flat[b], f"{b} ({int(np.sum(counts[b])):,} moves)", layout)
             ax.set_ylabel("% of the bot's moves")
         fig.suptitle(title or "Move choice per action code", fontsize=12)
-        _save(fig, png, pdf)
+        save_figure(fig, png, pdf)
         return
     grids = {b: shares(counts[b], layout.grid) for b in bots}
     vmax = max((g.max() for g in grids.values()), default=1.0) or 1.0
@@ -140,7 +142,7 @@ def plot_move_heatmaps(counts: Mapping[str, np.ndarray], png: str | Path,
         cb = fig.colorbar(im, ax=axes.ravel().tolist(), shrink=0.8)
         cb.set_label("% of the bot's moves on the square")
     fig.suptitle(title or "Move choice per square", fontsize=12)
-    _save(fig, png, pdf)
+    save_figure(fig, png, pdf)
 
 
 def plot_fig4_2(counts: Mapping[str, np.ndarray], left: str, right: str, png: str | Path,
@@ -157,7 +159,7 @@ def plot_fig4_2(counts: Mapping[str, np.ndarray], left: str, right: str, png: st
         _bars(axes[2], codes, b - a, f"{right} minus {left} (percentage points)", layout,
               color="tab:red")
         fig.suptitle(f"Where {left} and {right} move (Fig 4.2)", fontsize=12)
-        _save(fig, png, pdf)
+        save_figure(fig, png, pdf)
         return
     a, b = shares(counts[left], layout.grid), shares(counts[right], layout.grid)
     vmax = max(a.max(), b.max()) or 1.0
@@ -178,7 +180,7 @@ def plot_fig4_2(counts: Mapping[str, np.ndarray], left: str, right: str, png: st
                 axes[2].text(x, y, f"{d[y, x]:+.1f}", ha="center", va="center", fontsize=6)
     fig.colorbar(im2, ax=axes[2], shrink=0.85, label="difference (pp)")
     fig.suptitle(f"Where {left} and {right} move (Fig 4.2)", fontsize=12)
-    _save(fig, png, pdf)
+    save_figure(fig, png, pdf)
 
 
 def plot_similarity_matrix(mat: pd.DataFrame, png: str | Path, pdf: str | Path | None = None,
@@ -197,7 +199,7 @@ def plot_similarity_matrix(mat: pd.DataFrame, png: str | Path, pdf: str | Path |
                         color="white" if v < 0.6 else "black")
     fig.colorbar(im, ax=ax, shrink=0.8, label=label)
     ax.set_title(title, fontsize=11)
-    _save(fig, png, pdf)
+    save_figure(fig, png, pdf)
 
 
 def plot_dendrograms(trees: Sequence[tuple[str, np.ndarray, Sequence[str]]], png: str | Path,
@@ -217,7 +219,7 @@ def plot_dendrograms(trees: Sequence[tuple[str, np.ndarray, Sequence[str]]], png
             ax.set_xticks([])
         ax.set_title(title, fontsize=10)
     fig.suptitle("Hierarchical clustering of the bots (average linkage)", fontsize=12, y=1.04)
-    _save(fig, png, pdf)
+    save_figure(fig, png, pdf)
 
 
 def plot_similarity_panels(mats: Sequence[pd.DataFrame], titles: Sequence[str],
@@ -245,7 +247,7 @@ def plot_similarity_panels(mats: Sequence[pd.DataFrame], titles: Sequence[str],
             ax.set_ylabel(ylabel)
     if im is not None:
         fig.colorbar(im, ax=axes.ravel().tolist(), shrink=0.8, label="similarity")
-    _save(fig, png, pdf)
+    save_figure(fig, png, pdf)
 
 
 def plot_ratings(table: pd.DataFrame, png: str | Path, pdf: str | Path | None = None) -> None:
@@ -269,4 +271,4 @@ def plot_ratings(table: pd.DataFrame, png: str | Path, pdf: str | Path | None = 
         ax.plot([], [], "o", color=c, label=t)
     ax.legend(loc="lower right", fontsize=8)
     ax.set_title("Round-robin strength of originals and imitators", fontsize=11)
-    _save(fig, png, pdf)
+    save_figure(fig, png, pdf)

@@ -21,6 +21,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from ime.report.figures import save_figure  # noqa: E402
+
 LOG_SPAN = 8.0
 """A numeric axis whose largest / smallest value is at least this is drawn in log scale."""
 SIZE_KEYS = ("dataset.matches", "matches.per_target")
@@ -29,14 +31,6 @@ data"), whatever their span."""
 
 METRICS = (("val_acc", "-", None, "val_acc"), ("val_acc_unseen", "--", "//", "val_acc unseen"))
 """(column stem, line style, bar hatch, legend label)."""
-
-
-def _save(fig: plt.Figure, png: str | Path, pdf: str | Path) -> None:
-    Path(png).parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(png, dpi=150, bbox_inches="tight", metadata={"Software": None})
-    fig.savefig(pdf, bbox_inches="tight", metadata={"Creator": None, "Producer": None,
-                                                     "CreationDate": None})
-    plt.close(fig)
 
 
 def _series_label(row: Mapping[str, object], keys: Sequence[str]) -> str:
@@ -77,7 +71,7 @@ def sweep_figure(table: pd.DataFrame, keys: Sequence[str], numeric: Mapping[str,
     fig.legend(handles=handles, loc="lower center", ncol=min(len(handles), 4), fontsize=8,
                frameon=False, bbox_to_anchor=(0.5, -0.02))
     fig.tight_layout(rect=(0, 0.08, 1, 0.95))
-    _save(fig, png, pdf)
+    save_figure(fig, png, pdf)
 
 
 def _curves(table: pd.DataFrame, axes: list[plt.Axes], bots: Sequence[str], xkey: str,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ime.core.registry import GENERIC_ARTIFACTS, get_plugin
+from ime.core.registry import GENERIC_ARTIFACTS, SWEEP_PREFIXES, get_plugin
 
 OTHER_RESULTS: dict[str, str] = {
     "run_report.json": "log lines, accepted / rejected / faulted matches with reasons, per-bot "
@@ -42,6 +42,7 @@ EVAL_RESULTS = [
 ]
 """The evaluation's results rule ``all`` builds for a variant."""
 TRAIN_RESULTS = ["dataset_stats.csv", "net_architectures.csv", "imitation_accuracy.csv",
+                 "accuracy_clusters.csv", "figures/accuracy.png",
                  "run_report.json"]
 """The results of the chain to the imitators."""
 
@@ -76,7 +77,7 @@ def variant_results(game: str) -> list[str]:
     names = game_names(game)
     files = [*TRAIN_RESULTS, *EVAL_RESULTS]
     out = [names.get(f, f) for f in files]
-    out += [n for g, n in names.items() if g not in files and not g.startswith("fig_sweep_")]
+    out += [n for g, n in names.items() if g not in files and not g.startswith(SWEEP_PREFIXES)]
     out += game_results(game)
     return [*out, INDEX]
 

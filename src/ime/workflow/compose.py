@@ -7,8 +7,11 @@ and that is unit-testable only outside the Snakefile.
 Composition is Hydra's (``config/config.yaml`` and its groups), plus one step of ours: a game's
 file may hold per-scale settings (``game.scales.<scale>``: overrides of any key, such as the tiny
 scale's two Reversi targets), so that scale files never name a game's bots. They are applied as
-overrides placed before the command line's (so the command line wins), and ``game.scales`` is
-then removed from the composed config.
+overrides placed before the command line's (so the command line wins), skipping any key the
+chosen ``experiment`` file sets (an experiment is the more specific choice: Snake's dataset-size
+study sets ``matches.per_target`` above its quick scale's), and ``game.scales`` is then removed
+from the composed config. Precedence, lowest first: ``config.yaml`` and its groups,
+``game.overrides``, ``game.scales.<scale>``, ``experiment/<name>.yaml``, the command line.
 """
 
 from __future__ import annotations
@@ -126,6 +129,19 @@ def _scale_overrides(cfg: DictConfig, scale: str | None) -> list[str]:
     return out
 
 
+def _experiment_keys(cdir: Path, choice: str | None) -> set[str]:
+    """The dotted keys the experiment file ``choice`` sets (none without an experiment)."""
+    if not choice:
+        return set()
+    path = cdir / "experiment" / f"{choice}.yaml"
+    node = OmegaConf.to_container(OmegaConf.load(path)) if path.is_file() else {}
+    if not isinstance(node, Mapping):
+        return set()
+    keys = set(flatten({k: v for k, v in node.items() if k != "defaults"}))
+    # a group chosen in the experiment (``net: x``) and every prefix of a leaf count as set
+    return keys | {k.rsplit(".", i)[0] for k in keys for i in range(1, k.count(".") + 1)}
+
+
 def compose(overrides: Sequence[str] = (), config_dir: str | Path | None = None) -> DictConfig:
     """Compose ``config.yaml`` with Hydra overrides and validate it.
 
@@ -142,6 +158,7 @@ def compose(overrides: Sequence[str] = (), config_dir: str | Path | None = None)
     cfg = _hydra(cdir, overrides)
     scale = cfg.hydra.runtime.choices.get("scale")
     given = {o.lstrip("+~").split("=", 1)[0] for o in overrides}
+    given |= _experiment_keys(cdir, cfg.hydra.runtime.choices.get("experiment"))
     per_scale = [o for o in _scale_overrides(cfg, scale) if o.split("=", 1)[0] not in given]
     if per_scale:
         try:

@@ -248,6 +248,13 @@ class WorkflowIndex:
         v = self.variant(rdir)
         return {"bots": v.targets, "nets": self.table_nets(v)}
 
+    def accuracy_spec(self, rdir: str) -> dict[str, Any]:
+        """The accuracy clustering (Fig 2.7's shape): the targets in order, and k."""
+        v = self.variant(rdir)
+        return {"bots": v.targets, "k": int(v.cfg["evaluate"]["clusters"]),
+                "title": f"{v.game}: validation accuracy (mean over "
+                         f"{len(self.table_nets(v))} nets) and random baseline"}
+
     def run_report_inputs(self, rdir: str) -> dict[str, list[str]]:
         v = self.variant(rdir)
         reports = [v.decisions_path(p, P.DECISIONS_REPORT) for p in v.parts()]

@@ -147,6 +147,12 @@ class Workflow:
     def misplaced(self, game: str, name: str) -> None:
         """Raise: ``results/<game>/<name>`` is not a file of this composition."""
         v = self.main(game)
+        first, _, rest = name.partition("/")
+        if rest and first != "figures":  # another variant's directory (names differ in tags)
+            raise ConfigError(
+                f"results/{game}/{first}/ is not a results directory of this composition; with "
+                f"the overrides {self.overrides} {game}'s results are in {v.results_dir}/: ask "
+                f"for {v.results_dir}/{rest} (docs/pipeline.md, 'Variants')")
         raise ConfigError(
             f"results/{game}/{name} is the default composition's file; with the overrides "
             f"{self.overrides} {game}'s results are in {v.results_dir}/: ask for "

@@ -6,6 +6,7 @@ from ime.core.registry import FigureHooks, GamePlugin, register_game
 from ime.games.snake.bots import BOT_KINDS
 from ime.games.snake.encode import make_encoder
 from ime.games.snake.game import DIRECTIONS, GAME_TYPE, SnakeGame
+from ime.games.snake.results import split_vs_thesis_hook
 from ime.games.snake.tools import TOOLS
 
 
@@ -19,6 +20,15 @@ PLUGIN = register_game(GamePlugin(
     make_game=lambda **params: SnakeGame(**params),
     make_encoder=make_encoder,
     bot_kinds=BOT_KINDS,
+    # thesis 2.1.3: Fig 2.7 is the accuracy figure, Fig 2.6 the dataset-size sweep
+    # (experiment=snake_dataset_size)
+    artifacts={
+        "figures/accuracy.png": "fig2_7.png",
+        "net_architectures.csv": "table2_2.csv",
+        "sweep_dataset.matches.csv": "fig2_6.csv",
+        "fig_sweep_dataset.matches.png": "fig2_6.png",
+    },
+    results={"split_vs_thesis.csv": split_vs_thesis_hook},
     figures=FigureHooks(code_label=direction_label),
     tools=TOOLS,
     docs="docs/games/snake.md",

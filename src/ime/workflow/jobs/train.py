@@ -43,6 +43,21 @@ def job_imitation_accuracy(smk: Any) -> None:
         write_csv(df, smk.output[0], echo=True)
 
 
+def job_accuracy_clusters(smk: Any) -> None:
+    """Bots clustered by imitation accuracy, and the figure of accuracy vs baseline."""
+    import pandas as pd
+
+    from ime.evaluate.clustering import accuracy_clusters
+    from ime.report.accuracy_figure import plot_accuracy
+
+    p = smk.params.spec
+    with job_logging(smk):
+        table = pd.read_csv(smk.input[0])
+        clusters = accuracy_clusters(table, list(p["bots"]), k=int(p["k"]))
+        write_csv(clusters, smk.output.csv, echo=True)
+        plot_accuracy(clusters, table, p["title"], smk.output.png, smk.output.pdf)
+
+
 def job_sweep(smk: Any) -> None:
     """Table 4.4's columns for every point of the sweep (``sweep_<keys>.csv``)."""
     from ime.train.tables import sweep_table

@@ -1,0 +1,8 @@
+"""Snakemake job: bots clustered by imitation accuracy, and the accuracy-vs-baseline figure.
+
+Logic: ime.workflow.jobs.train.job_accuracy_clusters.
+"""
+
+from ime.workflow.jobs.train import job_accuracy_clusters
+
+job_accuracy_clusters(snakemake)  # noqa: F821 - injected by Snakemake's script directive
