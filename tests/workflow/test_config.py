@@ -347,6 +347,20 @@ def test_an_experiment_beats_the_games_scale_settings() -> None:
     assert mine["matches"]["per_target"] == 700
 
 
+def test_evaluate_targets_is_a_subset_of_the_targets() -> None:
+    from ime.workflow.setup import setup_workflow
+
+    wf = setup_workflow({"overrides": ["game=snake"]}, CONFIG)
+    plan = wf.evals.for_rdir("results/snake")
+    assert plan.targets == ["snk01", "snk02", "snk04", "snk10", "snk11", "snk18"]
+    assert len(plan.pairs()) == 66  # 6 originals + 6 imitators
+    assert plan.references("snk01") == ["snk02", "snk04", "snk10", "snk11", "snk18"]
+    assert len(wf.index.variant(plan.v.results_dir).targets) == 22  # all trained
+    with pytest.raises(ConfigError, match=r"evaluate.targets=\['zz'\] must be a non-empty "
+                                          r"subset of game.targets"):
+        setup_workflow({"overrides": ["game=snake", "evaluate.targets=[zz]"]}, CONFIG)
+
+
 def test_scale_files_name_no_bot() -> None:
     for path in (CONFIG / "scale").glob("*.yaml"):
         text = path.read_text()

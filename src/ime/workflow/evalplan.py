@@ -33,7 +33,7 @@ class EvalPlan:
         self.e = self.cfg["evaluate"]
         self.game = variant.game
         self.game_params = variant.game_params
-        self.targets = list(variant.targets)
+        self.targets = self._evaluated(list(variant.targets), self.e.get("targets"))
         self.specs = {k: dict(v) for k, v in bot_specs.items()}
         e = self.e
         self.ktag = f"n{e['n_keys']}_l{e['min_legal']}_s{e['seed']}" + (
@@ -52,6 +52,17 @@ class EvalPlan:
         for b in [*self.targets, *self.extra_agents()]:
             if not SAFE.match(b) or "__" in b:
                 raise ConfigError(f"bot id {b!r} cannot name a file ([A-Za-z0-9._-], no '__')")
+
+    @staticmethod
+    def _evaluated(targets: list[str], chosen: list[str] | None) -> list[str]:
+        """``evaluate.targets`` (in game.targets' order), or every target."""
+        if chosen is None:
+            return targets
+        unknown = [t for t in chosen if t not in targets]
+        if unknown or not chosen:
+            raise ConfigError(f"evaluate.targets={list(chosen)} must be a non-empty subset of "
+                              f"game.targets={targets} (unknown: {unknown})")
+        return [t for t in targets if t in chosen]
 
     def path(self, pattern: str, **wildcards: Any) -> str:
         """``pattern`` (of :mod:`ime.workflow.paths`) filled for this plan."""

@@ -1,7 +1,8 @@
 """``config/bots/<game>.yaml``: bot id -> spec, checked when the workflow is set up.
 
 A spec is ``kind`` (a bot kind of the game's plug-in, or a generic one such as ``external``) and
-its ``params`` mapping; ``description`` and ``thesis`` document the bot and are not read.
+its ``params`` mapping; ``description`` and ``thesis`` document the bot, ``algorithm`` (a short
+label) and ``class`` (Table 6.1's algorithm class) name it in the tables.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ class BotSpec(Section):
     params: dict[str, Any] | None = None
     description: str | None = None
     thesis: dict[str, Any] | None = None
+    algorithm: str | None = None
+    class_: str | None = Field(default=None, alias="class")
 
 
 class BotSpecs(RootModel[dict[str, BotSpec]]):

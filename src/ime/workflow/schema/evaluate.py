@@ -35,6 +35,8 @@ class Tournament(Section):
 
 
 class Evaluate(Section):
+    targets: list[str] | None
+    """The targets evaluated (a subset of game.targets; null: every one)."""
     n_keys: int = Field(ge=1)
     max_candidates: int | None = Field(ge=1)
     min_legal: int = Field(ge=1)
