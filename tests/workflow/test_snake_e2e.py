@@ -23,7 +23,8 @@ RES = "results/snake/tiny"
 def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     work = tmp_path_factory.mktemp("ime_snake")
     smk(work, "-j2", f"{RES}/imitation_accuracy.csv", f"{RES}/s1s2_imitator.csv",
-        f"{RES}/table2_2.csv", f"{RES}/fig2_7.png", f"{RES}/split_vs_thesis.csv",
+        f"{RES}/table2_2.csv", f"{RES}/fig2_7.png", f"{RES}/fig2_7.pdf",
+        f"{RES}/split_vs_thesis.csv",
         "--config", "overrides=[scale=tiny]", timeout=1200)
     return work
 
