@@ -356,9 +356,17 @@ def test_evaluate_targets_is_a_subset_of_the_targets() -> None:
     assert len(plan.pairs()) == 66  # 6 originals + 6 imitators
     assert plan.references("snk01") == ["snk02", "snk04", "snk10", "snk11", "snk18"]
     assert len(wf.index.variant(plan.v.results_dir).targets) == 22  # all trained
-    with pytest.raises(ConfigError, match=r"evaluate.targets=\['zz'\] must be a non-empty "
-                                          r"subset of game.targets"):
-        setup_workflow({"overrides": ["game=snake", "evaluate.targets=[zz]"]}, CONFIG)
+    with pytest.raises(ConfigError, match=r"evaluate.targets=\['snk01', 'zz'\]: \['zz'\] are "
+                                          r"not bots of config/bots/snake.yaml"):
+        setup_workflow({"overrides": ["game=snake", "evaluate.targets=[snk01,zz]"]}, CONFIG)
+    # the scale's list survives other targets: those listed are evaluated, else every one
+    wf = setup_workflow({"overrides": ["game=snake", "game.targets=[snk18,snk03,snk04]"]},
+                        CONFIG)
+    (rdir,) = [r for r in wf.evals.plans if r.startswith("results/snake")]
+    assert wf.evals.for_rdir(rdir).targets == ["snk18", "snk04"]
+    wf = setup_workflow({"overrides": ["game=snake", "game.targets=[snk03,snk09]"]}, CONFIG)
+    (rdir,) = [r for r in wf.evals.plans if r.startswith("results/snake")]
+    assert wf.evals.for_rdir(rdir).targets == ["snk03", "snk09"]
 
 
 def test_scale_files_name_no_bot() -> None:

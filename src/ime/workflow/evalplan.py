@@ -33,8 +33,8 @@ class EvalPlan:
         self.e = self.cfg["evaluate"]
         self.game = variant.game
         self.game_params = variant.game_params
-        self.targets = self._evaluated(list(variant.targets), self.e.get("targets"))
         self.specs = {k: dict(v) for k, v in bot_specs.items()}
+        self.targets = self._evaluated(list(variant.targets), self.e.get("targets"))
         e = self.e
         self.ktag = f"n{e['n_keys']}_l{e['min_legal']}_s{e['seed']}" + (
             f"_c{e['max_candidates']}" if e["max_candidates"] is not None else "")
@@ -53,16 +53,17 @@ class EvalPlan:
             if not SAFE.match(b) or "__" in b:
                 raise ConfigError(f"bot id {b!r} cannot name a file ([A-Za-z0-9._-], no '__')")
 
-    @staticmethod
-    def _evaluated(targets: list[str], chosen: list[str] | None) -> list[str]:
-        """``evaluate.targets`` (in game.targets' order), or every target."""
+    def _evaluated(self, targets: list[str], chosen: list[str] | None) -> list[str]:
+        """The targets in ``evaluate.targets`` (in game.targets' order). A listed bot that is
+        not a target is skipped, so that a scale's list survives ``game.targets=[...]``; when
+        none of the listed bots is a target, every target is evaluated."""
         if chosen is None:
             return targets
-        unknown = [t for t in chosen if t not in targets]
-        if unknown or not chosen:
-            raise ConfigError(f"evaluate.targets={list(chosen)} must be a non-empty subset of "
-                              f"game.targets={targets} (unknown: {unknown})")
-        return [t for t in targets if t in chosen]
+        unknown = [t for t in chosen if t not in self.specs and t not in targets]
+        if unknown:
+            raise ConfigError(f"evaluate.targets={list(chosen)}: {unknown} are not bots of "
+                              f"config/bots/{self.game}.yaml")
+        return [t for t in targets if t in chosen] or targets
 
     def path(self, pattern: str, **wildcards: Any) -> str:
         """``pattern`` (of :mod:`ime.workflow.paths`) filled for this plan."""
