@@ -16,6 +16,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
 
 from ime.report.figures import save_figure  # noqa: E402
 
@@ -32,8 +33,8 @@ def plot_accuracy(clusters: pd.DataFrame, table: pd.DataFrame, title: str,
     palette = plt.get_cmap("tab10")
     colours = [palette((int(c) - 1) % 10) for c in clusters["cluster"]]
     ax.bar(x, clusters["val_acc"], color=colours, alpha=0.55, width=0.75)
-    for c in sorted(set(clusters["cluster"])):
-        ax.bar([], [], color=palette((int(c) - 1) % 10), alpha=0.55, label=f"cluster {c}")
+    patches = [Patch(color=palette((int(c) - 1) % 10), alpha=0.55, label=f"cluster {c}")
+               for c in sorted(set(clusters["cluster"]))]
     for j, (net, sub) in enumerate(table.groupby("net", sort=False)):
         acc = sub.set_index("bot")["val_acc_mean"].reindex(bots)
         ax.plot(list(x), acc.to_numpy(), linestyle="none", marker=NET_MARKERS[j % 10],
@@ -46,5 +47,7 @@ def plot_accuracy(clusters: pd.DataFrame, table: pd.DataFrame, title: str,
     ax.set_ylim(0, 100)
     ax.set_title(title, fontsize=10)
     ax.grid(axis="y", alpha=0.3)
-    ax.legend(fontsize=7, ncol=2, loc="lower left", framealpha=0.85)
+    handles, _ = ax.get_legend_handles_labels()
+    ax.legend(handles=[*patches, *handles], fontsize=7, ncol=2, loc="lower left",
+              framealpha=0.85)
     save_figure(fig, png, pdf)
