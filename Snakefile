@@ -20,6 +20,7 @@ from snakemake.utils import min_version
 
 from ime.workflow import ConfigError, setup_workflow
 from ime.workflow import paths as P
+from ime.workflow.index import alternatives
 
 min_version("8.0")
 

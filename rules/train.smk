@@ -1,29 +1,39 @@
-# Stage 3: one job per (bot, net, fold) -> checkpoint + metrics JSON; the nets' table
+# Stage 3: one job per (bot, net) -> every fold's checkpoint + metrics JSON; the nets' table
 # (net_architectures.csv), the accuracies (imitation_accuracy.csv) and the bots clustered by them
 # (accuracy_clusters.csv, figures/accuracy.png), and a sweep's table and
 # figure (in the sweep's own results directory; ime.workflow.sweeps).
 
 
-rule train:
-    input:
-        lambda wc: INDEX.train_input(wc.game, wc.ttag, wc.bot),
-    output:
-        ckpt=P.CHECKPOINT,
-        metrics=P.METRICS,
-    params:
-        spec=lambda wc: INDEX.train_spec(wc.game, wc.ttag, wc.netdir, wc.bot, wc.fold),
-    threads: lambda wc: WF.train_threads(wc.game)
-    resources:
-        mem_mb=2000,
-        gpu=lambda wc: WF.train_gpus(wc.game),
-    log:
-        P.job_log("train", "{ttag}/{netdir}/{bot}/fold{fold}"),
-    benchmark:
-        P.job_benchmark("train", "{ttag}/{netdir}/{bot}/fold{fold}")
-    conda:
-        "../envs/ime.yaml"
-    script:
-        "../workflow_scripts/train.py"
+# One job trains every fold of one (bot, net) together (ime.train.ensemble): one rule per (game,
+# number of folds), since a rule's outputs are fixed patterns (INDEX.train_groups). The files are
+# the same as one job per fold would write (P.CHECKPOINT, P.METRICS for fold 0..k-1).
+for (_game, _folds), _ttags in INDEX.train_groups().items():
+
+    rule:
+        name:
+            f"train_{_game}_{_folds}folds"
+        input:
+            lambda wc: INDEX.train_input(wc.game, wc.ttag, wc.bot),
+        output:
+            ckpts=[P.CHECKPOINT.replace("{fold}", str(k)) for k in range(_folds)],
+            metrics=[P.METRICS.replace("{fold}", str(k)) for k in range(_folds)],
+        wildcard_constraints:
+            game=_game,
+            ttag=alternatives(_ttags),
+        params:
+            spec=lambda wc: INDEX.train_spec(wc.game, wc.ttag, wc.netdir, wc.bot),
+        threads: lambda wc: WF.train_threads(wc.game)
+        resources:
+            mem_mb=2000,
+            gpu=lambda wc: WF.train_gpus(wc.game),
+        log:
+            P.job_log("train", "{ttag}/{netdir}/{bot}"),
+        benchmark:
+            P.job_benchmark("train", "{ttag}/{netdir}/{bot}")
+        conda:
+            "../envs/ime.yaml"
+        script:
+            "../workflow_scripts/train.py"
 
 
 rule net_architectures:

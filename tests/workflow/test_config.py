@@ -224,9 +224,10 @@ def test_index_params_are_plain_and_minimal() -> None:
     plan = make_plan(["scale=tiny"])
     idx = WorkflowIndex([plan], {"reversi": _specs(plan)})
     v = plan.main
-    spec = idx.train_spec(v.game, v.train_tag, v.net_dirs["conv"], "rev1", 1)
+    spec = idx.train_spec(v.game, v.train_tag, v.net_dirs["conv"], "rev1")
     assert not {"threads", "gpu", "nets", "run_folds"} & set(spec["train"])
-    assert spec["net"]["kind"] == "conv" and spec["fold"] == 1
+    assert spec["net"]["kind"] == "conv" and spec["folds"] == list(range(v.folds))
+    assert idx.train_groups() == {("reversi", v.folds): [v.train_tag]}
     assert v.parts() == ["rev1/shard000", "rev1/shard001", "rev2/shard000", "rev2/shard001"]
     assert v.log_paths("rev2") == ["data/reversi/logs/tiny/rev2/shard000.jsonl",
                                    "data/reversi/logs/tiny/rev2/shard001.jsonl"]
@@ -298,7 +299,7 @@ def test_adding_a_target_changes_no_job_of_the_others() -> None:
         for net, d in vv.net_dirs.items():
             for fold in range(vv.folds):
                 out[vv.checkpoint_path(bot, net, fold)] = (i.train_input(g, tt, bot),
-                                                           i.train_spec(g, tt, d, bot, fold))
+                                                           i.train_spec(g, tt, d, bot))
         out[ep.keys_path(bot)] = (vv.log_paths(bot), ep.keys_spec(bot))
         for a, t in ep.scored_pairs():
             if bot in (t, a.removeprefix("imit_")):

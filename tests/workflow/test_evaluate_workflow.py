@@ -80,7 +80,7 @@ def test_evaluation_rules_end_to_end(tmp_path):
     counts = dict(re.findall(r"^(\w+)\s+(\d+)$", text, re.M))
     assert counts.get("eval_score_zoo") == "2", counts  # opp_random on each target's keys
     for rule in ("eval_keys", "eval_score_imitator", "eval_score_heldout",
-                 "eval_tournament_pair", "train", "matches", "dataset"):
+                 "eval_tournament_pair", "train_reversi_2folds", "matches", "dataset"):
         assert rule not in counts, (rule, counts)
 
     # a third target: only its own jobs and the aggregates; nothing of the first two is redone
@@ -95,8 +95,9 @@ def test_evaluation_rules_end_to_end(tmp_path):
     for rule, _ in jobs:
         counts[rule] = counts.get(rule, 0) + 1
     assert counts == {
-        # train: only the imitator's net (conv) x 2 folds, the tables asked for need no other
-        "matches": 2, "decisions": 2, "dataset": 1, "train": 2, "eval_keys": 1,
+        # train: only the imitator's net (conv), its 2 folds in one job; the tables asked for
+        # need no other
+        "matches": 2, "decisions": 2, "dataset": 1, "train_reversi_2folds": 1, "eval_keys": 1,
         "eval_score_heldout": 1,
         # imit_opp_noisy1 on the 3 key sets, the 2 other imitators on opp_noisy1's keys
         "eval_score_imitator": 5,
@@ -107,7 +108,8 @@ def test_evaluation_rules_end_to_end(tmp_path):
         # the thesis names asked for (table4_5..4_8, 6_1, fig4_2) are copies of the generic files
         "artifact": 6,
     }, counts
-    per_target = {"matches", "decisions", "dataset", "train", "eval_keys", "eval_score_heldout"}
+    per_target = {"matches", "decisions", "dataset", "train_reversi_2folds", "eval_keys",
+                  "eval_score_heldout"}
     for rule, outs in jobs:
         assert outs, rule
         if rule in per_target:

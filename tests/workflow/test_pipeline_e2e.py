@@ -23,6 +23,7 @@ REPO = Path(__file__).resolve().parents[2]
 SNAKEFILE = REPO / "Snakefile"
 TINY = "overrides=[scale=tiny]"
 RES = "results/reversi/tiny"
+TRAIN = "train_reversi_2folds"  # the train rule of (reversi, 2 folds): a job trains both folds
 TABLES = [f"{RES}/table4_2.csv", f"{RES}/table4_3.csv", f"{RES}/table4_4.csv",
           f"{RES}/run_report.json"]
 
@@ -116,9 +117,9 @@ def _dry_jobs(run: Path, *overrides: str) -> dict[str, int]:
 def test_override_reruns_only_dependents(run: Path) -> None:
     assert _dry_jobs(run, "train.threads=2") == {}  # runtime only: nothing to do
     jobs = _dry_jobs(run, "train.nets=[conv]")  # fewer nets: only new tables, no training
-    assert "train" not in jobs and "imitation_accuracy" in jobs
+    assert TRAIN not in jobs and "imitation_accuracy" in jobs
     jobs = _dry_jobs(run, "train.lr=0.002", "train.nets=[conv]")
-    assert jobs.get("train") == 2 * 2  # 2 bots x conv x 2 folds, nothing upstream
+    assert jobs.get(TRAIN) == 2  # 2 bots x conv (each job trains both folds), nothing upstream
     assert not {"matches", "decisions", "dataset"} & set(jobs)
     jobs = _dry_jobs(run, "dataset.matches=5", "train.nets=[conv]")
     assert jobs.get("dataset") == 2 and "matches" not in jobs and "decisions" not in jobs
@@ -128,7 +129,7 @@ def test_adding_a_target_runs_only_its_jobs(run: Path) -> None:
     """A third target (rev3, from the pinned sparring pool) plays only its own parts and trains
     only its own models; rev1's and rev2's logs, datasets and models are left alone."""
     jobs = _dry_jobs(run, "game.targets=[rev1,rev2,rev3]")
-    assert jobs == {"matches": 2, "decisions": 2, "dataset": 1, "train": 3 * 2,
+    assert jobs == {"matches": 2, "decisions": 2, "dataset": 1, TRAIN: 3,  # rev3 x 3 nets
                     "dataset_stats": 1, "net_architectures": 1, "imitation_accuracy": 1,
                     "run_report": 1, "artifact": 3}, jobs
     logs = sorted(p.relative_to(run).as_posix()

@@ -25,9 +25,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "playouts: `ime bench <game> --only list` lists them)")
     p.add_argument("--json", help="also write the figures to this JSON file")
     p.add_argument("--device", default="cpu",
-                   help="train section: cpu | cuda | auto (default cpu)")
+                   help="train section: cpu | cuda | auto (default cpu); cuda (or auto with a "
+                        "GPU) measures on the GPU as well as on CPU")
     p.add_argument("--threads", type=int, default=1,
                    help="train section: torch threads (default 1, as one train job uses)")
+    p.add_argument("--members", default="1,5,15,75", metavar="M,M,...",
+                   help="train section: also time this many members trained at once "
+                        "(default 1,5,15,75; empty: only one model alone)")
     p.set_defaults(func=run)
 
 
@@ -104,11 +108,21 @@ def _external(args: argparse.Namespace) -> dict:
 
 
 def _train(args: argparse.Namespace) -> dict:
+    """Samples/s of one model alone and of ``--members`` at once, on CPU and (``--device cuda``,
+    or ``auto`` with a GPU) on the GPU, in this run with ``--threads`` threads."""
+    import torch
+
     from ime.train.bench import bench_training
 
-    return bench_training(rows=4000 if args.quick else 20000, epochs=1 if args.quick else 2,
-                          device=args.device, threads=args.threads, game=args.game,
-                          game_params=_game_config(args.game).get("params"))
+    members = [int(m) for m in str(getattr(args, "members", "") or "").split(",") if m.strip()]
+    devices = ["cpu"]
+    if args.device == "cuda" or (args.device == "auto" and torch.cuda.is_available()):
+        devices.append("cuda")
+    runs = [bench_training(rows=4000 if args.quick else 20000, epochs=1 if args.quick else 2,
+                           device=d, threads=args.threads, game=args.game,
+                           game_params=_game_config(args.game).get("params"), members=members)
+            for d in devices]
+    return {**runs[0], **({"cuda": runs[1]} if len(runs) > 1 else {})}
 
 
 SECTIONS = {"bots": _bots, "judge": _judge, "external": _external, "train": _train}
@@ -164,13 +178,28 @@ def _print_section(name: str, r: dict) -> None:
             print(f"  {bot:16s} {b['decisions_per_s']:9.1f} decisions/s "
                   f"({b['ms_per_decision']:.2f} ms/decision)")
     elif name == "train":
-        print(f"  device {r['device']}{' (' + r['gpu'] + ')' if 'gpu' in r else ''}, "
-              f"{r['threads']} thread(s), batch {r['batch_size']}, {r['rows']} rows")
-        for net, b in r["nets"].items():
-            print(f"  {net:8s} {b['params']:7d} params {b['samples_per_s']:10.0f} samples/s")
+        for run in (r, r["cuda"]) if "cuda" in r else (r,):
+            _print_train(run)
     elif name == "judge":
         for k, b in r.items():
             print(f"  {k:8s} {b['pairing']:28s} {b['matches_per_s']:8.2f} matches/s")
     else:
         for k, v in r.items():
             print(f"  {k}: {v:.4g}" if isinstance(v, float) else f"  {k}: {v}")
+
+
+def _print_train(r: dict) -> None:
+    """One device's training figures: one model alone, then M members at once (samples/s in
+    total, and as a multiple of the lone model's)."""
+    print(f"  device {r['device']}{' (' + r['gpu'] + ')' if 'gpu' in r else ''}, "
+          f"{r['threads']} thread(s), batch {r['batch_size']}, {r['rows']} rows")
+    for net, b in r["nets"].items():
+        print(f"  {net:8s} {b['params']:7d} params {b['samples_per_s']:10.0f} samples/s "
+              "(one model alone, run_epoch)")
+        for mode, runs in b.get("ensemble", {}).items():
+            for m, e in runs.items():
+                if "unsupported" in e:
+                    print(f"  {'':8s} {m:4d} at once, {mode}: unsupported ({e['unsupported']})")
+                    continue
+                print(f"  {'':8s} {m:4d} at once, {mode:7s} {e['samples_per_s']:10.0f} "
+                      f"samples/s ({e['samples_per_s'] / b['samples_per_s']:.2f}x)")

@@ -1,11 +1,20 @@
-"""Training throughput (samples/s) of each Table 4.3 net, through the real training step.
+"""Training throughput (samples/s) of each Table 4.3 net, through the real training steps.
 
 ``ime bench <game> --only train`` calls :func:`bench_training`. It builds a synthetic dataset in
 the shapes of the game's encoder on the device (each cell holds at most one plane's bit, 4-12
 legal codes per head, the label one of them: the cost of a step does not depend on the values),
-then times whole epochs of ``ime.train.loop.run_epoch`` (Adam, batch 64 by default, masked
-softmax) after one warm-up epoch. The figure is rows per second of wall time, the way the
-training logs report it.
+then times, after a warm-up:
+
+* one model alone: whole epochs of ``ime.train.loop.run_epoch`` (Adam, batch 64 by default,
+  masked softmax), the path a lone ``train_fold`` takes;
+* ``M`` members at once (``members``): ``ime.train.ensemble.train_epoch`` on a stack of ``M``
+  differently seeded copies of the net, each over its own random rows, ``rows x epochs / M``
+  rows per member (at least 8 batches), so every ``M`` trains about as many samples in all; in
+  each of the stack's modes (:class:`ime.train.stacked.StackedNet`: ``exact``, the CPU
+  default, and ``loop`` on CPU; ``grouped`` on CUDA).
+
+The figure is rows per second of wall time in total (all members together), the way the
+training logs report it; same process, same thread count.
 """
 
 from __future__ import annotations
@@ -19,6 +28,7 @@ import torch
 from ime.core.registry import get_encoder
 from ime.nets import build_net, count_params
 from ime.train.loop import TensorData, pick_device, run_epoch, set_determinism
+from ime.train.stacked import StackedNet, Unsupported
 
 
 def _legal(rows: int, size: int, g: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
@@ -74,8 +84,12 @@ def bench_training(nets: Sequence[str] | Mapping[str, Mapping[str, Any]] = ("mlp
                                                                               "conv"),
                    rows: int = 20000, epochs: int = 2, batch_size: int = 64, lr: float = 1e-3,
                    device: str = "cpu", threads: int = 1, *, game: str,
-                   game_params: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """Samples/s per net on ``device`` with ``threads`` torch threads (after a warm-up epoch).
+                   game_params: Mapping[str, Any] | None = None,
+                   members: Sequence[int] = (), modes: Sequence[str] = ()) -> dict[str, Any]:
+    """Samples/s per net on ``device`` with ``threads`` torch threads (after a warm-up epoch):
+    one model alone, and (``members``) that many members trained at once in each of ``modes``
+    (:class:`ime.train.stacked.StackedNet`; default ``exact`` and ``loop`` on CPU, ``grouped``
+    on CUDA): ``nets[name]["ensemble"][mode][M]``.
 
     ``nets``: names of ``config/net/*.yaml`` files, or ``name -> architecture`` dicts.
     """
@@ -99,4 +113,43 @@ def bench_training(nets: Sequence[str] | Mapping[str, Mapping[str, Any]] = ("mlp
         dt = time.perf_counter() - t
         out["nets"][name] = {"params": count_params(model), "seconds": dt,
                              "samples_per_s": rows * epochs / dt}
+        if members:
+            out["nets"][name]["ensemble"] = {
+                mode: {int(m): bench_ensemble(cfg, data, int(m), rows * epochs, batch_size, lr,
+                                              mode) for m in members}
+                for mode in (modes or (("grouped",) if dev.type == "cuda" else ("exact",
+                                                                                  "loop")))}
     return out
+
+
+def bench_ensemble(cfg: Mapping[str, Any], data: TensorData, members: int, samples: int,
+                   batch_size: int = 64, lr: float = 1e-3, mode: str = "auto"
+                   ) -> dict[str, Any]:
+    """Samples/s in total of ``members`` copies of ``cfg`` trained at once (one stack run in
+    ``mode``), about ``samples`` rows in all; ``{"unsupported": why}`` for a net that does not
+    stack."""
+    from ime.train.ensemble import train_epoch
+
+    dev = data.planes.device
+    models = [build_net(cfg, data.in_shape, data.head_sizes, seed=s).to(dev)
+              for s in range(members)]
+    try:
+        net = StackedNet(models[0], dev, mode)
+    except Unsupported as e:
+        return {"unsupported": str(e)}
+    st = net.stack(models, dev)
+    n = max(8, samples // members // batch_size) * batch_size
+    gen = torch.Generator().manual_seed(1)
+    rows = int(data.train_idx.numel())
+    perms = [data.train_idx[torch.randint(rows, (n,), generator=gen).to(dev)]
+             for _ in range(members)]
+    train_epoch(net, st, data, [p[: 2 * batch_size] for p in perms], batch_size, lr)  # warm-up
+    if dev.type == "cuda":
+        torch.cuda.synchronize()
+    t = time.perf_counter()
+    train_epoch(net, st, data, perms, batch_size, lr)
+    if dev.type == "cuda":
+        torch.cuda.synchronize()
+    dt = time.perf_counter() - t
+    return {"members": members, "rows_per_member": n, "seconds": dt, "mode": net.mode,
+            "samples_per_s": members * n / dt}

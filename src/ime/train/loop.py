@@ -23,6 +23,7 @@ Why it looks like this:
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import logging
 import time
@@ -39,8 +40,14 @@ from tqdm.auto import tqdm
 from ime.core.registry import get_encoder
 from ime.core.seeding import derive_seed
 from ime.datasets.build import seen_states
-from ime.datasets.schema import position_part, read_arrays
-from ime.nets import build_net, count_params, save_checkpoint
+from ime.datasets.schema import DecisionArrays, position_part, read_arrays
+from ime.nets import (
+    MaskedPolicyNet,
+    MultiHeadPolicyNet,
+    build_net,
+    count_params,
+    save_checkpoint,
+)
 from ime.train.augment import Symmetries
 from ime.train.folds import split_indices
 
@@ -129,14 +136,12 @@ def heads_correct(logits: list[torch.Tensor], y: torch.Tensor) -> torch.Tensor:
     return ok
 
 
-def load_fold(path: str | Path, fold: int, folds: int, seed: int,
-              device: torch.device) -> TensorData:
-    """Read a dataset file and split it by match for ``fold`` of ``folds``."""
+def load_dataset(path: str | Path, device: torch.device) -> tuple[TensorData, DecisionArrays]:
+    """Read a dataset file once into device tensors (no fold yet: empty row indices) and the
+    arrays :func:`split_fold` needs; the ensemble trainer splits one load into many folds."""
     arr = read_arrays(path)
     if len(arr) == 0:
         raise ValueError(f"{path}: empty dataset (no decisions of this bot)")
-    tr, va = split_indices(arr.match_id, folds, fold, seed)
-    unseen = va[~seen_states(position_part(arr.state, arr.metadata), tr, va)]
     planes = torch.from_numpy(np.require(arr.state, requirements=["C", "W"])).to(device).float()
     mask = torch.from_numpy(np.require(arr.mask, requirements=["C", "W"])).to(device).float()
     action = torch.from_numpy(arr.action.astype(np.int64)).to(device)
@@ -146,10 +151,10 @@ def load_fold(path: str | Path, fold: int, folds: int, seed: int,
     extra_actions = (torch.from_numpy(np.ascontiguousarray(arr.actions[:, 1:])).to(device)
                      if extra_masks else None)
     game_params = arr.metadata.get("game_params")
-    return TensorData(
+    none = torch.zeros(0, dtype=torch.int64, device=device)
+    data = TensorData(
         planes=planes, mask=mask, action=action,
-        train_idx=torch.from_numpy(tr).to(device), val_idx=torch.from_numpy(va).to(device),
-        val_unseen_idx=torch.from_numpy(unseen).to(device),
+        train_idx=none, val_idx=none, val_unseen_idx=none,
         in_shape=tuple(arr.state.shape[1:]), num_actions=int(arr.mask.shape[1]),
         encoder_version=str(arr.metadata.get("encoder_version")),
         game=str(arr.metadata.get("game")),
@@ -157,6 +162,26 @@ def load_fold(path: str | Path, fold: int, folds: int, seed: int,
         game_params=dict(game_params) if game_params else None,
         first_head=str(arr.heads[0][0]),
     )
+    return data, arr
+
+
+def split_fold(data: TensorData, arr: DecisionArrays, fold: int, folds: int,
+               seed: int) -> TensorData:
+    """``data`` with the rows of ``fold`` of ``folds`` (split by match) as its indices; the
+    tensors are shared, not copied."""
+    tr, va = split_indices(arr.match_id, folds, fold, seed)
+    unseen = va[~seen_states(position_part(arr.state, arr.metadata), tr, va)]
+    device = data.planes.device
+    return dataclasses.replace(data, train_idx=torch.from_numpy(tr).to(device),
+                               val_idx=torch.from_numpy(va).to(device),
+                               val_unseen_idx=torch.from_numpy(unseen).to(device))
+
+
+def load_fold(path: str | Path, fold: int, folds: int, seed: int,
+              device: torch.device) -> TensorData:
+    """Read a dataset file and split it by match for ``fold`` of ``folds``."""
+    data, arr = load_dataset(path, device)
+    return split_fold(data, arr, fold, folds, seed)
 
 
 @torch.no_grad()
@@ -241,6 +266,14 @@ def run_epoch(model: nn.Module, opt: torch.optim.Optimizer, data: TensorData,
     return run_loss, run_correct
 
 
+def monitor_of(train_cfg: Mapping[str, Any]) -> str:
+    """``train.monitor`` (``val_loss`` by default), checked."""
+    monitor = str(train_cfg.get("monitor", "val_loss"))
+    if monitor not in ("val_loss", "val_acc"):
+        raise ValueError(f"train.monitor must be val_loss or val_acc, got {monitor!r}")
+    return monitor
+
+
 def train_fold(
     dataset_path: str | Path,
     net_config: Mapping[str, Any],
@@ -272,9 +305,7 @@ def train_fold(
     patience = int(train_cfg["patience"])
     gen = torch.Generator().manual_seed(derive_seed("shuffle", run_seed))
     n_tr = int(data.train_idx.numel())
-    monitor = str(train_cfg.get("monitor", "val_loss"))
-    if monitor not in ("val_loss", "val_acc"):
-        raise ValueError(f"train.monitor must be val_loss or val_acc, got {monitor!r}")
+    monitor = monitor_of(train_cfg)
     augment = str(train_cfg.get("augment", "none"))
     sym = (Symmetries.of(get_encoder(data.game, data.game_params), augment, device)
            if augment != "none" else None)
@@ -323,11 +354,32 @@ def train_fold(
             break
     bar.close()
     model.load_state_dict(best_state)
+    return write_fold(model, data, bot=bot, net_config=net_config,
+                      train_cfg=train_cfg, fold=fold, history=history, best_epoch=best_epoch,
+                      timing={"device": str(device), "threads": threads,
+                              "train_seconds": train_time, "samples": samples},
+                      checkpoint_path=checkpoint_path, metrics_path=metrics_path)
+
+
+def write_fold(model: MaskedPolicyNet | MultiHeadPolicyNet, data: TensorData, *, bot: str,
+               net_config: Mapping[str, Any], train_cfg: Mapping[str, Any], fold: int,
+               history: list[dict[str, Any]], best_epoch: int, timing: Mapping[str, Any],
+               checkpoint_path: str | Path, metrics_path: str | Path) -> dict[str, Any]:
+    """Measure ``model`` (the best epoch's weights) on the whole fold in eval mode, write its
+    checkpoint and metrics JSON, return the metrics. Shared by :func:`train_fold` and the
+    ensemble trainer (:mod:`ime.train.ensemble`), so both write the same files.
+
+    ``timing``: device, threads, train_seconds and samples (rows trained on, over all epochs).
+    """
     train_loss, train_acc = evaluate(model, data, data.train_idx)
     val_loss, val_acc = evaluate(model, data, data.val_idx)
+    _, val_acc_unseen = evaluate(model, data, data.val_unseen_idx)
+    folds = int(train_cfg["folds"])
+    net_name = str(net_config.get("name", net_config.get("kind")))
+    n_tr = int(data.train_idx.numel())
     n_va = int(data.val_idx.numel())
     n_unseen = int(data.val_unseen_idx.numel())
-    _, val_acc_unseen = evaluate(model, data, data.val_unseen_idx)
+    train_time, samples = float(timing["train_seconds"]), timing["samples"]
     metrics = {
         "bot": bot,
         "net": net_name,
@@ -355,7 +407,8 @@ def train_fold(
         "history": history,
         "config": {"net": dict(net_config), "train": dict(train_cfg)},
         # timing differs run to run; everything above is deterministic on CPU
-        "timing": {"device": str(device), "threads": threads, "train_seconds": train_time,
+        "timing": {"device": str(timing["device"]), "threads": timing["threads"],
+                   "train_seconds": train_time,
                    "samples_per_s": samples / train_time if train_time > 0 else None},
     }
     extra: dict[str, Any] = {"bot": bot, "metrics": {k: metrics[k] for k in (
@@ -368,6 +421,7 @@ def train_fold(
     Path(metrics_path).write_text(json.dumps(metrics, indent=1, sort_keys=True) + "\n")
     log.info("%s %s fold %d: best epoch %d, train acc %.2f%%, val acc %.2f%% (%.2f%% on the "
              "%d validation rows whose position is not in training; %.1f%% are), %.0f samples/s",
-             bot, net_name, fold, best_epoch, train_acc, val_acc, val_acc_unseen, n_unseen,
-             metrics["val_seen_share"], metrics["timing"]["samples_per_s"] or 0)
+             bot, net_name, fold, best_epoch, train_acc, val_acc,
+             val_acc_unseen, n_unseen, metrics["val_seen_share"],
+             metrics["timing"]["samples_per_s"] or 0)
     return metrics

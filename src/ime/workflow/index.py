@@ -54,8 +54,12 @@ class WorkflowIndex:
         self.datasets: dict[tuple[str, str], Variant] = {}
         self.trains: dict[tuple[str, str], Variant] = {}
         self.nets: dict[tuple[str, str, str], dict[str, Any]] = {}
+        self.fold_counts: dict[tuple[str, str], int] = {}
+        """Folds trained per (game, train tag): the most any variant with that tag trains."""
         self.results: dict[str, Variant] = {}
         for v in self.variants():
+            key = (v.game, v.train_tag)
+            self.fold_counts[key] = max(self.fold_counts.get(key, 0), v.folds)
             self._add(self.logs, (v.game, v.logs_tag), v, logs_key)
             self._add(self.datasets, (v.game, v.dataset_tag), v, dataset_key)
             self._add(self.trains, (v.game, v.train_tag), v, train_key)
@@ -186,16 +190,25 @@ class WorkflowIndex:
     def train_input(self, game: str, ttag: str, bot: str) -> str:
         return self.trains[(game, ttag)].dataset_path(bot)
 
-    def train_spec(self, game: str, ttag: str, netdir: str, bot: str,
-                   fold: int) -> dict[str, Any]:
+    def train_groups(self) -> dict[tuple[str, int], list[str]]:
+        """Train tags by game and by how many folds their jobs train: one ``train`` rule per
+        (game, count), as a job trains every fold of one (bot, net) at once and so writes that
+        many files (a rule's outputs are fixed patterns)."""
+        out: dict[tuple[str, int], list[str]] = {}
+        for (game, ttag), k in sorted(self.fold_counts.items()):
+            out.setdefault((game, k), []).append(ttag)
+        return out
+
+    def train_spec(self, game: str, ttag: str, netdir: str, bot: str) -> dict[str, Any]:
         """Only what the job uses: adding a net or changing the thread count re-runs nothing.
-        The game's symmetries (``game.augment``) reach training as ``train.augment``."""
+        The game's symmetries (``game.augment``) reach training as ``train.augment``. The job
+        trains ``folds`` (every trained fold of the net) together (:mod:`ime.train.ensemble`)."""
         v = self.trains[(game, ttag)]
         train = {k: x for k, x in v.cfg["train"].items()
                  if k not in ("nets", "run_folds", "gpu", "threads")}
         train["augment"] = v.cfg["game"]["augment"]
-        return {"bot": bot, "fold": int(fold), "net": self.nets[(game, ttag, netdir)],
-                "train": train}
+        return {"bot": bot, "folds": list(range(self.fold_counts[(game, ttag)])),
+                "net": self.nets[(game, ttag, netdir)], "train": train}
 
     def variant(self, rdir: str) -> Variant:
         return self.results[rdir]

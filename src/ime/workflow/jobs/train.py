@@ -1,4 +1,4 @@
-"""Stage 3: train one (bot, net, fold); the nets' and the accuracies' tables; sweeps."""
+"""Stage 3: train the folds of one (bot, net); the nets' and the accuracies' tables; sweeps."""
 
 from __future__ import annotations
 
@@ -12,14 +12,15 @@ log = logging.getLogger("ime.pipeline")
 
 
 def job_train(smk: Any) -> None:
-    """Train one (bot, net, fold)."""
-    from ime.train.loop import train_fold
+    """Train every fold of one (bot, net) together: one process, one load of the dataset."""
+    from ime.train.ensemble import Member, train_members
 
     p = smk.params.spec
     with job_logging(smk):
-        train_fold(smk.input[0], p["net"], p["train"], bot=p["bot"], fold=int(p["fold"]),
-                   checkpoint_path=smk.output.ckpt, metrics_path=smk.output.metrics,
-                   threads=int(smk.threads), progress=True)
+        members = [Member(p["net"], int(k), ckpt, metrics) for k, ckpt, metrics in
+                   zip(p["folds"], smk.output.ckpts, smk.output.metrics, strict=True)]
+        train_members(smk.input[0], members, p["train"], bot=p["bot"],
+                      threads=int(smk.threads), progress=True)
 
 
 def job_net_architectures(smk: Any) -> None:
