@@ -53,6 +53,7 @@ from ime.core.seeding import derive_seed
 from ime.nets import MaskedPolicyNet, MultiHeadPolicyNet, build_net
 from ime.train.augment import Symmetries
 from ime.train.loop import (
+    EarlyStopping,
     TensorData,
     evaluate,
     load_dataset,
@@ -89,11 +90,8 @@ class _Run:
     data: TensorData
     model: nn.Module
     gen: torch.Generator
+    stopper: EarlyStopping
     history: list[dict[str, Any]] = field(default_factory=list)
-    best_score: float = float("-inf")
-    best_epoch: int = 0
-    wait: int = 0
-    stopped: bool = False
     train_time: float = 0.0
     samples: int = 0
 
@@ -116,7 +114,7 @@ def train_members(dataset_path: str | Path, members: Sequence[Member],
     device = pick_device(str(train_cfg.get("device", "auto")))
     set_determinism(threads, device)
     folds, seed = int(train_cfg["folds"]), int(train_cfg["seed"])
-    monitor_of(train_cfg)
+    monitor = monitor_of(train_cfg)
     base, arr = load_dataset(dataset_path, device)
     splits: dict[int, TensorData] = {}
     groups: dict[str, list[int]] = {}
@@ -130,7 +128,8 @@ def train_members(dataset_path: str | Path, members: Sequence[Member],
         torch.manual_seed(run_seed)
         model = build_net(mem.net_config, base.in_shape, base.head_sizes, seed=run_seed).to(device)
         gen = torch.Generator().manual_seed(derive_seed("shuffle", run_seed))
-        runs.append(_Run(mem, net_name, splits[mem.fold], model, gen))
+        runs.append(_Run(mem, net_name, splits[mem.fold], model, gen,
+                         EarlyStopping(monitor, int(train_cfg["patience"]))))
         try:
             StackedNet(model, device, mode)
         except Unsupported as e:
@@ -161,8 +160,7 @@ def _train_group(runs: list[_Run], base: TensorData, cfg: Mapping[str, Any], *, 
     st = net.stack([r.model for r in runs], device)
     best_p = [p.detach().clone() for p in st.params]
     best_b = [b.clone() for b in st.buffers]
-    bs, patience = int(cfg["batch_size"]), int(cfg["patience"])
-    max_epochs, monitor = int(cfg["max_epochs"]), monitor_of(cfg)
+    bs, max_epochs = int(cfg["batch_size"]), int(cfg["max_epochs"])
     lr, gamma = float(cfg["lr"]), float(cfg.get("lr_decay", 1.0))
     wd = float(cfg.get("weight_decay", 0.0))
     augment = str(cfg.get("augment", "none"))
@@ -175,7 +173,7 @@ def _train_group(runs: list[_Run], base: TensorData, cfg: Mapping[str, Any], *, 
     bar = tqdm(total=max_epochs, desc=f"{bot}/{runs[0].net_name} x{len(runs)}", unit="epoch",
                disable=not progress, mininterval=1.0)
     for epoch in range(1, max_epochs + 1):
-        live = [g for g, r in enumerate(runs) if not r.stopped]
+        live = [g for g, r in enumerate(runs) if not r.stopper.stop]
         if not live:
             break
         t0 = time.perf_counter()
@@ -204,18 +202,12 @@ def _train_group(runs: list[_Run], base: TensorData, cfg: Mapping[str, Any], *, 
                    "train_acc_running": 100.0 * correct_l[j] / r.n_tr,
                    "val_loss": val_loss, "val_acc": val_acc}
             r.history.append(rec)
-            score = -val_loss if monitor == "val_loss" else val_acc
-            better = score > r.best_score
+            better = r.stopper.update(epoch, val_loss, val_acc)
             if better:
-                r.best_score, r.best_epoch, r.wait = score, epoch, 0
                 improved.append(g)
-            else:
-                r.wait += 1
             log.info("%s %s fold %d epoch %d: train loss %.4f acc %.2f%% | val loss %.4f acc "
                      "%.2f%%%s", bot, r.net_name, r.member.fold, epoch, rec["train_loss"],
                      rec["train_acc_running"], val_loss, val_acc, " *" if better else "")
-            if r.wait >= max(1, patience):  # Keras's EarlyStopping(patience) semantics
-                r.stopped = True
         if improved:
             at = torch.tensor(improved, device=device)
             with torch.no_grad():
@@ -234,7 +226,7 @@ def _train_group(runs: list[_Run], base: TensorData, cfg: Mapping[str, Any], *, 
         net.load_into(best, g, model)
         out.append(write_fold(
             model, r.data, bot=bot, net_config=r.member.net_config, train_cfg=cfg,
-            fold=r.member.fold, history=r.history, best_epoch=r.best_epoch,
+            fold=r.member.fold, history=r.history, best_epoch=r.stopper.best_epoch,
             timing={"device": str(device), "threads": threads, "train_seconds": r.train_time,
                     "samples": r.samples},
             checkpoint_path=r.member.checkpoint_path, metrics_path=r.member.metrics_path))

@@ -274,6 +274,32 @@ def monitor_of(train_cfg: Mapping[str, Any]) -> str:
     return monitor
 
 
+@dataclass
+class EarlyStopping:
+    """Keras's ``EarlyStopping(patience)`` on ``train.monitor``, for one run: the best epoch so
+    far, and whether ``patience`` epochs have passed without a better score (shared by the lone
+    and the stacked trainers, so both stop at the same epoch)."""
+
+    monitor: str
+    patience: int
+    best_score: float = float("-inf")
+    best_epoch: int = 0
+    wait: int = 0
+
+    def update(self, epoch: int, val_loss: float, val_acc: float) -> bool:
+        """Record ``epoch``'s validation figures; True when it is the best so far."""
+        score = -val_loss if self.monitor == "val_loss" else val_acc
+        if score > self.best_score:
+            self.best_score, self.best_epoch, self.wait = score, epoch, 0
+            return True
+        self.wait += 1
+        return False
+
+    @property
+    def stop(self) -> bool:
+        return self.wait >= max(1, self.patience)
+
+
 def train_fold(
     dataset_path: str | Path,
     net_config: Mapping[str, Any],
@@ -302,10 +328,9 @@ def train_fold(
     sched = torch.optim.lr_scheduler.ExponentialLR(opt, float(train_cfg.get("lr_decay", 1.0)))
     bs = int(train_cfg["batch_size"])
     max_epochs = int(train_cfg["max_epochs"])
-    patience = int(train_cfg["patience"])
+    stopper = EarlyStopping(monitor_of(train_cfg), int(train_cfg["patience"]))
     gen = torch.Generator().manual_seed(derive_seed("shuffle", run_seed))
     n_tr = int(data.train_idx.numel())
-    monitor = monitor_of(train_cfg)
     augment = str(train_cfg.get("augment", "none"))
     sym = (Symmetries.of(get_encoder(data.game, data.game_params), augment, device)
            if augment != "none" else None)
@@ -313,10 +338,7 @@ def train_fold(
              "%d thread(s)", bot, net_name, fold, folds, n_tr, int(data.val_idx.numel()),
              count_params(model), device, threads)
     history: list[dict[str, Any]] = []
-    best_score = float("-inf")
     best_state = copy.deepcopy(model.state_dict())
-    best_epoch = 0
-    wait = 0
     train_time = 0.0
     samples = 0
     bar = tqdm(total=max_epochs, desc=f"{bot}/{net_name}/fold{fold}", unit="epoch",
@@ -337,25 +359,22 @@ def train_fold(
                "train_acc_running": 100.0 * float(run_correct) / n_tr,
                "val_loss": val_loss, "val_acc": val_acc}
         history.append(rec)
-        score = -val_loss if monitor == "val_loss" else val_acc
-        improved = score > best_score
+        improved = stopper.update(epoch, val_loss, val_acc)
         if improved:
-            best_score, best_epoch, wait = score, epoch, 0
             best_state = copy.deepcopy(model.state_dict())
-        else:
-            wait += 1
         log.info("%s %s fold %d epoch %d: train loss %.4f acc %.2f%% | val loss %.4f acc "
                  "%.2f%%%s | %.0f samples/s", bot, net_name, fold, epoch, rec["train_loss"],
                  rec["train_acc_running"], val_loss, val_acc, " *" if improved else "",
                  n_tr / dt if dt > 0 else float("nan"))
         bar.update()
         bar.set_postfix(val_acc=f"{val_acc:.1f}")
-        if wait >= max(1, patience):  # Keras's EarlyStopping(patience) semantics
+        if stopper.stop:
             break
     bar.close()
     model.load_state_dict(best_state)
     return write_fold(model, data, bot=bot, net_config=net_config,
-                      train_cfg=train_cfg, fold=fold, history=history, best_epoch=best_epoch,
+                      train_cfg=train_cfg, fold=fold, history=history,
+                      best_epoch=stopper.best_epoch,
                       timing={"device": str(device), "threads": threads,
                               "train_seconds": train_time, "samples": samples},
                       checkpoint_path=checkpoint_path, metrics_path=metrics_path)
