@@ -138,13 +138,10 @@ def moves_or_one(m: int) -> int:
 
 # --- evaluation ----------------------------------------------------------------------------------
 @njit(cache=True)
-def voronoi(S: np.ndarray, me: int, dist: np.ndarray, owner: np.ndarray,
-            queue: np.ndarray) -> int:
-    """Cells snake ``me`` reaches strictly before the opponent minus the reverse (a
-    two-source BFS over empty cells from both heads; a tie at equal distance counts for
-    neither, nor do cells reached only through a tie). Scratch arrays of the grid's size."""
-    stride = S[B.I_STRIDE]
-    n = (S[B.I_H] + 2) * stride
+def _seed_heads(S: np.ndarray, me: int, n: int, dist: np.ndarray,
+                owner: np.ndarray) -> tuple[int, int]:
+    """Start a two-source BFS: every cell unvisited, ``me``'s head owned by 0 and the
+    opponent's by 1, both at distance 0; returns the two heads."""
     for i in range(n):
         dist[i] = -1
     h0 = B.head(S, me)
@@ -153,6 +150,18 @@ def voronoi(S: np.ndarray, me: int, dist: np.ndarray, owner: np.ndarray,
     owner[h0] = 0
     dist[h1] = 0
     owner[h1] = 1
+    return h0, h1
+
+
+@njit(cache=True)
+def voronoi(S: np.ndarray, me: int, dist: np.ndarray, owner: np.ndarray,
+            queue: np.ndarray) -> int:
+    """Cells snake ``me`` reaches strictly before the opponent minus the reverse (a
+    two-source BFS over empty cells from both heads; a tie at equal distance counts for
+    neither, nor do cells reached only through a tie). Scratch arrays of the grid's size."""
+    stride = S[B.I_STRIDE]
+    n = (S[B.I_H] + 2) * stride
+    h0, h1 = _seed_heads(S, me, n, dist, owner)
     queue[0] = h0
     queue[1] = h1
     lo, hi = 0, 2
@@ -214,14 +223,7 @@ def voronoi_tail(S: np.ndarray, me: int, dist: np.ndarray, owner: np.ndarray,
     top = n + 4 * longest + 48
     first = np.full(top, -1, np.int32)
     nxt = np.empty(n, np.int32)
-    for i in range(n):
-        dist[i] = -1
-    h0 = B.head(S, me)
-    h1 = B.head(S, 1 - me)
-    dist[h0] = 0
-    owner[h0] = 0
-    dist[h1] = 0
-    owner[h1] = 1
+    h0, h1 = _seed_heads(S, me, n, dist, owner)
     nxt[h0] = h1
     nxt[h1] = -1
     first[0] = h0
