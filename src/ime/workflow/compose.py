@@ -137,9 +137,8 @@ def _experiment_keys(cdir: Path, choice: str | None) -> set[str]:
     node = OmegaConf.to_container(OmegaConf.load(path)) if path.is_file() else {}
     if not isinstance(node, Mapping):
         return set()
-    keys = set(flatten({k: v for k, v in node.items() if k != "defaults"}))
-    # a group chosen in the experiment (``net: x``) and every prefix of a leaf count as set
-    return keys | {k.rsplit(".", i)[0] for k in keys for i in range(1, k.count(".") + 1)}
+    # a group chosen in the experiment (``net: x``) is a key too
+    return set(flatten({k: v for k, v in node.items() if k != "defaults"}))
 
 
 def compose(overrides: Sequence[str] = (), config_dir: str | Path | None = None) -> DictConfig:
