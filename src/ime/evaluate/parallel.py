@@ -19,6 +19,8 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
+from ime.core.pools import process_pool
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -51,7 +53,7 @@ def ordered_map(
     """Yield ``fn(ctx, task)`` for every task, in task order; ``ctx = setup()`` once per worker.
 
     ``workers <= 1`` runs in this process (no pool): the path unit tests and debuggers take.
-    Closing the generator early terminates the pool.
+    Closing the generator early terminates the pool (:func:`ime.core.pools.process_pool`).
     """
     if workers <= 1:
         ctx = setup()
@@ -64,13 +66,10 @@ def ordered_map(
         init_arg: Callable[[], Any] | None = None
     else:  # pragma: no cover - Windows / macOS spawn
         init_arg = setup
-    pool = mp.get_context(method).Pool(workers, initializer=_init, initargs=(init_arg,))
     try:
-        yield from pool.imap(_call, ((fn, t) for t in tasks), chunksize=chunksize)
-        pool.close()
+        with process_pool(mp.get_context(method), workers, _init, (init_arg,)) as pool:
+            yield from pool.imap(_call, ((fn, t) for t in tasks), chunksize=chunksize)
     finally:
-        pool.terminate()
-        pool.join()
         _STATE.pop("ctx", None)
 
 

@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 from tqdm.auto import tqdm
 
+from ime.core.pools import process_pool
 from ime.core.seeding import derive_seed
 from ime.matches.durable import (
     Appender,
@@ -245,9 +246,8 @@ def play_schedule(
                 bar.update()
         else:
             ctx = mp.get_context("spawn" if os.name == "nt" else "fork")
-            with ctx.Pool(workers, initializer=_init_worker,
-                          initargs=(game_name, dict(bot_specs), seed,
-                                    dict(game_params or {}))) as pool:
+            with process_pool(ctx, workers, _init_worker,
+                              (game_name, dict(bot_specs), seed, dict(game_params or {}))) as pool:
                 # imap yields in schedule order: a match finished early waits for its turn
                 for line in pool.imap(_play, todo, chunksize=1):
                     out.append(line)

@@ -1,0 +1,79 @@
+"""Worker pools that end without a signal race: finished work closes, only an error terminates.
+
+``with multiprocessing.Pool(...)`` calls ``Pool.terminate()`` on the way out even when every task
+is done: the parent takes the task queue's read lock and sends SIGTERM to each worker, then
+joins it. If a worker misses that one SIGTERM (seen once in a full test run: a worker left idle on
+the queue lock, with no signal pending, and the parent blocked in ``waitpid`` on it for the rest
+of CI's 90 minutes), the run hangs forever. A finished pool needs no signal at all: ``close()``
+queues one sentinel per worker, each worker exits by itself, and ``join()`` reaps them.
+
+So :func:`process_pool` closes and joins when its block finishes, and only on an exception (or a
+generator closed early, ``GeneratorExit``) terminates: workers get SIGTERM (ours kill their bot
+programs on it, see :func:`ime.bots.external.signals.guard_pool_worker`), and any still alive
+after ``grace`` seconds get SIGKILL, so even a lost SIGTERM cannot hang the caller.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from multiprocessing.context import BaseContext
+from multiprocessing.pool import Pool
+from typing import Any
+
+
+@contextmanager
+def process_pool(ctx: BaseContext, workers: int, initializer: Callable[..., Any] | None = None,
+                 initargs: tuple[Any, ...] = (), *, grace: float = 5.0) -> Iterator[Pool]:
+    """A ``ctx.Pool(workers, initializer, initargs)`` that is closed and joined after a block that
+    finished, and terminated (SIGTERM, then SIGKILL after ``grace`` s) after one that raised."""
+    pool = ctx.Pool(workers, initializer=initializer, initargs=initargs)
+    finished = False
+    try:
+        yield pool
+        finished = True
+    finally:
+        if finished:
+            pool.close()
+            pool.join()
+        else:
+            terminate(pool, grace=grace)
+
+
+def terminate(pool: Pool, *, grace: float = 5.0) -> None:
+    """``pool.terminate()`` and ``join()``, with a SIGKILL for every worker still alive after
+    ``grace`` seconds (``Pool.terminate`` itself waits on each worker without a limit)."""
+    procs = list(getattr(pool, "_pool", ()))  # the workers; a private but stable attribute
+    stop = threading.Event()
+
+    def reaper() -> None:
+        deadline = time.monotonic() + grace
+        while not stop.wait(0.05):
+            if time.monotonic() >= deadline:
+                for p in list(getattr(pool, "_pool", procs)):
+                    if p.exitcode is None and p.pid is not None:
+                        _kill(p.pid)
+                deadline = time.monotonic() + grace
+
+    watchdog = threading.Thread(target=reaper, name="pool-reaper", daemon=True)
+    watchdog.start()
+    try:
+        pool.terminate()
+        pool.join()
+    finally:
+        stop.set()
+        watchdog.join()
+
+
+def _kill(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+__all__ = ["process_pool", "terminate"]
