@@ -15,6 +15,7 @@ rule decisions:
     threads: 1
     resources:
         mem_mb=2000,
+        runtime=60,
     log:
         P.job_log("decisions", "{ltag}/{mode}/{part}"),
     benchmark:
@@ -36,6 +37,7 @@ rule dataset:
     threads: 1
     resources:
         mem_mb=2000,
+        runtime=60,
     log:
         P.job_log("dataset", "{dtag}/{bot}"),
     benchmark:

@@ -25,6 +25,7 @@ rule eval_keys:
     threads: lambda wc: WF.workers(wc.game)
     resources:
         mem_mb=2000,
+        runtime=240,
     log:
         P.job_log("eval_keys", "{ltag}/{ktag}/{target}"),
     benchmark:
@@ -48,6 +49,7 @@ rule eval_score_zoo:
     threads: lambda wc: WF.workers(wc.game)
     resources:
         mem_mb=1500,
+        runtime=240,
     log:
         P.job_log("eval_score", "{ltag}/{ktag}/zoo/{agent}/{target}"),
     benchmark:
@@ -74,6 +76,7 @@ rule eval_score_imitator:
     threads: lambda wc: WF.workers(wc.game)
     resources:
         mem_mb=2000,
+        runtime=240,
     log:
         P.job_log("eval_score", "{ltag}/{ktag}/imit/{ttag}/{netdir}/{ens}/{agent}/{target}"),
     benchmark:
@@ -101,6 +104,7 @@ rule eval_score_heldout:
     threads: lambda wc: WF.workers(wc.game)
     resources:
         mem_mb=2000,
+        runtime=240,
     log:
         P.job_log("eval_score", "{ltag}/{ktag}/heldout/{ttag}/{netdir}/{agent}/{target}"),
     benchmark:
@@ -129,6 +133,7 @@ rule eval_tournament_pair:
     threads: lambda wc: WF.workers(wc.game)
     resources:
         mem_mb=2000,
+        runtime=240,
     log:
         P.job_log("eval_tournament", "{ttag}/{netdir}/{ens}/{otag}/{pa}__{pb}"),
     benchmark:
@@ -162,6 +167,7 @@ rule eval_similarity:
     threads: 1
     resources:
         mem_mb=2000,
+        runtime=60,
     log:
         P.result_log("similarity"),
     conda:

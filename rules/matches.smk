@@ -13,6 +13,7 @@ rule matches:
     threads: 1
     resources:
         mem_mb=1000,
+        runtime=240,
     log:
         P.job_log("matches", "{ltag}/{part}"),
     benchmark:

@@ -36,6 +36,7 @@ rule report_similarity_tables:
     threads: 1
     resources:
         mem_mb=2000,
+        runtime=30,
     log:
         P.result_log("similarity_tables"),
     conda:
@@ -59,6 +60,7 @@ rule report_tournament:
     threads: 1
     resources:
         mem_mb=2000,
+        runtime=30,
     log:
         P.result_log("tournament"),
     conda:
@@ -84,6 +86,7 @@ rule report_moves:
     threads: 1
     resources:
         mem_mb=2000,
+        runtime=30,
     log:
         P.result_log("moves"),
     conda:

@@ -29,6 +29,7 @@ rule game_result:
     threads: lambda wc: WF.result_threads(wc.rdir)
     resources:
         mem_mb=2000,
+        runtime=120,
     log:
         P.result_log("game_result/{result}"),
     benchmark:

@@ -25,6 +25,7 @@ for (_game, _folds), _ttags in INDEX.train_groups().items():
         threads: lambda wc: WF.train_threads(wc.game)
         resources:
             mem_mb=2000,
+            runtime=480,
             gpu=lambda wc: WF.train_gpus(wc.game),
         log:
             P.job_log("train", "{ttag}/{netdir}/{bot}"),

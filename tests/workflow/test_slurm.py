@@ -1,0 +1,149 @@
+"""The SLURM profile on a real cluster: ``scripts/slurm-local.sh`` brings up munge, MariaDB +
+slurmdbd, slurmctld and slurmd on this box; ``snakemake --profile profiles/slurm`` runs the tiny
+chain to Table 4.5 through it, with one running job cancelled (``scancel``) on the way.
+
+Asserts: the cancelled job is reported (with its SLURM log) and rerun by the profile's retry; the
+results equal a local ``-j2`` run's byte for byte (timing files and fields aside); and a cluster
+this test started leaves no daemon behind. Needs root, Linux and either the SLURM packages or
+apt-get (the script installs them), and the executor plugin (Python 3.11+); skipped otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from workflow_helpers import ROOT, copy_workflow, overrides_arg, snakemake
+
+pytestmark = [pytest.mark.slurm, pytest.mark.slow]
+
+SCRIPT = ROOT / "scripts" / "slurm-local.sh"
+PROFILE = ROOT / "profiles" / "slurm"
+DAEMONS = ("munged", "mariadbd", "slurmdbd", "slurmctld", "slurmd")
+TARGET = "results/reversi/tiny/table4_5.csv"
+CONFIG = overrides_arg(["scale=tiny"])
+
+
+def _why_not() -> str | None:
+    if not sys.platform.startswith("linux"):
+        return "SLURM test: Linux only"
+    if os.geteuid() != 0:
+        return "SLURM test: needs root (scripts/slurm-local.sh installs packages, starts daemons)"
+    if not (shutil.which("slurmctld") or Path("/usr/sbin/slurmctld").exists()
+            or shutil.which("apt-get")):
+        return "SLURM test: no SLURM packages and no apt-get to install them"
+    try:
+        import snakemake_executor_plugin_slurm  # noqa: F401
+    except ImportError:
+        return "SLURM test: snakemake-executor-plugin-slurm not installed (pip install -e '.[slurm]')"
+    return None
+
+
+if (_reason := _why_not()) is not None:
+    pytest.skip(_reason, allow_module_level=True)
+
+
+def _daemon_pids() -> dict[int, str]:
+    found = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                comm = Path(f"/proc/{entry}/comm").read_text().strip()
+            except OSError:
+                continue
+            if comm in DAEMONS:
+                found[int(entry)] = comm
+    return found
+
+
+def _script(action: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["bash", str(SCRIPT), action], capture_output=True, text=True,
+                          timeout=600)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    was_up = _script("status").returncode == 0
+    up = _script("up")
+    assert up.returncode == 0, up.stdout + up.stderr
+    yield up.stdout
+    if not was_up:  # ours: stop every daemon, and prove it
+        down = _script("down")
+        assert down.returncode == 0, down.stdout + down.stderr
+        assert _daemon_pids() == {}, f"daemons left behind: {_daemon_pids()}"
+
+
+def _cancel_first_running_job(stop: threading.Event, cancelled: list[str]) -> None:
+    """scancel the first job seen RUNNING (any rule), once."""
+    while not stop.is_set() and not cancelled:
+        out = subprocess.run(["squeue", "-h", "-t", "RUNNING", "-o", "%i"],
+                             capture_output=True, text=True).stdout.split()
+        if out:
+            subprocess.run(["scancel", out[0]], check=False)
+            cancelled.append(out[0])
+            return
+        time.sleep(0.2)
+
+
+def _files(root: Path) -> dict[str, Path]:
+    return {str(p.relative_to(root)): p for d in ("results", "data") for p in (root / d).rglob("*")
+            if p.is_file()}
+
+
+def _comparable(path: Path) -> bytes | dict:
+    """The bytes, or for a model's metrics JSON its content without the timing block."""
+    if path.suffix == ".json" and "/models/" in str(path):
+        doc = json.loads(path.read_text())
+        doc.pop("timing", None)
+        return doc
+    return path.read_bytes()
+
+
+def test_profile_runs_the_tiny_chain_like_a_local_run(cluster, tmp_path):
+    assert "cpu*" in cluster and "idle" in cluster  # sinfo: the default partition, node up
+    local = copy_workflow(tmp_path / "local")
+    t0 = time.monotonic()
+    run = snakemake(local, "-j2", TARGET, "--config", CONFIG, timeout=900)
+    local_s = time.monotonic() - t0
+    assert run.returncode == 0, run.stderr[-3000:]
+
+    remote = copy_workflow(tmp_path / "slurm")
+    stop, cancelled = threading.Event(), []
+    killer = threading.Thread(target=_cancel_first_running_job, args=(stop, cancelled))
+    killer.start()
+    os.environ["IME_SLURM_ACCOUNT"] = "ime"
+    t0 = time.monotonic()
+    try:
+        run = snakemake(remote, "--profile", str(PROFILE), "--seconds-between-status-checks", "2",
+                        "--slurm-init-seconds-before-status-checks", "2", TARGET,
+                        "--config", CONFIG, timeout=1500)
+    finally:
+        stop.set()
+        killer.join()
+        os.environ.pop("IME_SLURM_ACCOUNT", None)
+    slurm_s = time.monotonic() - t0
+    text = run.stdout + run.stderr
+    assert run.returncode == 0, text[-4000:]
+    print(f"\nlocal -j2: {local_s:.0f} s; SLURM profile: {slurm_s:.0f} s")
+
+    # the cancelled job: reported with its state and its SLURM log, then submitted again
+    assert cancelled, "no job was seen running"
+    job = cancelled[0]
+    assert re.search(rf"SLURM-job '{job}' failed.*CANCELLED", text), text[-4000:]
+    assert re.search(r"\.snakemake/slurm_logs/rule_\w+/.*" + job + r"\.log", text)
+    assert text.count("has been submitted with SLURM jobid") >= 23  # 22 jobs, one twice
+
+    ours, theirs = _files(local), _files(remote)
+    assert sorted(ours) == sorted(theirs)
+    compared = [f for f in ours if not f.endswith(".timing.json")]
+    assert TARGET in compared
+    different = [f for f in compared if _comparable(ours[f]) != _comparable(theirs[f])]
+    assert different == []
