@@ -43,7 +43,7 @@ def _why_not() -> str | None:
     try:
         import snakemake_executor_plugin_slurm  # noqa: F401
     except ImportError:
-        return "SLURM test: snakemake-executor-plugin-slurm not installed (pip install -e '.[slurm]')"
+        return "SLURM test: no snakemake-executor-plugin-slurm (pip install -e '.[slurm]')"
     return None
 
 
