@@ -39,9 +39,17 @@ live_pid() {
   f=$(pidfile "$1")
   [[ -s $f ]] || return 1
   pid=$(tr -dc 0-9 <"$f")
-  [[ -n $pid && -d /proc/$pid ]] || return 1
+  [[ -n $pid ]] && alive "$pid" || return 1
   grep -q "$1" "/proc/$pid/comm" "/proc/$pid/cmdline" 2>/dev/null || return 1
   echo "$pid"
+}
+
+# Alive: the process exists and is not a zombie (a daemon that exited stays a zombie until its
+# parent reaps it; under a child subreaper, such as a test runner, that may be never).
+alive() {
+  local st
+  st=$(sed -E 's/.*\) ([A-Za-z]).*/\1/' "/proc/$1/stat" 2>/dev/null) || return 1
+  [[ -n $st && $st != Z && $st != X ]]
 }
 
 wait_for() {  # wait_for SECONDS DESCRIPTION COMMAND...
@@ -242,8 +250,8 @@ down() {
     d=${DAEMONS[i]}
     if pid=$(live_pid "$d"); then
       kill -TERM "$pid" 2>/dev/null || true
-      for _ in $(seq 100); do [[ -d /proc/$pid ]] || break; sleep 0.1; done
-      if [[ -d /proc/$pid ]]; then
+      for _ in $(seq 100); do alive "$pid" || break; sleep 0.1; done
+      if alive "$pid"; then
         kill -KILL "$pid" 2>/dev/null || true
         say "$d: killed (pid $pid did not stop in 10 s)"
       else

@@ -57,9 +57,10 @@ def _daemon_pids() -> dict[int, str]:
         if entry.isdigit():
             try:
                 comm = Path(f"/proc/{entry}/comm").read_text().strip()
-            except OSError:
+                state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except (OSError, IndexError):
                 continue
-            if comm in DAEMONS:
+            if comm in DAEMONS and state not in ("Z", "X"):  # a zombie has stopped
                 found[int(entry)] = comm
     return found
 
