@@ -177,6 +177,7 @@ start_mariadbd() {
       die "mariadb-install-db failed: $STATE/log/mariadb-install.log"
   fi
   chown mysql:mysql "$STATE/run"
+  touch "$STATE/log/mariadbd.log" && chown mysql:mysql "$STATE/log/mariadbd.log"  # mysql writes it
   # its own session: a signal to the caller's process group (Ctrl-C, timeout) must not stop it
   setsid mariadbd --user=mysql --datadir="$STATE/mysql" --socket="$STATE/run/mysqld.sock" \
     --pid-file="$(pidfile mariadbd)" --bind-address=127.0.0.1 --port="$DB_PORT" \

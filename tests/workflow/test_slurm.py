@@ -108,7 +108,7 @@ def _comparable(path: Path) -> bytes | dict:
     return path.read_bytes()
 
 
-def test_profile_runs_the_tiny_chain_like_a_local_run(cluster, tmp_path):
+def test_profile_runs_the_tiny_chain_like_a_local_run(cluster, tmp_path, monkeypatch):
     assert "cpu*" in cluster and "idle" in cluster  # sinfo: the default partition, node up
     local = copy_workflow(tmp_path / "local")
     t0 = time.monotonic()
@@ -120,7 +120,7 @@ def test_profile_runs_the_tiny_chain_like_a_local_run(cluster, tmp_path):
     stop, cancelled = threading.Event(), []
     killer = threading.Thread(target=_cancel_first_running_job, args=(stop, cancelled))
     killer.start()
-    os.environ["IME_SLURM_ACCOUNT"] = "ime"
+    monkeypatch.setenv("IME_SLURM_ACCOUNT", "ime")
     t0 = time.monotonic()
     try:
         run = snakemake(remote, "--profile", str(PROFILE), "--seconds-between-status-checks", "2",
@@ -129,7 +129,6 @@ def test_profile_runs_the_tiny_chain_like_a_local_run(cluster, tmp_path):
     finally:
         stop.set()
         killer.join()
-        os.environ.pop("IME_SLURM_ACCOUNT", None)
     slurm_s = time.monotonic() - t0
     text = run.stdout + run.stderr
     assert run.returncode == 0, text[-4000:]

@@ -2,7 +2,7 @@
 
 ``with multiprocessing.Pool(...)`` calls ``Pool.terminate()`` on the way out even when every task
 is done: the parent takes the task queue's read lock and sends SIGTERM to each worker, then
-joins it. If a worker misses that one SIGTERM (seen once in a full test run: a worker left idle on
+joins it. If a worker misses that one SIGTERM (seen in full test runs: a worker left idle on
 the queue lock, with no signal pending, and the parent blocked in ``waitpid`` on it for the rest
 of CI's 90 minutes), the run hangs forever. A finished pool needs no signal at all: ``close()``
 queues one sentinel per worker, each worker exits by itself, and ``join()`` reaps them.
@@ -18,7 +18,6 @@ from __future__ import annotations
 import os
 import signal
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from multiprocessing.context import BaseContext
@@ -47,17 +46,13 @@ def process_pool(ctx: BaseContext, workers: int, initializer: Callable[..., Any]
 def terminate(pool: Pool, *, grace: float = 5.0) -> None:
     """``pool.terminate()`` and ``join()``, with a SIGKILL for every worker still alive after
     ``grace`` seconds (``Pool.terminate`` itself waits on each worker without a limit)."""
-    procs = list(getattr(pool, "_pool", ()))  # the workers; a private but stable attribute
     stop = threading.Event()
 
-    def reaper() -> None:
-        deadline = time.monotonic() + grace
-        while not stop.wait(0.05):
-            if time.monotonic() >= deadline:
-                for p in list(getattr(pool, "_pool", procs)):
-                    if p.exitcode is None and p.pid is not None:
-                        _kill(p.pid)
-                deadline = time.monotonic() + grace
+    def reaper() -> None:  # every ``grace`` s until terminate returns: SIGKILL the live workers
+        while not stop.wait(grace):
+            for p in list(pool._pool):  # the workers; a private but stable attribute
+                if p.exitcode is None and p.pid is not None:
+                    _kill(p.pid)
 
     watchdog = threading.Thread(target=reaper, name="pool-reaper", daemon=True)
     watchdog.start()
