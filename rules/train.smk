@@ -52,10 +52,34 @@ rule net_architectures:
         "../workflow_scripts/net_architectures.py"
 
 
+# Table 4.4's ceiling column: a sample of each target's dataset re-asked of the bot itself
+# (another seed; ime.evaluate.ceiling), evaluate.self_agreement decisions (0: none).
+rule self_agreement:
+    input:
+        unpack(lambda wc: INDEX.ceiling_inputs(wc.game, wc.dtag, wc.bot)),
+    output:
+        P.CEILING,
+    params:
+        spec=lambda wc: INDEX.ceiling_spec(wc.game, wc.dtag, wc.ctag, wc.bot),
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=120,
+    log:
+        P.job_log("self_agreement", "{dtag}/{ctag}/{bot}"),
+    benchmark:
+        P.job_benchmark("self_agreement", "{dtag}/{ctag}/{bot}")
+    conda:
+        "../envs/ime.yaml"
+    script:
+        "../workflow_scripts/self_agreement.py"
+
+
 rule imitation_accuracy:
     input:
         metrics=lambda wc: INDEX.metrics_paths(INDEX.variant(wc.rdir)),
         stats=lambda wc: INDEX.stats_paths(INDEX.variant(wc.rdir)),
+        ceilings=lambda wc: INDEX.ceiling_paths(INDEX.variant(wc.rdir)),
     output:
         report(P.result("imitation_accuracy.csv"), caption="../report/imitation_accuracy.rst",
                category="Imitation", subcategory="Accuracy"),

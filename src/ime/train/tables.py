@@ -13,6 +13,8 @@ from ime.nets import build_net, count_params, describe
 TABLE4_4_COLUMNS = ["bot", "baseline", "net", "train_acc_mean", "train_acc_std",
                     "val_acc_mean", "val_acc_std", "folds", "pairs", "epochs_mean",
                     "val_acc_unseen_mean", "val_seen_share_mean"]
+CEILING_COLUMNS = ["self_agreement", "self_agreement_ci_low", "self_agreement_ci_high"]
+"""Table 4.4's ceiling (per bot, repeated on each net's row), when measured."""
 
 
 def table4_3(nets: Mapping[str, Mapping[str, Any]], in_shape: Sequence[int],
@@ -51,7 +53,9 @@ def _mean_of(ms: Sequence[Mapping[str, Any]], key: str) -> float:
 
 def table4_4(metrics: Sequence[Mapping[str, Any]],
              dataset_stats: Mapping[str, Mapping[str, Any]],
-             bots: Sequence[str], nets: Sequence[str]) -> pd.DataFrame:
+             bots: Sequence[str], nets: Sequence[str], *,
+             ceilings: Mapping[str, Mapping[str, Any]] | None = None,
+             bootstrap: int = 1000, ci: float = 0.95, seed: int = 0) -> pd.DataFrame:
     """One row per (bot, net): accuracies in % as mean and sample std over the folds.
 
     Beyond the thesis's columns: ``val_acc_unseen_mean`` is the validation accuracy on positions
@@ -61,13 +65,21 @@ def table4_4(metrics: Sequence[Mapping[str, Any]],
     ``val_acc_mean`` that is. A multi-head net adds its first head's own accuracies
     (``train_acc_major_mean``, ``val_acc_major_mean``: Doudizhu's major-only accuracy beside the
     one that needs every kicker right).
+
+    ``ceilings`` (the self-agreement files, :mod:`ime.evaluate.ceiling`) add
+    ``self_agreement`` and its CI per bot: how often the bot itself replays its logged action,
+    the most any imitator can reach.
     """
+    from ime.evaluate.ceiling import ceiling_columns
+
     by: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
     for m in metrics:
         by.setdefault((m["bot"], m["net"]), []).append(m)
     rows = []
     for bot in bots:
         st = dataset_stats[bot]
+        ceiling = (ceiling_columns(ceilings.get(bot), bootstrap=bootstrap, ci=ci, seed=seed)
+                   if ceilings is not None else {})
         for net in nets:
             ms = sorted(by.get((bot, net), []), key=lambda m: m["fold"])
             if not ms:
@@ -83,9 +95,11 @@ def table4_4(metrics: Sequence[Mapping[str, Any]],
                 "val_acc_unseen_mean": _mean_of(ms, "val_acc_unseen"),
                 "val_seen_share_mean": _mean_of(ms, "val_seen_share"),
                 **{f"{k}_mean": _mean_of(ms, k) for k in _first_head_keys(ms)},
+                **ceiling,
             })
-    extra = sorted({c for r in rows for c in r} - set(TABLE4_4_COLUMNS))
-    return pd.DataFrame(rows, columns=[*TABLE4_4_COLUMNS, *extra])
+    ceiling_cols = [c for c in CEILING_COLUMNS if ceilings is not None]
+    extra = sorted({c for r in rows for c in r} - set(TABLE4_4_COLUMNS) - set(ceiling_cols))
+    return pd.DataFrame(rows, columns=[*TABLE4_4_COLUMNS, *ceiling_cols, *extra])
 
 
 def _first_head_keys(ms: Sequence[Mapping[str, Any]]) -> list[str]:

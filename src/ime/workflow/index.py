@@ -120,6 +120,7 @@ class WorkflowIndex:
             "game": alternatives(v.game for v in vs),
             "ltag": alternatives(t for _, t in self.logs),
             "dtag": alternatives(t for _, t in self.datasets),
+            "ctag": alternatives(v.ceiling_tag for v in vs if v.ceiling_tag) or "(?!)",
             "ttag": alternatives(t for _, t in self.trains),
             "netdir": alternatives(d for _, _, d in self.nets),
             "part": alternatives(p for v in vs for p in v.parts()),
@@ -223,6 +224,26 @@ class WorkflowIndex:
     def stats_paths(self, v: Variant) -> list[str]:
         return [v.dataset_stats_path(b) for b in v.targets]
 
+    def ceiling_paths(self, v: Variant) -> list[str]:
+        """Every target's self-agreement file (none when ``evaluate.self_agreement`` is 0)."""
+        return [v.ceiling_path(b) for b in v.targets] if v.ceiling_tag else []
+
+    def ceiling_inputs(self, game: str, dtag: str, bot: str) -> dict[str, Any]:
+        """The bot's dataset (which decisions) and the logs that hold them (the positions)."""
+        v = self.datasets[(game, dtag)]
+        return {"dataset": v.dataset_path(bot), "logs": v.log_paths(bot)}
+
+    def ceiling_spec(self, game: str, dtag: str, ctag: str, bot: str) -> dict[str, Any]:
+        """What re-asking ``bot`` needs: its spec (None: a raw log's player no config
+        rebuilds), the sample size and seed (from ``ctag``), the logs' default seed."""
+        v = self.datasets[(game, dtag)]
+        n, s = ctag.removeprefix("n").split("_s")
+        spec = self.specs(game).get(bot)
+        return {"game": game, "game_params": v.game_params, "bot": bot,
+                "bot_spec": dict(spec) if spec is not None else None,
+                "decisions": int(n), "seed": int(s),
+                "default_seed": int(v.cfg["matches"]["seed"])}
+
     def sweep(self, rdir: str) -> Sweep:
         """The sweep whose results directory is ``rdir``."""
         if rdir not in self.sweeps:
@@ -259,7 +280,9 @@ class WorkflowIndex:
 
     def table4_4_spec(self, rdir: str) -> dict[str, Any]:
         v = self.variant(rdir)
-        return {"bots": v.targets, "nets": self.table_nets(v)}
+        e = v.cfg["evaluate"]
+        return {"bots": v.targets, "nets": self.table_nets(v),
+                "bootstrap": int(e["bootstrap"]), "ci": float(e["ci"]), "seed": int(e["seed"])}
 
     def accuracy_spec(self, rdir: str) -> dict[str, Any]:
         """The accuracy clustering (Fig 2.7's shape): the targets in order, and k."""

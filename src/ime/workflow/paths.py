@@ -28,6 +28,8 @@ DATASET_STATS = "data/{game}/datasets/{dtag}/{bot}.json"
 MODEL_DIR = "data/{game}/models/{ttag}/{netdir}"
 CHECKPOINT = MODEL_DIR + "/{bot}/fold{fold}.pt"
 METRICS = MODEL_DIR + "/{bot}/fold{fold}.json"
+CEILING = "data/{game}/ceiling/{dtag}/{ctag}/{bot}.json"
+"""A target's self-agreement on a sample of its dataset (``ctag``: ``n<decisions>_s<seed>``)."""
 
 # --- stage 4: evaluation --------------------------------------------------------------------------
 EVAL_DIR = "data/{game}/eval/{ltag}/{ktag}"

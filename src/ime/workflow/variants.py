@@ -130,6 +130,20 @@ class Variant:
     def dataset_stats_path(self, bot: str) -> str:
         return P.fill(P.DATASET_STATS, game=self.game, dtag=self.dataset_tag, bot=bot)
 
+    @property
+    def ceiling_tag(self) -> str | None:
+        """``n<decisions>_s<seed>`` of the self-agreement sample, None when it is off."""
+        e = self.cfg["evaluate"]
+        n = int(e.get("self_agreement") or 0)
+        return f"n{n}_s{int(e['seed'])}" if n > 0 else None
+
+    def ceiling_path(self, bot: str) -> str:
+        """``bot``'s self-agreement (Table 4.4's ceiling column); needs ``ceiling_tag``."""
+        if self.ceiling_tag is None:
+            raise ValueError("evaluate.self_agreement is 0: no ceiling")
+        return P.fill(P.CEILING, game=self.game, dtag=self.dataset_tag, ctag=self.ceiling_tag,
+                      bot=bot)
+
     def model_dir(self, net: str) -> str:
         return P.fill(P.MODEL_DIR, game=self.game, ttag=self.train_tag, netdir=self.net_dirs[net])
 

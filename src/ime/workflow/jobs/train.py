@@ -23,6 +23,38 @@ def job_train(smk: Any) -> None:
                       threads=int(smk.threads), progress=True)
 
 
+def job_self_agreement(smk: Any) -> None:
+    """Re-ask one target at a seeded sample of its dataset's decisions (Table 4.4's ceiling)."""
+    import json
+    from pathlib import Path
+
+    from ime.bots.registry import make_bot
+    from ime.core.registry import get_game
+    from ime.datasets.integrity import read_parquet
+    from ime.evaluate.ceiling import sample_decisions, self_agreement
+
+    p = smk.params.spec
+    with job_logging(smk):
+        game = get_game(p["game"], p["game_params"])
+        table = read_parquet(smk.input.dataset, columns=["match_id", "ply", "seat"])
+        rows = sample_decisions(table["match_id"].to_pylist(), table["ply"].to_pylist(),
+                                table["seat"].to_pylist(), int(p["decisions"]), int(p["seed"]),
+                                p["bot"])
+        bot = None
+        if p["bot_spec"] is not None:
+            bot = make_bot(p["game"], p["bot"], {p["bot"]: p["bot_spec"]})
+        try:
+            res = self_agreement(game, p["bot"], bot, list(smk.input.logs), rows,
+                                 default_seed=int(p["default_seed"]))
+        finally:
+            if bot is not None:
+                bot.close()
+        Path(smk.output[0]).parent.mkdir(parents=True, exist_ok=True)
+        Path(smk.output[0]).write_text(json.dumps(res, sort_keys=True) + "\n")
+        log.info("%s: self-agreement %s%% on %d decisions of %s matches", p["bot"],
+                 res["self_agreement"], res["decisions"], res.get("matches", 0))
+
+
 def job_net_architectures(smk: Any) -> None:
     """The nets' layers and parameter counts (thesis Table 4.3)."""
     from ime.train.tables import table4_3
@@ -40,7 +72,9 @@ def job_imitation_accuracy(smk: Any) -> None:
     p = smk.params.spec
     with job_logging(smk):
         stats = {s["bot"]: s for s in read_json(list(smk.input.stats))}
-        df = table4_4(read_json(list(smk.input.metrics)), stats, p["bots"], p["nets"])
+        ceilings = {c["bot"]: c for c in read_json(list(smk.input.ceilings))}
+        df = table4_4(read_json(list(smk.input.metrics)), stats, p["bots"], p["nets"],
+                      ceilings=ceilings, bootstrap=p["bootstrap"], ci=p["ci"], seed=p["seed"])
         write_csv(df, smk.output[0], echo=True)
 
 

@@ -48,6 +48,8 @@ class Evaluate(Section):
     ci: float = Field(gt=0, lt=1)
     imitator: Imitator
     tournament: Tournament
+    self_agreement: int = Field(ge=0)
+    """Decisions per target re-asked of the bot itself (Table 4.4's ceiling; 0: none)."""
     clusters: int = Field(ge=1)
 
 

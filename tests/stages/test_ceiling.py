@@ -1,0 +1,89 @@
+"""Self-agreement (Table 4.4's ceiling): a bot re-asked at its own logged decisions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ime.bots.registry import make_bot
+from ime.core.registry import get_game
+from ime.evaluate.ceiling import ceiling_columns, sample_decisions, self_agreement
+from ime.matches.judge import run_match
+from ime.matches.logs import write_matches
+
+GAME = get_game("reversi")
+SEED = 11
+
+
+@pytest.fixture(scope="module")
+def logged(tmp_path_factory):
+    """Six matches of the deterministic rev5 against the uniformly random opponent."""
+    det, rnd = make_bot("reversi", "rev5"), make_bot("reversi", "opp_random")
+    results = []
+    for k in range(6):
+        seats = [det, rnd] if k % 2 == 0 else [rnd, det]
+        results.append(run_match(GAME, seats, match_id=f"ceil-{k}", seed=SEED,
+                                 player_ids=[b.bot_id for b in seats], record_decisions=True))
+    path = tmp_path_factory.mktemp("ceiling") / "m.jsonl"
+    write_matches(path, results)
+    return path, results
+
+
+def _rows(results, bot_id):
+    rows, legal = [], []
+    for r in results:
+        for d in r.decisions:
+            if r.players[d.player] == bot_id:
+                rows.append((r.match_id, d.ply, d.player))
+                legal.append(len(d.state.legal_actions(d.player)))
+    return rows, legal
+
+
+def test_a_deterministic_bot_agrees_with_itself_always(logged):
+    path, results = logged
+    rows, _ = _rows(results, "rev5")
+    out = self_agreement(GAME, "rev5", make_bot("reversi", "rev5"), [path], rows,
+                         default_seed=SEED)
+    assert out["decisions"] == len(rows) > 50 and out["matches"] == 6
+    assert out["self_agreement"] == 100.0 and out["agree"] == len(rows)
+    cols = ceiling_columns(out, bootstrap=200, ci=0.95, seed=0)
+    assert cols == {"self_agreement": 100.0, "self_agreement_ci_low": 100.0,
+                    "self_agreement_ci_high": 100.0}
+
+
+def test_a_random_bot_agrees_about_as_often_as_chance(logged):
+    """Re-asked under another seed, the random bot replays its move with chance 1/#legal."""
+    path, results = logged
+    rows, legal = _rows(results, "opp_random")
+    out = self_agreement(GAME, "opp_random", make_bot("reversi", "opp_random"), [path], rows,
+                         default_seed=SEED)
+    chance = 100.0 * float(np.mean(1.0 / np.asarray(legal)))
+    assert out["self_agreement"] < 60.0
+    assert abs(out["self_agreement"] - chance) < 12.0, (out["self_agreement"], chance)
+    cols = ceiling_columns(out, bootstrap=300, ci=0.95, seed=0)
+    assert cols["self_agreement_ci_low"] <= out["self_agreement"] <= cols["self_agreement_ci_high"]
+    assert cols["self_agreement_ci_high"] - cols["self_agreement_ci_low"] > 1.0
+
+
+def test_sampling_is_seeded_and_bounded():
+    mids = [f"m{k // 10}" for k in range(100)]
+    plies, seats = list(range(100)), [0] * 100
+    a = sample_decisions(mids, plies, seats, 30, 5, "b")
+    assert a == sample_decisions(mids, plies, seats, 30, 5, "b") and len(a) == 30
+    assert a != sample_decisions(mids, plies, seats, 30, 6, "b")
+    assert len(sample_decisions(mids, plies, seats, 500, 5, "b")) == 100
+
+
+def test_a_dataset_match_missing_from_the_logs_is_named(logged):
+    path, _ = logged
+    with pytest.raises(ValueError, match=r"rev5: 1 dataset match.*first nowhere-7"):
+        self_agreement(GAME, "rev5", make_bot("reversi", "rev5"), [path], [("nowhere-7", 3, 0)],
+                       default_seed=SEED)
+
+
+def test_a_player_no_config_rebuilds_gets_no_figure_and_says_why(logged):
+    path, _ = logged
+    out = self_agreement(GAME, "botzone_player", None, [path], [("ceil-0", 0, 0)],
+                         default_seed=SEED)
+    assert out["self_agreement"] is None and "not a bot of config/bots/reversi.yaml" in out["why"]
+    assert np.isnan(ceiling_columns(out, bootstrap=10, ci=0.95, seed=0)["self_agreement"])

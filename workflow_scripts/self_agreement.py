@@ -1,0 +1,8 @@
+"""Snakemake job: one target's self-agreement, Table 4.4's ceiling column.
+
+Logic: ime.workflow.jobs.train.job_self_agreement.
+"""
+
+from ime.workflow.jobs.train import job_self_agreement
+
+job_self_agreement(snakemake)  # noqa: F821 - injected by Snakemake's script directive
