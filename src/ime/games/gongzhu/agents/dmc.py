@@ -1,0 +1,570 @@
+"""Deep Monte-Carlo (DMC) self-play training for Gongzhu, after the GZero seed and DouZero.
+
+Layout (DouZero's ``douzero/dmc``, on one machine with ``torch.multiprocessing``):
+
+* ``K`` actor processes play self-play deals with the current Q-networks (epsilon-greedy, the same
+  network in all four seats), and write every decision into shared-memory buffers of ``T``
+  samples (``unroll``): one stream for the play phase, one for the show phase (the seed handles
+  the show phase apart, with its 1x4 show vector). A buffer is taken from a *free* queue and
+  handed back full on the *full* queue.
+* The learner (this process) takes ``B`` full buffers of one stream (``batch``), fits Q(s, a) to
+  the Monte-Carlo target -- the deciding seat's final score of that deal times ``reward_scale``
+  (the seed plots score / 100) -- by mean-squared error, and copies its weights into the actors'
+  shared models after every step.
+
+Departures from the seed, all config: one network shared by the four seats (the seed keeps one per
+position A..D; sharing gives each net four times the data on a small budget, and the position
+is an input feature), and a smaller MLP (``width`` x ``depth`` = 256 x 3 by default instead of
+512 x 6; the LSTM has 64 units) because training runs on two shared CPU cores.
+
+Budgets are sample counts (``--frames``: samples consumed by the learner), never wall time.
+Every deal and every exploration draw is seeded (``derive_seed(seed, actor, episode)``); the
+order in which the learner sees actors' buffers depends on process scheduling, so two runs with
+``--actors 2`` are not bit-identical (the learner step itself is: see the tests).
+
+Command::
+
+    python -m ime.games.gongzhu.agents.dmc train --out runs/gz_dmc --frames 2000000 --actors 1
+    python -m ime.games.gongzhu.agents.dmc train --out runs/gz_dmc --frames 3000000 --resume
+
+``--out`` receives ``model.tar`` (resumable: weights, optimizers, counters, curve state),
+``agent.pt`` (the small bot checkpoint), ``curve.csv`` and ``curve.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import queue
+import time
+from collections import deque
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import multiprocessing as mp
+from torch import nn
+
+from ime.core.seeding import derive_seed
+from ime.games.gongzhu import rules as R
+from ime.games.gongzhu.agents.agent import DMCAgent
+from ime.games.gongzhu.agents.features import (
+    DMC_X_DIM,
+    DMC_Z_SHAPE,
+    PLAY_ACTION_DIM,
+    SHOW_ACTION_DIM,
+    SHOW_X_DIM,
+)
+from ime.games.gongzhu.agents.models import PlayQNet, ShowQNet
+
+KINDS = ("play", "show")
+POSITIONS = "ABCD"
+
+
+@dataclass
+class DMCConfig:
+    """Every knob of a DMC run (written into ``model.tar`` and ``config.json``)."""
+
+    out: str = "runs/gz_dmc"
+    frames: int = 200_000
+    actors: int = 1
+    seed: int = 0
+    width: int = 256
+    depth: int = 3
+    lstm_hidden: int = 64
+    show_width: int = 128
+    show_depth: int = 2
+    epsilon: float = 0.01
+    objective: str = "score"  # "score": score * reward_scale; "win": 1/k for the k top scorers
+    reward_scale: float = 0.01
+    unroll: int = 32
+    batch: int = 8
+    show_unroll: int = 16
+    show_batch: int = 4
+    num_buffers: int = 24
+    optimizer: str = "adam"
+    lr: float = 3e-4
+    max_grad_norm: float = 40.0
+    log_every: int = 10_000
+    save_every: int = 100_000
+    eval_every: int = 0
+    eval_deals: int = 50
+    eval_seed: int = 9_000_000
+    resume: bool = False
+    extra: dict = field(default_factory=dict)
+
+    def sizes(self, kind: str) -> tuple[int, int]:
+        """(unroll T, batch B) of a stream."""
+        return (self.unroll, self.batch) if kind == "play" else (self.show_unroll, self.show_batch)
+
+
+# ---- returns ----------------------------------------------------------------------------------
+
+
+def episode_returns(state: R.GongzhuState, objective: str, reward_scale: float) -> list[float]:
+    """Each seat's Monte-Carlo return of a finished deal."""
+    scores = R.scores(state)
+    if objective == "score":
+        return [s * reward_scale for s in scores]
+    if objective == "win":
+        top = R.winners(state)
+        return [1.0 / len(top) if s in top else 0.0 for s in range(4)]
+    raise ValueError(f"unknown objective {objective!r} (score or win)")
+
+
+# ---- buffers ----------------------------------------------------------------------------------
+
+
+def buffer_specs(cfg: DMCConfig) -> dict[str, dict[str, tuple[tuple[int, ...], torch.dtype]]]:
+    """Shape and dtype of every field of one buffer, per stream."""
+    t, ts = cfg.unroll, cfg.show_unroll
+    common = {
+        "target": (), "done": (), "episode_return": (), "position": (),
+    }
+    dtypes = {"target": torch.float32, "done": torch.bool, "episode_return": torch.float32,
+              "position": torch.int8}
+    play = {k: ((t, *s), dtypes[k]) for k, s in common.items()}
+    play.update({
+        "x": ((t, DMC_X_DIM), torch.int8),
+        "z": ((t, *DMC_Z_SHAPE), torch.int8),
+        "a": ((t, PLAY_ACTION_DIM), torch.int8),
+    })
+    show = {k: ((ts, *s), dtypes[k]) for k, s in common.items()}
+    show.update({"x": ((ts, SHOW_X_DIM), torch.int8), "a": ((ts, SHOW_ACTION_DIM), torch.int8)})
+    return {"play": play, "show": show}
+
+
+def create_buffers(cfg: DMCConfig) -> dict[str, dict[str, list[torch.Tensor]]]:
+    """``num_buffers`` shared-memory buffers per stream (DouZero's ``create_buffers``)."""
+    out: dict[str, dict[str, list[torch.Tensor]]] = {}
+    for kind, spec in buffer_specs(cfg).items():
+        out[kind] = {
+            key: [torch.zeros(shape, dtype=dt).share_memory_() for _ in range(cfg.num_buffers)]
+            for key, (shape, dt) in spec.items()
+        }
+    return out
+
+
+def get_batch(buffers: dict[str, list[torch.Tensor]],
+              indices: list[int]) -> dict[str, torch.Tensor]:
+    """Stack buffers ``indices`` into one batch, time folded into the batch dimension."""
+    return {key: torch.cat([bufs[m] for m in indices], dim=0) for key, bufs in buffers.items()}
+
+
+# ---- self-play --------------------------------------------------------------------------------
+
+
+def self_play_episode(agent: DMCAgent, deal_seed: int, explore_seed: int, cfg: DMCConfig):
+    """One self-play deal; returns ``{kind: [sample dict, ...]}`` in seat-major order (each seat's
+    decisions contiguous, the last one flagged ``done`` with the seat's return)."""
+    state = R.deal(deal_seed)
+    rng = np.random.default_rng(explore_seed)
+    per_seat: list[list] = [[] for _ in range(4)]
+    while not R.is_terminal(state):
+        seat = state.to_move
+        d = agent.decide(state, seat, cfg.epsilon, rng)
+        per_seat[seat].append(d)
+        R.apply(state, d.action)
+    rets = episode_returns(state, cfg.objective, cfg.reward_scale)
+    samples: dict[str, list[dict]] = {k: [] for k in KINDS}
+    for seat in range(4):
+        pos = (seat - state.first_seat) % 4
+        for kind in KINDS:
+            ds = [d for d in per_seat[seat] if d.kind == kind]
+            for j, d in enumerate(ds):
+                last = j == len(ds) - 1
+                s = {"x": d.x, "a": d.a, "target": rets[seat], "done": last,
+                     "episode_return": rets[seat] if last else 0.0, "position": pos}
+                if kind == "play":
+                    s["z"] = d.z
+                samples[kind].append(s)
+    return samples, R.scores(state)
+
+
+def _write(buffers: dict[str, list[torch.Tensor]], index: int, rows: list[dict]) -> None:
+    for key, bufs in buffers.items():
+        vals = [r[key] for r in rows]
+        if isinstance(vals[0], np.ndarray):
+            bufs[index][...] = torch.from_numpy(np.stack(vals).astype(np.int8))
+        else:
+            bufs[index][...] = torch.tensor(vals, dtype=bufs[index].dtype)
+
+
+def actor_main(actor_id: int, cfg: DMCConfig, play: PlayQNet, show: ShowQNet, free_queues,
+               full_queue, buffers, episode_counter: torch.Tensor, stop) -> None:
+    """An actor process: self-play until ``stop`` is set or a free queue yields ``None``,
+    handing full buffers to the learner."""
+    torch.set_num_threads(1)
+    full_queue.cancel_join_thread()  # exit without waiting for the learner to drain the queue
+    agent = DMCAgent(play, show)
+    pending: dict[str, list[dict]] = {k: [] for k in KINDS}
+    ep = int(episode_counter[actor_id])
+    while not stop.is_set():
+        samples, _ = self_play_episode(
+            agent, derive_seed(cfg.seed, "dmc-deal", actor_id, ep),
+            derive_seed(cfg.seed, "dmc-explore", actor_id, ep), cfg)
+        ep += 1
+        episode_counter[actor_id] = ep
+        for kind in KINDS:
+            pending[kind].extend(samples[kind])
+            t, _ = cfg.sizes(kind)
+            while len(pending[kind]) >= t:
+                index = free_queues[kind].get()
+                if index is None:
+                    return
+                _write(buffers[kind], index, pending[kind][:t])
+                full_queue.put((kind, index))
+                del pending[kind][:t]
+
+
+# ---- learner ----------------------------------------------------------------------------------
+
+
+class Learner:
+    """The global Q-networks and their optimizers; :meth:`step` is one MSE update."""
+
+    def __init__(self, cfg: DMCConfig):
+        self.cfg = cfg
+        torch.manual_seed(derive_seed(cfg.seed, "dmc-init") % (2**31))
+        self.nets: dict[str, nn.Module] = {
+            "play": PlayQNet(cfg.width, cfg.depth, cfg.lstm_hidden),
+            "show": ShowQNet(cfg.show_width, cfg.show_depth),
+        }
+        self.opts = {k: self._optimizer(n) for k, n in self.nets.items()}
+
+    def _optimizer(self, net: nn.Module) -> torch.optim.Optimizer:
+        if self.cfg.optimizer == "adam":
+            return torch.optim.Adam(net.parameters(), lr=self.cfg.lr)
+        if self.cfg.optimizer == "rmsprop":  # DouZero's choice
+            return torch.optim.RMSprop(net.parameters(), lr=self.cfg.lr, alpha=0.99, eps=1e-5)
+        raise ValueError(f"unknown optimizer {self.cfg.optimizer!r} (adam or rmsprop)")
+
+    def q(self, kind: str, batch: dict[str, torch.Tensor]) -> torch.Tensor:
+        net = self.nets[kind]
+        if kind == "play":
+            return net(batch["z"], batch["x"], batch["a"])
+        return net(batch["x"], batch["a"])
+
+    def loss(self, kind: str, batch: dict[str, torch.Tensor]) -> torch.Tensor:
+        return ((self.q(kind, batch) - batch["target"].float()) ** 2).mean()
+
+    def step(self, kind: str, batch: dict[str, torch.Tensor]) -> float:
+        """One optimizer step on ``batch`` of stream ``kind``; returns the loss before it."""
+        net, opt = self.nets[kind], self.opts[kind]
+        net.train()
+        loss = self.loss(kind, batch)
+        opt.zero_grad()
+        loss.backward()
+        nn.utils.clip_grad_norm_(net.parameters(), self.cfg.max_grad_norm)
+        opt.step()
+        return float(loss.item())
+
+    def agent(self) -> DMCAgent:
+        """A DMCAgent on copies of the current weights (for evaluation and export)."""
+        play = PlayQNet(self.cfg.width, self.cfg.depth, self.cfg.lstm_hidden)
+        show = ShowQNet(self.cfg.show_width, self.cfg.show_depth)
+        play.load_state_dict(self.nets["play"].state_dict())
+        show.load_state_dict(self.nets["show"].state_dict())
+        return DMCAgent(play, show)
+
+    def state_dict(self) -> dict:
+        return {
+            "nets": {k: n.state_dict() for k, n in self.nets.items()},
+            "opts": {k: o.state_dict() for k, o in self.opts.items()},
+        }
+
+    def load_state_dict(self, sd: dict) -> None:
+        for k in KINDS:
+            self.nets[k].load_state_dict(sd["nets"][k])
+            self.opts[k].load_state_dict(sd["opts"][k])
+
+
+# ---- the training loop --------------------------------------------------------------------------
+
+CURVE_FIELDS = [
+    "frames", "episodes", "play_steps", "show_steps", "loss_play", "loss_show", "mean_return",
+    *[f"mean_return_{p}" for p in POSITIONS], "wall_s", "eval_win_rate", "eval_mean_score",
+]
+
+
+@dataclass
+class Progress:
+    """Counters that a checkpoint saves and ``--resume`` restores."""
+
+    frames: int = 0
+    steps: dict = field(default_factory=lambda: {k: 0 for k in KINDS})
+    wall_s: float = 0.0
+    next_log: int = 0
+    next_save: int = 0
+    next_eval: int = 0
+    returns: dict = field(default_factory=lambda: {p: [] for p in POSITIONS})
+
+
+def _checkpoint(path: Path, cfg: DMCConfig, learner: Learner, prog: Progress,
+                episode_counter: torch.Tensor) -> None:
+    tmp = path / "model.tar.tmp"
+    torch.save({
+        "config": asdict(cfg),
+        "learner": learner.state_dict(),
+        "progress": asdict(prog),
+        "episode_counter": episode_counter.clone(),
+        "torch_rng": torch.get_rng_state(),
+    }, tmp)
+    os.replace(tmp, path / "model.tar")
+    torch.save(learner.agent().to_checkpoint(), path / "agent.pt")
+
+
+def _load_progress(d: dict) -> Progress:
+    return Progress(**{f.name: d[f.name] for f in fields(Progress) if f.name in d})
+
+
+def _evaluate(learner: Learner, cfg: DMCConfig) -> tuple[float, float]:
+    """Greedy win rate (ties shared) and mean score of the current nets in one seat against the
+    three deterministic rule styles, seats rotated over ``eval_deals`` seeded deals."""
+    from ime.games.gongzhu.agents.evaluate import DMCPlayer, RulePlayer, rotated_match
+
+    rules = [RulePlayer(s) for s in ("duck", "shoot", "low")]
+    res = rotated_match(DMCPlayer(learner.agent()), rules, cfg.eval_deals, cfg.eval_seed)
+    return res.win_rate, res.mean_score
+
+
+def _append_curve(path: Path, row: dict) -> None:
+    new = not path.exists()
+    with path.open("a", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=CURVE_FIELDS)
+        if new:
+            w.writeheader()
+        w.writerow({k: row.get(k, "") for k in CURVE_FIELDS})
+
+
+def _trim_curve(path: Path, frames: int) -> None:
+    """On resume, drop rows logged after the checkpoint we restart from."""
+    if not path.exists():
+        return
+    with path.open() as f:
+        rows = [r for r in csv.DictReader(f) if int(r["frames"]) <= frames]
+    with path.open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=CURVE_FIELDS)
+        w.writeheader()
+        w.writerows(rows)
+
+
+def plot_curve(csv_path: Path, png_path: Path) -> None:
+    """Loss and mean episode reward (and eval win rate if logged) against samples."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    with csv_path.open() as f:
+        rows = list(csv.DictReader(f))
+    if not rows:
+        return
+
+    def col(name: str) -> tuple[list[float], list[float]]:
+        xs, ys = [], []
+        for r in rows:
+            if r.get(name, "") not in ("", None):
+                xs.append(int(r["frames"]))
+                ys.append(float(r[name]))
+        return xs, ys
+
+    has_eval = bool(col("eval_win_rate")[0])
+    fig, axes = plt.subplots(1, 3 if has_eval else 2, figsize=(15 if has_eval else 10, 4))
+    ax = axes[0]
+    for name in ("loss_play", "loss_show"):
+        ax.plot(*col(name), label=name)
+    ax.set_xlabel("samples")
+    ax.set_ylabel("MSE")
+    ax.set_yscale("log")
+    ax.legend()
+    ax.set_title("DMC loss")
+    ax = axes[1]
+    ax.plot(*col("mean_return"), label="all seats", color="k")
+    for p in POSITIONS:
+        ax.plot(*col(f"mean_return_{p}"), label=f"position {p}", alpha=0.6)
+    ax.set_xlabel("samples")
+    ax.set_ylabel("mean episode reward (score/100)")
+    ax.legend(fontsize=7)
+    ax.set_title("self-play episode reward")
+    if has_eval:
+        ax = axes[2]
+        ax.plot(*col("eval_win_rate"), marker="o")
+        ax.set_xlabel("samples")
+        ax.set_ylabel("win rate vs 3 rule bots")
+        ax.set_title("greedy evaluation")
+    fig.tight_layout()
+    fig.savefig(png_path, dpi=100)
+    plt.close(fig)
+
+
+def train(cfg: DMCConfig, log=print) -> Progress:
+    """Run (or resume) DMC training until ``cfg.frames`` samples have been learned from."""
+    out = Path(cfg.out)
+    out.mkdir(parents=True, exist_ok=True)
+    torch.set_num_threads(1)
+    learner = Learner(cfg)
+    prog = Progress(next_log=cfg.log_every, next_save=cfg.save_every, next_eval=cfg.eval_every)
+    episode_counter = torch.zeros(cfg.actors, dtype=torch.int64)
+    curve = out / "curve.csv"
+    if cfg.resume and (out / "model.tar").exists():
+        ck = torch.load(out / "model.tar", map_location="cpu", weights_only=False)
+        learner.load_state_dict(ck["learner"])
+        prog = _load_progress(ck["progress"])
+        old = ck["episode_counter"]
+        n = min(len(old), cfg.actors)
+        episode_counter[:n] = old[:n]
+        if cfg.actors > n:  # new actors start past every episode index already used
+            episode_counter[n:] = int(old.max())
+        torch.set_rng_state(ck["torch_rng"])
+        _trim_curve(curve, prog.frames)
+        log(f"resumed from {out / 'model.tar'} at {prog.frames} samples")
+    elif curve.exists():
+        curve.unlink()
+    (out / "config.json").write_text(json.dumps(asdict(cfg), indent=1))
+    episode_counter.share_memory_()
+
+    actor_nets = {"play": PlayQNet(cfg.width, cfg.depth, cfg.lstm_hidden),
+                  "show": ShowQNet(cfg.show_width, cfg.show_depth)}
+    for k, net in actor_nets.items():
+        net.load_state_dict(learner.nets[k].state_dict())
+        net.share_memory()
+        net.eval()
+    buffers = create_buffers(cfg)
+    ctx = mp.get_context("spawn")
+    free_queues = {k: ctx.SimpleQueue() for k in KINDS}
+    full_queue = ctx.Queue()
+    stop = ctx.Event()
+    for k in KINDS:
+        for m in range(cfg.num_buffers):
+            free_queues[k].put(m)
+    actors = []
+    for i in range(cfg.actors):
+        p = ctx.Process(target=actor_main, args=(i, cfg, actor_nets["play"], actor_nets["show"],
+                                                 free_queues, full_queue, buffers,
+                                                 episode_counter, stop), daemon=True)
+        p.start()
+        actors.append(p)
+
+    pending: dict[str, list[int]] = {k: [] for k in KINDS}
+    window: dict[str, list[float]] = {k: [] for k in KINDS}
+    returns = {p: deque(prog.returns.get(p, []), maxlen=250) for p in POSITIONS}
+    t0 = time.perf_counter()
+    wall0 = prog.wall_s
+    try:
+        while prog.frames < cfg.frames:
+            try:
+                kind, index = full_queue.get(timeout=10)
+            except queue.Empty:
+                dead = [p.exitcode for p in actors if not p.is_alive()]
+                if dead:
+                    raise RuntimeError(f"DMC actor(s) died: exit codes {dead}") from None
+                continue
+            pending[kind].append(index)
+            t, b = cfg.sizes(kind)
+            if len(pending[kind]) < b:
+                continue
+            idx, pending[kind] = pending[kind][:b], pending[kind][b:]
+            batch = get_batch(buffers[kind], idx)
+            for m in idx:
+                free_queues[kind].put(m)
+            window[kind].append(learner.step(kind, batch))
+            actor_nets[kind].load_state_dict(learner.nets[kind].state_dict())
+            prog.steps[kind] += 1
+            prog.frames += t * b
+            done = batch["done"]
+            for r, pos in zip(batch["episode_return"][done].tolist(),
+                              batch["position"][done].tolist(), strict=True):
+                if kind == "play":
+                    returns[POSITIONS[pos]].append(r)
+            prog.wall_s = wall0 + time.perf_counter() - t0
+            row = None
+            if prog.frames >= prog.next_log or prog.frames >= cfg.frames:
+                allr = [r for p in POSITIONS for r in returns[p]]
+                row = {
+                    "frames": prog.frames, "episodes": int(episode_counter.sum()),
+                    "play_steps": prog.steps["play"], "show_steps": prog.steps["show"],
+                    "loss_play": _mean(window["play"]), "loss_show": _mean(window["show"]),
+                    "mean_return": _mean(allr), "wall_s": round(prog.wall_s, 1),
+                    **{f"mean_return_{p}": _mean(list(returns[p])) for p in POSITIONS},
+                }
+                window = {k: [] for k in KINDS}
+                while prog.next_log <= prog.frames:
+                    prog.next_log += cfg.log_every
+            if cfg.eval_every and (prog.frames >= prog.next_eval or prog.frames >= cfg.frames):
+                wr, ms = _evaluate(learner, cfg)
+                row = row or {"frames": prog.frames, "episodes": int(episode_counter.sum()),
+                              "wall_s": round(prog.wall_s, 1)}
+                row.update(eval_win_rate=round(wr, 4), eval_mean_score=round(ms, 2))
+                while prog.next_eval <= prog.frames:
+                    prog.next_eval += cfg.eval_every
+            if row is not None:
+                _append_curve(curve, row)
+                log(" ".join(f"{k}={v}" for k, v in row.items() if v != ""))
+            if prog.frames >= prog.next_save or prog.frames >= cfg.frames:
+                prog.returns = {p: list(returns[p]) for p in POSITIONS}
+                _checkpoint(out, cfg, learner, prog, episode_counter)
+                while prog.next_save <= prog.frames:
+                    prog.next_save += cfg.save_every
+    finally:
+        stop.set()
+        for k in KINDS:
+            for _ in actors:
+                free_queues[k].put(None)
+        for p in actors:
+            p.join(timeout=5)
+            if p.is_alive():
+                p.terminate()
+                p.join()
+    plot_curve(curve, out / "curve.png")
+    return prog
+
+
+def _mean(xs: list[float]) -> float | str:
+    return round(float(np.mean(xs)), 5) if xs else ""
+
+
+# ---- CLI --------------------------------------------------------------------------------------
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m ime.games.gongzhu.agents.dmc",
+                                description="Deep Monte-Carlo self-play for Gongzhu (GZero seed)")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    t = sub.add_parser("train", help="train or resume a DMC agent")
+    defaults = DMCConfig()
+    for f in fields(DMCConfig):
+        if f.name in ("extra", "resume"):
+            continue
+        flag = "--" + f.name.replace("_", "-")
+        t.add_argument(flag, type=type(getattr(defaults, f.name)),
+                       default=getattr(defaults, f.name))
+    t.add_argument("--resume", action="store_true",
+                   help="continue from OUT/model.tar up to --frames samples")
+    e = sub.add_parser("export", help="copy a run's bot checkpoint (agent.pt) somewhere")
+    e.add_argument("--run", required=True)
+    e.add_argument("--to", required=True)
+    return p
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = _parser().parse_args(argv)
+    if args.cmd == "train":
+        cfg = DMCConfig(**{k: v for k, v in vars(args).items() if k != "cmd"})
+        prog = train(cfg)
+        print(f"done: {prog.frames} samples, {prog.wall_s:.0f} s, checkpoint {cfg.out}/agent.pt")
+    elif args.cmd == "export":
+        ck = torch.load(Path(args.run) / "agent.pt", map_location="cpu", weights_only=False)
+        DMCAgent.from_checkpoint(ck)  # validates
+        torch.save(ck, args.to)
+        print(f"wrote {args.to} ({os.path.getsize(args.to) / 1e6:.2f} MB)")
+
+
+if __name__ == "__main__":
+    main()
+
+__all__ = ["DMCConfig", "Learner", "actor_main", "create_buffers", "episode_returns",
+           "get_batch", "self_play_episode", "train", "plot_curve"]
