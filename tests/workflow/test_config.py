@@ -75,7 +75,7 @@ def test_net_override_reaches_nets() -> None:
     (["train.lr=fast"], ["train.lr"]),
     (["dataset.mode=sloppy"], ["dataset.mode", "strict"]),
     (["train.folds=1"], ["train.folds"]),
-    (["train.nets=[mlp1,resnet]"], ["resnet"]),
+    (["train.nets=[mlp1,transformer]"], ["transformer"]),
     (["net.kind=rnn"], ["net.kind"]),
     (["game.targets=[]"], ["game.targets"]),
     (["sweep.key=no.such.key", "sweep.values=[1]"], ["sweep.key"]),

@@ -18,6 +18,8 @@ Architectures are plain dicts (``config/net/<name>.yaml``):
 * ``kind: mlp``: flatten -> dense(hidden[0]) -> ReLU -> ... -> dense(A);
 * ``kind: conv``: conv(k x k, channels[0], same padding) -> ReLU -> ... -> conv(channels[-1])
   -> batch norm -> ReLU -> flatten -> [dense(hidden) -> ReLU]* -> dense(A);
+* ``kind: resnet``: a residual tower (``blocks`` x ``width``) with a 1x1 policy head, deeper
+  than the thesis's nets (issue 16's capacity question): :mod:`ime.nets.resnet`;
 * ``kind: branches``: separate small nets over slices of the planes, each serving one or more
   heads (the thesis's Doudizhu major and minor nets): :mod:`ime.nets.branches`.
 * ``kernels`` / ``strides`` / ``padding`` / ``batch_norm: all`` on an mlp or conv: per-layer
@@ -118,7 +120,12 @@ def build_net(
         c += 1
     hidden = [int(x) for x in config.get("hidden", [])]
     layers: list[nn.Module] = []
-    if kind == "mlp":
+    if kind == "resnet":  # residual tower (ime.nets.resnet); hidden layers are in the trunk
+        from ime.nets.resnet import resnet_trunk
+
+        trunk_seq, width = resnet_trunk(config, in_shape)
+        layers, hidden = list(trunk_seq), []
+    elif kind == "mlp":
         layers.append(nn.Flatten())
         width = c * h * w
     elif kind == "conv":
@@ -135,7 +142,7 @@ def build_net(
         layers.append(nn.Flatten())
         width = prev * h * w
     else:
-        raise ValueError(f"unknown net kind {kind!r} (expected mlp, conv or branches)")
+        raise ValueError(f"unknown net kind {kind!r} (expected mlp, conv, resnet or branches)")
     for units in hidden:
         layers += [nn.Linear(width, units), nn.ReLU()]
         width = units
@@ -166,7 +173,7 @@ def init_weights(module: nn.Module, std: float | None, gen: torch.Generator | No
                 m.weight.copy_(torch.randn(m.weight.shape, generator=gen) * s)
                 if m.bias is not None:
                     m.bias.zero_()
-            elif isinstance(m, nn.BatchNorm2d):
+            elif isinstance(m, nn.BatchNorm2d) and m.affine:
                 m.weight.fill_(1.0)
                 m.bias.zero_()
 
@@ -187,6 +194,10 @@ def describe(config: Mapping[str, Any], in_shape: Sequence[int],
 
     if uses_layers(config):
         return describe_layered(config, in_shape, head_sizes(num_actions))
+    if config.get("kind") == "resnet":
+        from ime.nets.resnet import describe_resnet
+
+        return describe_resnet(config, in_shape, head_sizes(num_actions))
     c, h, w = in_shape
     out = "+".join(str(s) for s in head_sizes(num_actions))
     hidden = list(config.get("hidden", []))

@@ -36,7 +36,7 @@ class Branch(Section):
 
 class Net(Section):
     name: str
-    kind: Literal["mlp", "conv", "branches"]
+    kind: Literal["mlp", "conv", "resnet", "branches"]
     branches: Annotated[list[Branch], Field(min_length=1)] | None = None
     """branches only: the branches, in head order."""
     hidden: list[PositiveInt]
@@ -53,6 +53,12 @@ class Net(Section):
     batch_norm: bool | Literal["all"] | None = None
     """``true``: after the last convolution; ``all``: after every hidden layer, without learnt
     scale and shift (:mod:`ime.nets.layers`)."""
+    blocks: PositiveInt | None = None
+    """resnet only: residual blocks (:mod:`ime.nets.resnet`)."""
+    width: PositiveInt | None = None
+    """resnet only: the tower's channels."""
+    head_channels: PositiveInt | None = None
+    """resnet only: channels of the 1x1 policy-head convolution."""
     thesis_params: int | list[int] | None = None
     """The parameter count the thesis lists (Table 4.3), for comparison; a branches net lists
     one per branch (Table 5.5)."""
@@ -83,6 +89,15 @@ class Net(Section):
                                  f"got {self.kernel!r}")
         elif self.kernels is not None or self.strides is not None or self.padding is not None:
             raise ValueError("kernels, strides and padding are for kind: conv only")
+        resnet_keys = (self.blocks, self.width, self.head_channels)
+        if self.kind == "resnet":
+            if any(k is None for k in resnet_keys):
+                raise ValueError("a resnet needs blocks, width and head_channels")
+            if self.channels or self.kernels or self.strides or self.padding or self.batch_norm:
+                raise ValueError("a resnet takes blocks/width/head_channels, not channels, "
+                                 "kernels, strides, padding or batch_norm (it has BN throughout)")
+        elif any(k is not None for k in resnet_keys):
+            raise ValueError("blocks, width and head_channels are for kind: resnet only")
         if self.batch_norm == "all" and self.mask_input:
             raise ValueError("batch_norm: all takes no mask_input")
         return self
