@@ -40,6 +40,7 @@ from ime.games.gongzhu.rules import (
     SQ,
     SUIT_MASKS,
     GongzhuState,
+    cards_of_mask,
     legal_actions,
 )
 
@@ -115,12 +116,20 @@ def point_value(card: int, shown_cards: int) -> int:
     return 0
 
 
+def pile_value(view: PublicView) -> int:
+    """What the seat's own pile is worth now (shows included, the C10 left out)."""
+    sc = view.shown_cards
+    return sum(point_value(c, sc) for c in cards_of_mask(view.won[view.seat]))
+
+
 def trick_points(view: PublicView) -> int:
-    """Points on the table now; the C10 counts +-50 (it doubles a pile: bad for a bad pile)."""
+    """Points on the table now for the seat if it took the trick. The C10 doubles the seat's
+    pile: it is worth the pile's value (+50 on an empty pile)."""
     sc = view.shown_cards
     total = sum(point_value(c, sc) for _, c in view.trick)
     if any(c == C10 for _, c in view.trick):
-        total += 50 if total >= 0 else -50
+        pile = pile_value(view) + total
+        total += pile if pile else 50
     return total
 
 
@@ -174,6 +183,8 @@ def _show_duck(view: PublicView) -> int:
 
 
 def _lead_duck(view: PublicView) -> int:
+    """Chase the pig with a low spade when holding no SQ/SK/SA; else lead the lowest card of the
+    shortest safe suit (to make a void for the pig and the hearts later)."""
     legal = list(view.legal)
     pig_out = bool(view.out() >> SQ & 1)
     spades = [c for c in legal if c // 13 == SPADES]
@@ -181,7 +192,10 @@ def _lead_duck(view: PublicView) -> int:
         return min(spades)  # chase the pig
     safe = [c for c in legal if c // 13 != HEARTS and c != SQ
             and not (pig_out and c in (SK, SA)) and c not in (DJ, C10)]
-    return _lowest(safe or [c for c in legal if c != SQ] or legal)
+    if safe:
+        length = {su: (view.hand & SUIT_MASKS[su]).bit_count() for su in range(4)}
+        return min(safe, key=lambda c: (length[c // 13], c % 13, c // 13))
+    return _lowest([c for c in legal if c != SQ] or legal)
 
 
 def _follow_duck(view: PublicView, greedy: bool) -> int:
