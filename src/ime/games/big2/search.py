@@ -18,7 +18,8 @@ gives it the opponent's hand as the seat can deduce it, never the engine's.
   the pass. Leading: most cards first, then smallest main rank, bombs last (smallest first);
   ties keep the generator's order (kickers lexicographic).
 * **Exact solve** (精确解) when both hands hold at most ``exact_threshold`` cards (the seed's
-  10 + 10), within ``exact_nodes`` nodes; a solve that runs out falls back to:
+  10 + 10), within ``exact_nodes`` nodes; a solve that runs out falls back to (its cache kept,
+  the budgets below counted from there):
 * **Iterative deepening** (迭代深入搜索) from ``start_depth`` plies (the seed's 8), one ply
   deeper per iteration, leaves valued by the seed's estimate **opponent's cards - own cards**.
   Budgets are node counts (never time): the first iteration may use up to ``first_nodes``,
@@ -225,12 +226,13 @@ def search(own, opp, own_n, opp_n, lm, ll, lmu, lk, exact_threshold, exact_nodes
             return
         stats[ABORTED] = 0
     choice, value, reached, solved, n = -1, np.int64(0), 0, 0, 0
+    base = stats[NODES]  # the budgets count from here (after an exact attempt)
     max_depth = 2 * (own_n + opp_n) + 1
     d = start_depth
     while d <= max_depth:
-        if reached > 0 and stats[NODES] >= nodes:
+        if reached > 0 and stats[NODES] - base >= nodes:
             break
-        stats[LIMIT] = first_nodes if reached == 0 else nodes
+        stats[LIMIT] = base + (first_nodes if reached == 0 else nodes)
         n = root(own, opp, own_n, opp_n, lm, ll, lmu, lk, d, bufp, bufm, bufo, keys, scratch,
                  tt, stats, res)
         if stats[ABORTED]:
