@@ -21,6 +21,7 @@ Command::
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import time
 from dataclasses import asdict, dataclass
@@ -195,6 +196,17 @@ class CNNAgent:
         return cls(net)
 
 
+def rules_source_hash() -> str:
+    """Hash of the rules and rule-bot sources the data came from (stored in the checkpoint, so a
+    stale baseline -- trained before a rule style changed -- can be recognised)."""
+    from ime.games.gongzhu.bots import rulebots
+
+    h = hashlib.sha256()
+    for mod in (R, rulebots):
+        h.update(Path(mod.__file__).read_bytes())
+    return h.hexdigest()[:16]
+
+
 # ---- CLI ----------------------------------------------------------------------------------------
 
 
@@ -231,6 +243,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"generated {len(data['action'])} decisions from {cfg.games} games in {t_gen:.1f} s")
     net, metrics = fit(data, cfg)
     metrics["generate_s"] = round(t_gen, 1)
+    metrics["rules_source_hash"] = rules_source_hash()
     metrics["train_s"] = round(time.perf_counter() - t0 - t_gen, 1)
     out = Path(a.out)
     out.parent.mkdir(parents=True, exist_ok=True)

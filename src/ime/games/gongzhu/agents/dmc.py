@@ -287,6 +287,7 @@ class Learner:
 CURVE_FIELDS = [
     "frames", "episodes", "play_steps", "show_steps", "loss_play", "loss_show", "mean_return",
     *[f"mean_return_{p}" for p in POSITIONS], "wall_s", "eval_win_rate", "eval_mean_score",
+    "eval_win_ci",
 ]
 
 
@@ -303,7 +304,7 @@ class Progress:
     returns: dict = field(default_factory=lambda: {p: [] for p in POSITIONS})
 
 
-def _checkpoint(path: Path, cfg: DMCConfig, learner: Learner, prog: Progress,
+def save_checkpoint(path: Path, cfg: DMCConfig, learner: Learner, prog: Progress,
                 episode_counter: torch.Tensor) -> None:
     tmp = path / "model.tar.tmp"
     torch.save({
@@ -317,18 +318,31 @@ def _checkpoint(path: Path, cfg: DMCConfig, learner: Learner, prog: Progress,
     torch.save(learner.agent().to_checkpoint(), path / "agent.pt")
 
 
-def _load_progress(d: dict) -> Progress:
+def restore(path: Path, learner: Learner, episode_counter: torch.Tensor) -> Progress:
+    """Load a ``model.tar`` into ``learner`` (weights and optimizer state), the actors' episode
+    counters (new actors start past every episode index used) and torch's generator; returns
+    the saved progress counters."""
+    ck = torch.load(path, map_location="cpu", weights_only=False)
+    learner.load_state_dict(ck["learner"])
+    old = ck["episode_counter"]
+    n = min(len(old), len(episode_counter))
+    episode_counter[:n] = old[:n]
+    if len(episode_counter) > n:
+        episode_counter[n:] = int(old.max())
+    torch.set_rng_state(ck["torch_rng"])
+    d = ck["progress"]
     return Progress(**{f.name: d[f.name] for f in fields(Progress) if f.name in d})
 
 
-def _evaluate(learner: Learner, cfg: DMCConfig) -> tuple[float, float]:
-    """Greedy win rate (ties shared) and mean score of the current nets in one seat against the
-    three deterministic rule styles, seats rotated over ``eval_deals`` seeded deals."""
+def _evaluate(learner: Learner, cfg: DMCConfig) -> tuple[float, float, float]:
+    """Greedy win rate (ties shared), mean score and the win rate's 95% CI half-width of the
+    current nets in one seat against the three deterministic rule styles, seats rotated over
+    ``eval_deals`` seeded deals."""
     from ime.games.gongzhu.agents.evaluate import DMCPlayer, RulePlayer, rotated_match
 
     rules = [RulePlayer(s) for s in ("duck", "shoot", "low")]
     res = rotated_match(DMCPlayer(learner.agent()), rules, cfg.eval_deals, cfg.eval_seed)
-    return res.win_rate, res.mean_score
+    return res.win_rate, res.mean_score, res.win_ci
 
 
 def _append_curve(path: Path, row: dict) -> None:
@@ -392,9 +406,15 @@ def plot_curve(csv_path: Path, png_path: Path) -> None:
     ax.set_title("self-play episode reward")
     if has_eval:
         ax = axes[2]
-        ax.plot(*col("eval_win_rate"), marker="o")
+        xs, ys = col("eval_win_rate")
+        cx, ci = col("eval_win_ci")
+        if len(ci) == len(ys):
+            ax.errorbar(xs, ys, yerr=ci, marker="o", capsize=3, label="95% CI")
+        else:
+            ax.plot(xs, ys, marker="o")
+        ax.axhline(0.25, color="grey", ls=":", lw=1)
         ax.set_xlabel("samples")
-        ax.set_ylabel("win rate vs 3 rule bots")
+        ax.set_ylabel("win rate vs duck/shoot/low (ties shared)")
         ax.set_title("greedy evaluation")
     fig.tight_layout()
     fig.savefig(png_path, dpi=100)
@@ -411,15 +431,7 @@ def train(cfg: DMCConfig, log=print) -> Progress:
     episode_counter = torch.zeros(cfg.actors, dtype=torch.int64)
     curve = out / "curve.csv"
     if cfg.resume and (out / "model.tar").exists():
-        ck = torch.load(out / "model.tar", map_location="cpu", weights_only=False)
-        learner.load_state_dict(ck["learner"])
-        prog = _load_progress(ck["progress"])
-        old = ck["episode_counter"]
-        n = min(len(old), cfg.actors)
-        episode_counter[:n] = old[:n]
-        if cfg.actors > n:  # new actors start past every episode index already used
-            episode_counter[n:] = int(old.max())
-        torch.set_rng_state(ck["torch_rng"])
+        prog = restore(out / "model.tar", learner, episode_counter)
         _trim_curve(curve, prog.frames)
         log(f"resumed from {out / 'model.tar'} at {prog.frames} samples")
     elif curve.exists():
@@ -495,10 +507,11 @@ def train(cfg: DMCConfig, log=print) -> Progress:
                 while prog.next_log <= prog.frames:
                     prog.next_log += cfg.log_every
             if cfg.eval_every and (prog.frames >= prog.next_eval or prog.frames >= cfg.frames):
-                wr, ms = _evaluate(learner, cfg)
+                wr, ms, ci = _evaluate(learner, cfg)
                 row = row or {"frames": prog.frames, "episodes": int(episode_counter.sum()),
                               "wall_s": round(prog.wall_s, 1)}
-                row.update(eval_win_rate=round(wr, 4), eval_mean_score=round(ms, 2))
+                row.update(eval_win_rate=round(wr, 4), eval_mean_score=round(ms, 2),
+                           eval_win_ci=round(ci, 4))
                 while prog.next_eval <= prog.frames:
                     prog.next_eval += cfg.eval_every
             if row is not None:
@@ -506,7 +519,7 @@ def train(cfg: DMCConfig, log=print) -> Progress:
                 log(" ".join(f"{k}={v}" for k, v in row.items() if v != ""))
             if prog.frames >= prog.next_save or prog.frames >= cfg.frames:
                 prog.returns = {p: list(returns[p]) for p in POSITIONS}
-                _checkpoint(out, cfg, learner, prog, episode_counter)
+                save_checkpoint(out, cfg, learner, prog, episode_counter)
                 while prog.next_save <= prog.frames:
                     prog.next_save += cfg.save_every
     finally:
@@ -566,5 +579,5 @@ def main(argv: list[str] | None = None) -> None:
 if __name__ == "__main__":
     main()
 
-__all__ = ["DMCConfig", "Learner", "actor_main", "create_buffers", "episode_returns",
-           "get_batch", "self_play_episode", "train", "plot_curve"]
+__all__ = ["DMCConfig", "Learner", "Progress", "actor_main", "create_buffers", "episode_returns",
+           "get_batch", "plot_curve", "restore", "save_checkpoint", "self_play_episode", "train"]
