@@ -101,6 +101,21 @@ def test_bots_are_deterministic_given_seed_and_history(ckpts):
     assert any(run(s) != first for s in (6, 7, 8))
 
 
+def test_bots_play_through_the_plugin_state(ckpts):
+    """The IME plug-in's state (``game.py``) drives both bots through a whole deal."""
+    from ime.games.gongzhu.game import GAME
+
+    state = GAME.new_initial_state(seed=8)
+    bots = [GongzhuDMCBot("d", checkpoint=ckpts["dmc"]),
+            GongzhuCNNBot("c", checkpoint=ckpts["cnn"])]
+    while not state.is_terminal():
+        (seat,) = state.current_players()
+        a = bots[seat % 2].act(state, _ctx(0, state.ply, seat))
+        assert a in state.legal_actions(seat)
+        state.apply_action(a)
+    assert len(state.returns()) == 4
+
+
 def test_bot_rejects_a_seat_not_to_move(ckpts):
     bot = GongzhuDMCBot("d", checkpoint=ckpts["dmc"])
     state = R.deal(3)

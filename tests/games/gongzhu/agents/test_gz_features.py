@@ -55,7 +55,8 @@ def test_features_ignore_other_hands():
         # negative control: swap one of my cards with a hidden card of the next seat
         nxt = (seat + 1) % 4
         if state.hands[nxt]:
-            mine, theirs = R.cards_of_mask(state.hands[seat])[0], R.cards_of_mask(state.hands[nxt])[0]
+            mine = R.cards_of_mask(state.hands[seat])[0]
+            theirs = R.cards_of_mask(state.hands[nxt])[0]
             swapped = state.copy()
             swapped.hands[seat] ^= (1 << mine) | (1 << theirs)
             swapped.hands[nxt] ^= (1 << mine) | (1 << theirs)

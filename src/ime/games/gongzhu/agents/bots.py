@@ -52,18 +52,14 @@ def _cnn(path: str):
 
 
 def core_state(state: Any) -> R.GongzhuState:
-    """The rules-core state behind whatever the plug-in hands a bot: a ``GongzhuState`` itself,
-    or an IME ``State`` that holds one as an attribute."""
+    """The rules-core state behind what a bot is handed: the plug-in's ``GongzhuGameState``
+    keeps it in ``.core`` (``game.py``); a bare ``GongzhuState`` is accepted as is."""
     if isinstance(state, R.GongzhuState):
         return state
-    for name in ("core", "gs", "rules_state", "inner", "state"):
-        inner = getattr(state, name, None)
-        if isinstance(inner, R.GongzhuState):
-            return inner
-    for inner in vars(state).values() if hasattr(state, "__dict__") else ():
-        if isinstance(inner, R.GongzhuState):
-            return inner
-    raise TypeError(f"cannot find a GongzhuState in {type(state).__name__}")
+    core = getattr(state, "core", None)
+    if isinstance(core, R.GongzhuState):
+        return core
+    raise TypeError(f"not a Gongzhu state: {type(state).__name__} (no GongzhuState in .core)")
 
 
 def _check_seat(gs: R.GongzhuState, ctx: DecisionContext) -> int:
