@@ -94,7 +94,6 @@ class DMCConfig:
     eval_deals: int = 50
     eval_seed: int = 9_000_000
     resume: bool = False
-    extra: dict = field(default_factory=dict)
 
     def sizes(self, kind: str) -> tuple[int, int]:
         """(unroll T, batch B) of a stream."""
@@ -550,7 +549,7 @@ def _parser() -> argparse.ArgumentParser:
     t = sub.add_parser("train", help="train or resume a DMC agent")
     defaults = DMCConfig()
     for f in fields(DMCConfig):
-        if f.name in ("extra", "resume"):
+        if f.name == "resume":
             continue
         flag = "--" + f.name.replace("_", "-")
         t.add_argument(flag, type=type(getattr(defaults, f.name)),
