@@ -146,3 +146,55 @@ def ceiling_columns(ceiling: Mapping[str, Any] | None, *, bootstrap: int, ci: fl
     return {"self_agreement": float(ceiling["self_agreement"]),
             "self_agreement_ci_low": round(100.0 * lo, 2),
             "self_agreement_ci_high": round(100.0 * hi, 2)}
+
+
+def spot_check(game_name: str, bot_id: str, opponent: str, matches: int, *, seed: int = 5,
+               params: Mapping[str, Any] | None = None, workdir: str | Path = ".") -> dict:
+    """Play ``matches`` of ``bot_id`` against ``opponent`` in the other seats (the bot's seat
+    rotates), then re-ask the bot at every one of its decisions: the ceiling without running
+    the pipeline."""
+    from ime.bots.registry import make_bot
+    from ime.core.registry import get_game
+    from ime.matches.judge import run_match
+    from ime.matches.logs import write_matches
+
+    game = get_game(game_name, params)
+    target, opp = make_bot(game_name, bot_id), make_bot(game_name, opponent)
+    results = []
+    for k in range(matches):
+        seats = [opp] * game.num_players
+        seats[k % game.num_players] = target
+        results.append(run_match(game, seats, match_id=f"ceiling-{k}", seed=seed,
+                                 player_ids=[b.bot_id for b in seats], record_decisions=True))
+    path = Path(workdir) / f"ceiling_{game_name}_{bot_id}.jsonl"
+    write_matches(path, results)
+    rows = [(r.match_id, d.ply, d.player) for r in results for d in r.decisions
+            if r.players[d.player] == bot_id]
+    out = self_agreement(game, bot_id, make_bot(game_name, bot_id), [path], rows,
+                         default_seed=seed)
+    return {**{k: v for k, v in out.items() if k != "rows"},
+            **ceiling_columns(out, bootstrap=1000, ci=0.95, seed=0)}
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m ime.evaluate.ceiling reversi rev3 opp_noisy1 6 [key=value ...]``."""
+    import argparse
+    import json
+    import tempfile
+
+    ap = argparse.ArgumentParser(description=spot_check.__doc__)
+    ap.add_argument("game")
+    ap.add_argument("bot")
+    ap.add_argument("opponent")
+    ap.add_argument("matches", type=int)
+    ap.add_argument("params", nargs="*", help="game params key=value (Snake: width=11 height=10)")
+    a = ap.parse_args(argv)
+    params = {k: int(v) if v.lstrip("-").isdigit() else v
+              for k, v in (p.split("=", 1) for p in a.params)}
+    with tempfile.TemporaryDirectory() as tmp:
+        print(json.dumps(spot_check(a.game, a.bot, a.opponent, a.matches, params=params or None,
+                                    workdir=tmp)))
+
+
+if __name__ == "__main__":
+    main()

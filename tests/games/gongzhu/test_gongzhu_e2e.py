@@ -33,9 +33,9 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_logs_are_four_seat_logs_with_shows(run: Path) -> None:
-    line = next(iter((run / "data/gongzhu/logs/tiny/gz_duck/shard000.jsonl").open()))
+    line = next(iter((run / "data/gongzhu/logs/tiny/gz_dmc/shard000.jsonl").open()))
     m = json.loads(line)
-    assert len(m["players"]) == 4 and "gz_duck" in [p["bot"] for p in m["players"]]
+    assert len(m["players"]) == 4 and "gz_dmc" in [p["bot"] for p in m["players"]]
     first = m["log"][0]["output"]
     hands = first["initdata"]["hands"]
     assert sorted(c for h in hands for c in h) == list(range(52))
@@ -48,8 +48,8 @@ def test_logs_are_four_seat_logs_with_shows(run: Path) -> None:
 
 def test_s1s2_table(run: Path) -> None:
     t = pd.read_csv(run / RES / "s1s2_imitator.csv")
-    assert list(t.bot) == ["gz_duck", "gz_low"]
-    assert list(t.imitator) == ["imit_gz_duck", "imit_gz_low"]
+    assert list(t.bot) == ["gz_dmc", "gz_low"]
+    assert list(t.imitator) == ["imit_gz_dmc", "imit_gz_low"]
     for col in ("S1", "S2", "S1_lo", "S1_hi", "S2_lo", "S2_hi", "baseline_S1"):
         assert t[col].between(0, 1).all(), col
     assert (t.S1_lo <= t.S1).all() and (t.S1 <= t.S1_hi).all()
@@ -58,9 +58,9 @@ def test_s1s2_table(run: Path) -> None:
 
 def test_dataset_and_tournament(run: Path) -> None:
     d = pd.read_csv(run / RES / "dataset_stats.csv")
-    assert list(d.bot) == ["gz_duck", "gz_low"]
+    assert list(d.bot) == ["gz_dmc", "gz_low"]
     games = pd.read_csv(run / RES / "tournament_games.csv")
     assert {f"player{s}" for s in range(4)} <= set(games.columns)
     assert {f"score{s}" for s in range(4)} <= set(games.columns)
     t = pd.read_csv(run / RES / "tournament.csv")
-    assert {"gz_duck", "gz_low", "imit_gz_duck", "imit_gz_low"} <= set(t.bot)
+    assert {"gz_dmc", "gz_low", "imit_gz_dmc", "imit_gz_low"} <= set(t.bot)

@@ -33,3 +33,9 @@ def _style_factory(style: str) -> BotFactory:
 BOT_KINDS: dict[str, BotFactory] = {style: _style_factory(style) for style in RULE_STYLES}
 
 __all__ = ["BOT_KINDS"]
+
+# The learned agents (supervised CNN, Deep Monte-Carlo; ime.games.gongzhu.agents): their
+# factories import torch only when a bot is built.
+from ime.games.gongzhu.agents import AGENT_KINDS  # noqa: E402
+
+BOT_KINDS.update(AGENT_KINDS)
