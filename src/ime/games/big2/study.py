@@ -170,7 +170,7 @@ def solver_rows(solver: Mapping[str, Any], seed: int = 0, workers: int = 1,
     """The solver-effort table (see the module doc); one worker keeps the timings clean."""
     from ime.games.big2.search import SearchParams, decide
 
-    decide(0o1, 0o1, 1, 1, None, SearchParams())  # load the compiled search before timing
+    decide(1, 1, 1, 1, None, SearchParams())  # a 3 against a 3: load the compiled search first
     sizes = [int(x) for x in solver.get("sizes", [2, 4, 6, 8, 10])]
     per = int(solver.get("positions", 50))
     max_nodes = int(solver.get("max_nodes", 50_000_000))

@@ -16,6 +16,8 @@ single legal action is played without searching.
 
 from __future__ import annotations
 
+from dataclasses import astuple
+
 import numpy as np
 
 from ime.core.bot import Bot, DecisionContext, decision_rng
@@ -46,7 +48,7 @@ class NegamaxBot(Bot):
         self.bot_id = bot_id
         self.params = SearchParams(int(exact_threshold), int(exact_nodes), int(start_depth),
                                    int(first_nodes), int(nodes))
-        if min(self.params.__dict__.values()) < 0 or self.params.start_depth < 1:
+        if min(astuple(self.params)) < 0 or self.params.start_depth < 1:
             raise ValueError(f"{bot_id}: search params must be >= 0 (start_depth >= 1), "
                              f"got {self.params}")
         self.last_result: SearchResult | None = None
