@@ -115,7 +115,10 @@ def strength_rows(study: Mapping[str, Any], specs: Mapping[str, Mapping[str, Any
         tasks = [(agent, base, seat, i, seed, params) for seat in (0, 1) for i in range(per)]
         t = time.perf_counter()
         if workers > 1:
-            with process_pool(mp.get_context("spawn"), workers) as pool:
+            # fork where there is one: a spawned worker re-runs the parent's __main__, which
+            # under Snakemake's script directive is the job script (it has no `snakemake`)
+            method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
+            with process_pool(mp.get_context(method), workers) as pool:
                 scores = pool.map(_play, tasks, chunksize=4)
         else:
             scores = [_play(x) for x in tasks]
