@@ -64,7 +64,8 @@ def _mask_actions(st) -> set:
 def test_the_table():
     assert NUM_MAJOR == 302 and RANGES["bombs"] == (66, 78) and RANGES["pass"] == (0, 0)
     assert RANGES["trio chains + pairs"][1] == NUM_MAJOR - 1
-    assert major_label(0) == "pass" and major_label(1) == "3" and major_label(40) == "333+1x1"
+    assert major_label(0) == "pass" and major_label(1) == "3" and major_label(40) == "333+s"
+    assert major_label(264) == "333444+pp"
     assert ENC.state_shape == (26, 4, 13) and ENC.head_sizes == [302, 26, 26, 26, 26, 26]
 
 

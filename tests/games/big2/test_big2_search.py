@@ -38,7 +38,7 @@ def _positions(n: int, seed: int, max_cards: int):
 
 
 def test_exact_values_equal_plain_minimax():
-    for a, b, last in _positions(100, 0, 5):
+    for a, b, last in _positions(80, 0, 5):
         values, _ = solve_values(a, b, last)
         assert values.max() == game_value(a, b, last), (a.tolist(), b.tolist(), last)
 

@@ -153,13 +153,14 @@ def minor_mask(hand: np.ndarray, major: int, prefix: Sequence[int]) -> np.ndarra
 
 
 def major_label(code: int) -> str:
-    """A major code's name for figure axes: ``pass``, ``33``, ``333+1``, ``345678``."""
+    """A major code's name for figure axes: ``pass``, ``33``, ``345678``, ``333+s`` (a trio with
+    a single), ``333444+pp`` (a trio chain with two pairs)."""
     key = MAJOR_KEYS[code]
     if key is None:
         return "pass"
     main, length, mult, k = key
     text = "".join(RANK_CHARS[r] * mult for r in range(main - length + 1, main + 1))
-    return text + (f"+{length}x{k}" if k else "")
+    return text + ("+" + "sp"[k - 1] * length if k else "")
 
 
 __all__ = ["MAJOR_COUNTS", "MAJOR_KEYS", "MAJOR_KICKERS", "MAJOR_KICKER_SIZE", "MAX_KICKERS",
