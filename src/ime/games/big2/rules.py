@@ -16,8 +16,8 @@ names, as its FightTheLandlord judge uses them):
 
 Scores (:func:`final_scores`): the winner (first to empty the hand) gets ``+n``, the loser
 ``-n``, ``n`` the loser's cards left. A fault (an illegal response, a bot failure) scores
-``-hand_size`` for the offender and ``+hand_size`` for the other seat: worse than any legal
-loss (:func:`fault_scores`).
+``-hand_size`` for the offender and ``+hand_size`` for the other seat: as bad as the worst
+legal loss (losing without having played a card) (:func:`fault_scores`).
 """
 
 from __future__ import annotations
