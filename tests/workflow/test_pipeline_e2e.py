@@ -130,6 +130,7 @@ def test_adding_a_target_runs_only_its_jobs(run: Path) -> None:
     only its own models; rev1's and rev2's logs, datasets and models are left alone."""
     jobs = _dry_jobs(run, "game.targets=[rev1,rev2,rev3]")
     assert jobs == {"matches": 2, "decisions": 2, "dataset": 1, TRAIN: 3,  # rev3 x 3 nets
+                    "self_agreement": 1,  # rev3's ceiling (Table 4.4)
                     "dataset_stats": 1, "net_architectures": 1, "imitation_accuracy": 1,
                     "run_report": 1, "artifact": 3}, jobs
     logs = sorted(p.relative_to(run).as_posix()
