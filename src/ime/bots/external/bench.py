@@ -94,7 +94,7 @@ def bench_external(program: str | os.PathLike[str], game: str, matches: int = 3,
         try:
             for m in range(matches):
                 # the same match ids for every variant: a game that deals or draws its start
-                # from the match id (Doudizhu, Big-2, Snake) gives every variant the same games
+                # from the match id (card games, random boards) gives every variant the same games
                 res = run_match(g, [timed, *[_First()] * (g.num_players - 1)],
                                 match_id=f"bench-{m}", seed=0)
                 if res.fault is not None:
