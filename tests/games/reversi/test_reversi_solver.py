@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from ime.games.reversi.bitboard import BLACK_START, PASS, WHITE_START, flips, legal_moves
-from ime.games.reversi.game import GAME, ReversiState
+from ime.games.reversi.game import GAME, ReversiState, square_name
 from ime.games.reversi.solver import (
     SolveResult,
     bench_solver,
@@ -246,3 +246,35 @@ def test_cli_subprocess() -> None:
     assert p.stderr.startswith("nodes ")
     p = _cli("--board", "bad", "--to-move", "X")
     assert p.returncode == 2 and "64" in p.stderr
+
+
+def test_last_empty_flip_count_matches_flips() -> None:
+    """The table count of the last empty square (one look-up per line) against the flips
+    kernel, for both sides, on random full boards with the empty square anywhere."""
+    from numba import njit
+
+    from ime.games.reversi import solver as S
+
+    @njit(cache=False)
+    def count(P, sq):
+        return S._count_last_flips(P, sq)
+
+    rng = np.random.default_rng(3)
+    for _ in range(3000):
+        sq = int(rng.integers(64))
+        full = ((1 << 64) - 1) & ~(1 << sq)
+        col = int(rng.integers(0, 1 << 63)) | (int(rng.integers(0, 2)) << 63)
+        P, O = np.uint64(col & full), np.uint64(~col & full)
+        assert count(P, sq) == bin(int(flips(P, O, sq))).count("1")
+        assert count(O, sq) == bin(int(flips(O, P, sq))).count("1")
+
+
+def test_ffo_40() -> None:
+    """FFO endgame #40 (20 empties): A2 is the only best move, +38 (no empties at the end)."""
+    from ime.games.reversi.edax import FFO_40_44
+    from ime.games.reversi.tools import parse_board
+
+    board, side, best = FFO_40_44[0]
+    r = solve(*parse_board(board, side))
+    assert r.score == 38
+    assert [square_name(s) for s in r.best_moves] == [best]

@@ -29,11 +29,12 @@ move removes one empty, and a pass node never uses its own row before handing it
 the search allocates nothing. Every bitboard constant and shift is ``np.uint64``: mixing Python ints
 into uint64 arithmetic makes numba silently fall back to float64.
 
-The solver has its own kernels rather than ``bitboard``'s: popcount / bit scans are LLVM intrinsics
-(``ctpop``, ``cttz``, ``ctlz``), flips use per-square ray masks (first non-opponent square along
-each ray, no fills) and move generation a doubling fill. Recursive kernels each keep a single numba
-signature (int64 / uint64 / bool arguments only): a recursive function compiled for two signatures
-crashes when reloaded from numba's cache.
+Move generation, flips and bit counts are the engine's (``ime.games.reversi.bitboard``: LLVM
+intrinsics, ray-mask flips, doubling-fill moves), shared with perft and the bots. The last empty
+square is scored by a table count of flips per line (``_count_last_flips``, as Edax's
+``count_last_flip``). Recursive kernels each keep a single numba signature (int64 / uint64 / bool
+arguments only): a recursive function compiled for two signatures crashes when reloaded from
+numba's cache.
 """
 
 from __future__ import annotations
@@ -43,13 +44,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.core.extending import intrinsic
+from numba import njit
 
-from ime.games.reversi.bitboard import BLACK_START, PASS, WHITE_START
-from ime.games.reversi.bitboard import flips as _py_flips
-from ime.games.reversi.bitboard import legal_moves as _py_legal_moves
+from ime.games.reversi.bitboard import BLACK_START, PASS, WHITE_START, flips, legal_moves
+from ime.games.reversi.bitboard import ctpop as popcount
+from ime.games.reversi.bitboard import cttz as lowest_bit_index
 
 U64 = np.uint64
 ZERO = U64(0)
@@ -67,7 +66,6 @@ COL_H = U64(0x8080808080808080)
 ROW_1 = U64(0x00000000000000FF)
 ROW_8 = U64(0xFF00000000000000)
 EDGE = COL_A | COL_H | ROW_1 | ROW_8
-INNER = U64(0x7E7E7E7E7E7E7E7E)  # columns B..G: blocks wrap-around in E/W/diagonal fills
 
 
 def _diag_masks(dx: int) -> np.ndarray:
@@ -97,25 +95,41 @@ def _neigh_table() -> np.ndarray:
     return out
 
 
-def _ray_table() -> np.ndarray:
-    """RAYS[sq, d]: the squares from ``sq`` (exclusive) to the board edge in direction ``d``; d 0..3
-    run towards higher bit indices (E, N, NE, NW), d 4..7 towards lower ones (W, S, SW, SE)."""
-    dirs = [(1, 0), (0, 1), (1, 1), (-1, 1), (-1, 0), (0, -1), (-1, -1), (1, -1)]
-    out = np.zeros((64, 8), dtype=np.uint64)
-    for sq in range(64):
-        for d, (dx, dy) in enumerate(dirs):
-            x, y, m = sq % 8 + dx, sq // 8 + dy, 0
-            while 0 <= x < 8 and 0 <= y < 8:
-                m |= 1 << (y * 8 + x)
-                x, y = x + dx, y + dy
-            out[sq, d] = m
+def _last_flip_table() -> np.ndarray:
+    """LAST_FLIPS[pos, line]: discs flipped along one line by a move at ``pos`` (0..7) when every
+    other square of the line is filled, ``line`` holding the mover's discs (bit i = position i;
+    a position off a short diagonal reads 0 and, being at the line's end, stops nothing)."""
+    out = np.zeros((8, 256), dtype=np.int64)
+    for pos in range(8):
+        for line in range(256):
+            n = 0
+            for step in (1, -1):
+                i, run = pos + step, 0
+                while 0 <= i < 8 and not (line >> i) & 1:
+                    i, run = i + step, run + 1
+                if 0 <= i < 8:
+                    n += run
+            out[pos, line] = n
     return out
 
 
+def _line_masks() -> tuple[np.ndarray, np.ndarray]:
+    """Per square: the mask of its A1-H8 diagonal and of its H1-A8 diagonal."""
+    d9 = _diag_masks(1)
+    d7 = _diag_masks(-1)
+    a = np.array([d9[(sq % 8) - (sq // 8) + 7] for sq in range(64)], dtype=np.uint64)
+    b = np.array([d7[(sq % 8) + (sq // 8) - 7 + 7] for sq in range(64)], dtype=np.uint64)
+    return a, b
+
+
 NEIGH = _neigh_table()
-RAYS = _ray_table()
 DIAG9 = _diag_masks(1)
 DIAG7 = _diag_masks(-1)
+LAST_FLIPS = _last_flip_table()
+SQ_DIAG9, SQ_DIAG7 = _line_masks()
+COL_MAGIC = U64(0x0102040810204080)  # gathers column bits (rows 0..7) into the top byte
+S56 = U64(56)
+BYTE = U64(0xFF)
 
 DEEP_MIN = 7  # empties at which the TT + PVS search takes over
 ETC_MIN = 8  # empties at and above which enhanced transposition cutoffs are tried
@@ -144,102 +158,6 @@ __all__ = [
 
 
 # --- nopython kernels --------------------------------------------------------------------------
-@intrinsic
-def popcount(typingctx, b):
-    """Number of set bits (LLVM ctpop: one instruction where the CPU has it)."""
-    sig = types.int64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return sig, codegen
-
-
-@intrinsic
-def lowest_bit_index(typingctx, b):
-    """Index of the least significant set bit of a non-zero board (LLVM cttz)."""
-    sig = types.int64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
-
-    return sig, codegen
-
-
-@intrinsic
-def _clz(typingctx, b):
-    """Leading zeros of a non-zero board (LLVM ctlz)."""
-    sig = types.int64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
-
-    return sig, codegen
-
-
-@njit(cache=True, inline="always")
-def _moves_dir(P, O, s, s2):
-    """Squares (unmasked by emptiness) where ``P`` outflanks ``O``-runs along shift ``s``, both
-    ways: doubling fill (runs of up to 6 in 3 steps + the pre-mask trick)."""
-    fl = O & (P << s)
-    fr = O & (P >> s)
-    fl |= O & (fl << s)
-    fr |= O & (fr >> s)
-    pl = O & (O << s)
-    pr = pl >> s
-    fl |= pl & (fl << s2)
-    fr |= pr & (fr >> s2)
-    fl |= pl & (fl << s2)
-    fr |= pr & (fr >> s2)
-    return (fl << s) | (fr >> s)
-
-
-@njit(cache=True)
-def legal_moves(P, O):
-    """Bitboard of squares where the side owning ``P`` may play."""
-    h = O & INNER
-    m = _moves_dir(P, h, U64(1), U64(2))
-    m |= _moves_dir(P, O, U64(8), U64(16))
-    m |= _moves_dir(P, h, U64(7), U64(14))
-    m |= _moves_dir(P, h, U64(9), U64(18))
-    return m & ~(P | O)
-
-
-@njit(cache=True, inline="always")
-def _ray_up(P, O, m):
-    """Flips along a ray towards higher bits: the O-run from the square up to the first non-O."""
-    x = m & ~O
-    first = x & (~x + ONE)
-    if first & P:
-        return (first - ONE) & m
-    return ZERO
-
-
-@njit(cache=True, inline="always")
-def _ray_down(P, O, m):
-    x = m & ~O
-    if x:
-        hb = ONE << U64(63 - _clz(x))
-        if hb & P:
-            return m & ((~hb + ONE) ^ hb)
-    return ZERO
-
-
-@njit(cache=True)
-def flips(P, O, sq):
-    """Discs of ``O`` flipped when ``P`` plays ``sq`` (ray masks; no fills)."""
-    return (
-        _ray_up(P, O, RAYS[sq, 0])
-        | _ray_up(P, O, RAYS[sq, 1])
-        | _ray_up(P, O, RAYS[sq, 2])
-        | _ray_up(P, O, RAYS[sq, 3])
-        | _ray_down(P, O, RAYS[sq, 4])
-        | _ray_down(P, O, RAYS[sq, 5])
-        | _ray_down(P, O, RAYS[sq, 6])
-        | _ray_down(P, O, RAYS[sq, 7])
-    )
-
-
 @njit(cache=True, inline="always")
 def _diff(P, O):
     """Final score of an ended game: disc difference only (Botzone gives empties to nobody)."""
@@ -262,15 +180,31 @@ def _odd_quadrants(empty):
 
 
 @njit(cache=True, inline="always")
+def _count_last_flips(P, sq):
+    """Discs flipped by ``P`` playing ``sq``, the board's only empty square: every other square
+    is filled, so each of the four lines through ``sq`` depends on ``P``'s discs alone and one
+    table look-up per line gives its count (Edax's ``count_last_flip``). Lines are gathered into a
+    byte by shifts and multiplications (bit i = the line's i-th square, no carries)."""
+    x = sq & 7
+    y = sq >> 3
+    row = (P >> U64(8 * y)) & BYTE
+    col = ((((P >> U64(x)) & COL_A) * COL_MAGIC) >> S56) & BYTE
+    d9 = (((P & SQ_DIAG9[sq]) * COL_A) >> S56) & BYTE
+    d7 = (((P & SQ_DIAG7[sq]) * COL_A) >> S56) & BYTE
+    return (LAST_FLIPS[x, np.int64(row)] + LAST_FLIPS[y, np.int64(col)]
+            + LAST_FLIPS[x, np.int64(d9)] + LAST_FLIPS[x, np.int64(d7)])
+
+
+@njit(cache=True, inline="always")
 def _last1(P, O, sq):
     """One empty square ``sq`` left: count flips directly (most nodes are these leaves)."""
-    d = popcount(P) - popcount(O)
-    f = flips(P, O, sq)
-    if f:
-        return d + 2 * popcount(f) + 1
-    f = flips(O, P, sq)
-    if f:
-        return d - 2 * popcount(f) - 1
+    d = 2 * popcount(P) - 63
+    n = _count_last_flips(P, sq)
+    if n:
+        return d + 2 * n + 1
+    n = _count_last_flips(O, sq)
+    if n:
+        return d - 2 * n - 1
     return d
 
 
@@ -853,17 +787,17 @@ def random_position(empties: int, rng: np.random.Generator) -> tuple[int, int] |
     empties remain; ``None`` if the game ended first or the side to move must pass there."""
     P, O = BLACK_START, WHITE_START
     while 64 - bin(int(P | O)).count("1") > empties:
-        moves = int(_py_legal_moves(P, O))
+        moves = int(legal_moves(P, O))
         if not moves:
-            if not _py_legal_moves(O, P):
+            if not legal_moves(O, P):
                 return None
             P, O = O, P
             continue
         sqs = [i for i in range(64) if (moves >> i) & 1]
         sq = sqs[int(rng.integers(len(sqs)))]
-        f = _py_flips(P, O, sq)
+        f = flips(P, O, sq)
         P, O = O ^ f, P | f | U64(1 << sq)
-    if not _py_legal_moves(P, O):
+    if not legal_moves(P, O):
         return None
     return int(P), int(O)
 

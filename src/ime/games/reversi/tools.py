@@ -57,6 +57,12 @@ def _bench_solver(quick: bool) -> dict:
     return bench_solver(n_positions=3 if quick else 5, empties=18 if quick else 20, seed=0)
 
 
+def _bench_edax(quick: bool) -> dict:
+    from ime.games.reversi.edax import bench_edax
+
+    return bench_edax(quick)
+
+
 def _positions(n: int, seed: int) -> list:
     from ime.games.reversi.bots.analysis import random_midgame_positions
 
@@ -76,6 +82,7 @@ def _round_robin(bots: list[str], rounds: int, seed: int) -> dict:
 
 
 TOOLS = GameTools(perft=perft_leaves, solve=solve_board, position_help=POSITION_HELP,
-                  positions=_positions, bench={"perft": _bench_perft, "solver": _bench_solver},
+                  positions=_positions, bench={"perft": _bench_perft, "solver": _bench_solver,
+                         "edax": _bench_edax},
                   zoo={"agreement": _agreement, "roundrobin": _round_robin},
                   default_bots=("rev1", "rev2", "rev3", "rev4", "rev5"))
