@@ -31,9 +31,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.core.extending import intrinsic
+from numba import njit
+
+from ime.core.bits import ctpop as popcount
+from ime.core.bits import cttz as lowest_bit_index
 
 U64 = np.uint64
 ZERO = U64(0)
@@ -121,29 +122,6 @@ def centre_order(width: int) -> np.ndarray:
     """Columns from the centre outwards, left first on ties (7: 3 2 4 1 5 0 6)."""
     return np.array(sorted(range(width), key=lambda x: (abs(2 * x - (width - 1)), x)),
                     dtype=np.int64)
-
-
-# --- bit intrinsics ------------------------------------------------------------------------------
-@intrinsic
-def popcount(typingctx, b):
-    """Number of set bits (LLVM ctpop)."""
-    sig = types.int64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return sig, codegen
-
-
-@intrinsic
-def lowest_bit_index(typingctx, b):
-    """Index of the lowest set bit of a non-zero board (LLVM cttz)."""
-    sig = types.int64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
-
-    return sig, codegen
 
 
 # --- kernels -------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ arithmetic makes numba silently fall back to float64.
 Move generation is a doubling fill in four axes (runs of up to six in four steps, as Edax's
 ``get_some_moves``); flips take, along each of the eight rays from the move square, the first
 square that is not the opponent's (one bit scan) and keep the run when that square is ours. Bit
-counts and scans are LLVM intrinsics (``ctpop``/``cttz``/``ctlz``), one instruction each on x86-64.
+counts and scans are LLVM intrinsics (``ime.core.bits``), one instruction each on x86-64.
 The same kernels serve perft, the bots' searches, the exact solver and the Python game API.
 Everything here is a pure function of its arguments so searches and perft can call it from
 nopython code.
@@ -17,9 +17,9 @@ nopython code.
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.core.extending import intrinsic
+from numba import njit
+
+from ime.core.bits import ctlz, ctpop, cttz
 
 U64 = np.uint64
 ZERO = U64(0)
@@ -39,40 +39,6 @@ S18 = U64(18)
 PASS = 64  # action code of a pass; squares are 0..63
 BLACK_START = U64((1 << (4 * 8 + 3)) | (1 << (3 * 8 + 4)))  # (3,4) and (4,3)
 WHITE_START = U64((1 << (3 * 8 + 3)) | (1 << (4 * 8 + 4)))  # (3,3) and (4,4)
-
-
-# --- bit intrinsics: one instruction each where the CPU has it (numba compiles for the host) ----
-@intrinsic
-def ctpop(typingctx, b):
-    """Number of set bits (LLVM ``ctpop``; nopython only, see :func:`popcount`)."""
-    sig = types.int64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return sig, codegen
-
-
-@intrinsic
-def cttz(typingctx, b):
-    """Trailing zeros; 64 for an empty board (LLVM ``cttz``, zero defined)."""
-    sig = types.int64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return sig, codegen
-
-
-@intrinsic
-def ctlz(typingctx, b):
-    """Leading zeros; 64 for an empty board (LLVM ``ctlz``, zero defined)."""
-    sig = types.int64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return sig, codegen
 
 
 @njit(cache=True, inline="always")

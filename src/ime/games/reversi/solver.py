@@ -46,9 +46,9 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from ime.core.bits import ctpop as popcount
+from ime.core.bits import cttz as lowest_bit_index
 from ime.games.reversi.bitboard import BLACK_START, PASS, WHITE_START, flips, legal_moves
-from ime.games.reversi.bitboard import ctpop as popcount
-from ime.games.reversi.bitboard import cttz as lowest_bit_index
 
 U64 = np.uint64
 ZERO = U64(0)
@@ -113,12 +113,11 @@ def _last_flip_table() -> np.ndarray:
     return out
 
 
-def _line_masks() -> tuple[np.ndarray, np.ndarray]:
-    """Per square: the mask of its A1-H8 diagonal and of its H1-A8 diagonal."""
-    d9 = _diag_masks(1)
-    d7 = _diag_masks(-1)
+def _square_diagonals(d9: np.ndarray, d7: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per square: the mask of its A1-H8 diagonal and of its H1-A8 diagonal, out of the 15
+    diagonals of each direction (``_diag_masks``)."""
     a = np.array([d9[(sq % 8) - (sq // 8) + 7] for sq in range(64)], dtype=np.uint64)
-    b = np.array([d7[(sq % 8) + (sq // 8) - 7 + 7] for sq in range(64)], dtype=np.uint64)
+    b = np.array([d7[(sq % 8) + (sq // 8)] for sq in range(64)], dtype=np.uint64)
     return a, b
 
 
@@ -126,7 +125,7 @@ NEIGH = _neigh_table()
 DIAG9 = _diag_masks(1)
 DIAG7 = _diag_masks(-1)
 LAST_FLIPS = _last_flip_table()
-SQ_DIAG9, SQ_DIAG7 = _line_masks()
+SQ_DIAG9, SQ_DIAG7 = _square_diagonals(DIAG9, DIAG7)
 COL_MAGIC = U64(0x0102040810204080)  # gathers column bits (rows 0..7) into the top byte
 S56 = U64(56)
 BYTE = U64(0xFF)
