@@ -224,10 +224,26 @@ def _negamax(P, O, depth, alpha, beta, ply, tab, w, prm, ctr, mbuf, kbuf):
     for i in range(n):
         sq = mbuf[ply, i]
         f = flips(P, O, sq)
-        v = -_negamax(
-            O ^ f, P | f | (ONE << U64(sq)), depth - 1, -beta, -alpha, ply + 1,
-            tab, w, prm, ctr, mbuf, kbuf,
-        )
+        cP = O ^ f
+        cO = P | f | (ONE << U64(sq))
+        if depth == 1:
+            # The child is a leaf: do here what its own call would (count it, check the budget,
+            # evaluate it), which saves a recursive call on most nodes; a child that must pass
+            # takes the recursive path, uncounted here so that it counts itself once.
+            ctr[0] += 1
+            if ctr[0] > ctr[1]:
+                ctr[2] = 1
+                return np.int64(0)
+            cmoves = legal_moves(cP, cO)
+            if cmoves != ZERO:
+                v = -evaluate(cP, cO, cmoves, tab, prm)
+            else:
+                ctr[0] -= 1
+                v = -_negamax(cP, cO, depth - 1, -beta, -alpha, ply + 1,
+                              tab, w, prm, ctr, mbuf, kbuf)
+        else:
+            v = -_negamax(cP, cO, depth - 1, -beta, -alpha, ply + 1,
+                          tab, w, prm, ctr, mbuf, kbuf)
         if ctr[2]:
             return np.int64(0)
         if v > best:
