@@ -173,10 +173,24 @@ def test_sweep_grid_is_the_product_of_its_keys() -> None:
     assert plan.sweep.results_dir.startswith("results/reversi/tiny__")
 
 
+def test_sweep_over_training_symmetries() -> None:
+    """``game.augment`` is the one game key a sweep may vary: it changes the training only, so
+    its points share the base variant's match logs and datasets."""
+    plan = make_plan(["scale=tiny", "sweep.grid={dataset.matches:[4,8],game.augment:[none,sym8]}"])
+    labels = [lab for lab, _ in plan.sweep.points]
+    assert labels[1] == {"dataset.matches": 4, "game.augment": "sym8"}
+    variants = [v for _, v in plan.sweep.points]
+    assert [v.cfg["game"]["augment"] for v in variants] == ["none", "sym8"] * 2
+    assert variants[0].logs_tag == variants[1].logs_tag
+    assert variants[0].dataset_tag == variants[1].dataset_tag
+    assert variants[0].train_tag != variants[1].train_tag
+
+
 @pytest.mark.parametrize("overrides,needle", [
     (["sweep.key=train.lr", "sweep.grid={train.lr:[0.1]}"], "not both"),
     (["sweep.grid={train.lr:[]}"], "non-empty"),
     (["sweep.key=seed", "sweep.values=[1,2]"], "cannot be swept"),
+    (["sweep.key=game.targets", "sweep.values=[[rev1],[rev2]]"], "cannot be swept"),
     (["sweep.key=train.lr", "sweep.values=[0.1,0.1]"], "repeat"),
     (["sweep.grid={no.such:[1]}"], "is not a config key"),
 ])

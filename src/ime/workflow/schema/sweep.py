@@ -17,6 +17,10 @@ NOT_SWEPT = ("game", "experiment", "run", "sweep", "seed")
 set of overrides, and ``run``/``sweep``/``seed`` name or define the sweep itself (sweep
 ``matches.seed`` or ``train.seed`` for seeds)."""
 
+SWEPT_GAME_KEYS = ("game.augment",)
+"""The game section's keys a sweep may vary all the same: they change how the nets are trained,
+not which game or bots are played."""
+
 
 class Sweep(Section):
     key: str | None
@@ -37,7 +41,7 @@ class Sweep(Section):
             if not vals:
                 raise ValueError(f"sweep.grid.{k} must be a non-empty list of values")
         for k in ([self.key] if self.key else []) + list(self.grid or {}):
-            if k.split(".")[0] in NOT_SWEPT:
+            if k.split(".")[0] in NOT_SWEPT and k not in SWEPT_GAME_KEYS:
                 raise ValueError(f"sweep key {k!r} cannot be swept (not: {', '.join(NOT_SWEPT)})")
         axes = [(self.key, self.values)] if self.key else list((self.grid or {}).items())
         for k, vals in axes:
