@@ -138,6 +138,7 @@ rule sweep_figure:
         png=report(P.result("fig_sweep_{swkey}.png"), caption="../report/sweep_figure.rst",
                    category="Sweeps", subcategory="{swkey}"),
         pdf=P.result("fig_sweep_{swkey}.pdf"),
+        fit=P.result("fit_sweep_{swkey}.csv"),
     params:
         spec=lambda wc: INDEX.sweep_figure_spec(wc.rdir),
     threads: 1

@@ -192,6 +192,7 @@ def test_sweep_over_training_symmetries() -> None:
     (["sweep.key=seed", "sweep.values=[1,2]"], "cannot be swept"),
     (["sweep.key=game.targets", "sweep.values=[[rev1],[rev2]]"], "cannot be swept"),
     (["sweep.key=train.lr", "sweep.values=[0.1,0.1]"], "repeat"),
+    (["sweep.key=dataset.matches", "sweep.values=[4,8]", "sweep.fit_target=100"], "fit_target"),
     (["sweep.grid={no.such:[1]}"], "is not a config key"),
 ])
 def test_bad_sweeps_are_refused(overrides: list[str], needle: str) -> None:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
-from ime.report.sweep_figure import sweep_figure
+from ime.report.sweep_figure import EXTRAPOLATE_MAX, sweep_figure, unseen_fit
 from ime.train.tables import sweep_table
 from ime.workflow import artifacts as A
 from ime.workflow.sweeps import file_key, point_overrides, sweep_dir_name
@@ -59,6 +60,54 @@ def test_figure_is_written_for_curves_bars_and_grids(tmp_path: Path, axes: list,
     png2 = tmp_path / "g.png"
     sweep_figure(table, keys, numeric, "t", png2, tmp_path / "g.pdf")
     assert png2.read_bytes() == png.read_bytes()  # same table, same bytes
+
+
+def _curve(xs: list[float], a: float, b: float, bot: str = "a") -> pd.DataFrame:
+    return pd.DataFrame({"dataset.matches": xs, "bot": bot, "net": "conv",
+                         "val_acc_unseen_mean": [a + b * np.log2(x) for x in xs]})
+
+
+def test_unseen_fit_recovers_a_log_linear_curve_and_its_target() -> None:
+    """Points on 30 + 4 log2(x): 4 points per doubling, and 80 % at 2 ** 12.5."""
+    fit = unseen_fit(_curve([1000, 2000, 5800, 20000], 30.0, 4.0), "dataset.matches",
+                     target=80.0)
+    row = fit.iloc[0]
+    assert (row.bot, row.series, row.points) == ("a", "conv", 4)
+    assert row.a == pytest.approx(30.0) and row.per_doubling == pytest.approx(4.0)
+    assert row.r2 == pytest.approx(1.0)
+    assert row.x_at_target == pytest.approx(2 ** 12.5)
+
+
+def test_unseen_fit_says_when_it_cannot_extrapolate() -> None:
+    """A falling line, a target out of reach, one point, two points (no r2): no invented x."""
+    t = pd.concat([_curve([100, 400, 1600], 70.0, -1.0, "falls"),
+                   _curve([100, 400, 1600], 10.0, 0.5, "far"),
+                   _curve([100], 50.0, 1.0, "one"),
+                   _curve([100, 200], -40.0, 10.0, "two")])
+    fit = unseen_fit(t, "dataset.matches", target=80.0).set_index("bot")
+    assert "one" not in fit.index
+    assert np.isnan(fit.loc["falls", "x_at_target"])
+    assert 2 ** ((80 - 10) / 0.5) > EXTRAPOLATE_MAX * 1600 and np.isnan(fit.loc["far",
+                                                                              "x_at_target"])
+    assert fit.loc["two", "x_at_target"] == pytest.approx(4096)  # -40 + 10 log2(x) = 80
+    assert np.isnan(fit.loc["two", "r2"])
+    assert unseen_fit(t, "dataset.matches").x_at_target.isna().all()  # no target
+
+
+def test_figure_with_a_fit_target_draws_the_fit_and_returns_it(tmp_path: Path) -> None:
+    axes = [("dataset.matches", [25, 50, 100, 200]), ("net", ["mlp1", "conv"])]
+    keys = [k for k, _ in axes]
+    table = _table(keys, point_overrides(axes))
+    plain = sweep_figure(table, keys, {"dataset.matches": True, "net": False}, "t",
+                         tmp_path / "a.png", tmp_path / "a.pdf")
+    fitted = sweep_figure(table, keys, {"dataset.matches": True, "net": False}, "t",
+                          tmp_path / "b.png", tmp_path / "b.pdf", fit_target=60.0)
+    assert len(fitted) == 4 and set(fitted.series) == {"mlp1", "conv"}  # 2 bots x 2 nets
+    assert plain.x_at_target.isna().all() and fitted.x_at_target.notna().all()
+    assert (tmp_path / "a.png").read_bytes() != (tmp_path / "b.png").read_bytes()
+    bars = sweep_figure(table[table["dataset.matches"] == 25], ["net"], {"net": False}, "t",
+                        tmp_path / "c.png", tmp_path / "c.pdf", fit_target=60.0)
+    assert bars.empty and "x_at_target" in bars.columns
 
 
 def test_sweep_names() -> None:

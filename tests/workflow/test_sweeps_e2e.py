@@ -49,14 +49,17 @@ def test_sweep_leaves_the_default_alone(work: Path) -> None:
 
     # the sweep's own files, and nothing else, in its results directory
     out = sorted(p.name for p in (work / SWEEP_DIR).iterdir())
-    assert out == ["fig_sweep_dataset.matches.pdf", "fig_sweep_dataset.matches.png", "index.md",
-                   "sweep_dataset.matches.csv"]
+    assert out == ["fig_sweep_dataset.matches.pdf", "fig_sweep_dataset.matches.png",
+                   "fit_sweep_dataset.matches.csv", "index.md", "sweep_dataset.matches.csv"]
     table = pd.read_csv(work / SWEEP_DIR / "sweep_dataset.matches.csv")
     assert list(table.columns[:3]) == ["dataset.matches", "bot", "baseline"]
     assert sorted(set(table["dataset.matches"])) == [4, 8]
     assert set(table.net) == {"conv"} and len(table) == 2 * 2
     assert (table.val_acc_unseen_std >= 0).all()
     assert (table.folds == 2).all()
+    fit = pd.read_csv(work / SWEEP_DIR / "fit_sweep_dataset.matches.csv")
+    assert set(fit.bot) == set(table.bot) and (fit.points == 2).all()
+    assert fit.x_at_target.isna().all()  # no sweep.fit_target: fitted, not extrapolated
 
     # again: the sweep is a no-op, and the default still is
     assert NOTHING in smk(work, "-n", "--config", SWEEP).stdout

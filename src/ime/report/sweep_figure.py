@@ -7,6 +7,13 @@ any further keys of a grid) shows ``val_acc`` (solid) and ``val_acc_unseen`` (da
 hatched bars), each the mean over folds with the sample std as error bars, and the random
 baseline (the mean over decisions of 1 / legal moves, which moves with the dataset) as a
 dotted black line.
+
+With a numeric x-axis, :func:`unseen_fit` fits ``val_acc_unseen = a + b * log2(x)`` per bot and
+series (``b``: points per doubling of the x value, e.g. of the matches), the shape learning
+curves take over a few doublings. With a target accuracy the fitted line is drawn (thin, grey)
+out to where it reaches the target, which is the extrapolation the study asks for ("how many
+matches for 80 % on unseen positions"); a line through two points, or a flat or falling one,
+says so in the table (``points``, ``x_at_target`` empty) rather than guessing.
 """
 
 from __future__ import annotations
@@ -33,6 +40,45 @@ METRICS = (("val_acc", "-", None, "val_acc"), ("val_acc_unseen", "--", "//", "va
 """(column stem, line style, bar hatch, legend label)."""
 
 
+FIT_COLUMNS = ["bot", "series", "points", "x_min", "x_max", "a", "per_doubling", "r2",
+               "target", "x_at_target"]
+EXTRAPOLATE_MAX = 1000.0
+"""The fitted line is drawn, and the target's x reported, up to this many times the largest x."""
+
+
+def unseen_fit(table: pd.DataFrame, xkey: str, others: Sequence[str] = (),
+               target: float | None = None) -> pd.DataFrame:
+    """Per (bot, series): the least-squares line ``val_acc_unseen_mean = a + b * log2(x)``.
+
+    ``per_doubling`` is ``b``; ``r2`` the share of the variance it explains (empty with two
+    points); ``x_at_target`` the x where the line reaches ``target`` (%), empty when there is no
+    target, the line does not rise, or that x is beyond ``EXTRAPOLATE_MAX`` times the largest
+    measured x. Series with fewer than two distinct x values are left out.
+    """
+    table = table.assign(_series=[_series_label(r, others) for _, r in table.iterrows()])
+    rows = []
+    for (bot, series), sub in table.groupby(["bot", "_series"], sort=False):
+        sub = sub.dropna(subset=["val_acc_unseen_mean"])
+        x = sub[xkey].astype(float).to_numpy()
+        y = sub["val_acc_unseen_mean"].astype(float).to_numpy()
+        if len(np.unique(x)) < 2 or (x <= 0).any():
+            continue
+        lx = np.log2(x)
+        b, a = np.polyfit(lx, y, 1)
+        resid = y - (a + b * lx)
+        ss = float(((y - y.mean()) ** 2).sum())
+        r2 = 1.0 - float((resid ** 2).sum()) / ss if len(x) > 2 and ss > 0 else np.nan
+        at = np.nan
+        if target is not None and b > 0:
+            at = float(2.0 ** ((target - a) / b))
+            if at > EXTRAPOLATE_MAX * x.max():
+                at = np.nan
+        rows.append({"bot": bot, "series": series, "points": len(x), "x_min": x.min(),
+                     "x_max": x.max(), "a": a, "per_doubling": b, "r2": r2,
+                     "target": target if target is not None else np.nan, "x_at_target": at})
+    return pd.DataFrame(rows, columns=FIT_COLUMNS)
+
+
 def _series_label(row: Mapping[str, object], keys: Sequence[str]) -> str:
     parts = [str(row["net"])] + [f"{k}={row[k]}" for k in keys]
     return ", ".join(parts)
@@ -50,11 +96,14 @@ def _panels(bots: Sequence[str]) -> tuple[plt.Figure, list[plt.Axes]]:
 
 
 def sweep_figure(table: pd.DataFrame, keys: Sequence[str], numeric: Mapping[str, bool],
-                 title: str, png: str | Path, pdf: str | Path) -> None:
-    """Draw the sweep's table (``sweep_<keys>.csv``) to ``png`` and ``pdf``.
+                 title: str, png: str | Path, pdf: str | Path,
+                 fit_target: float | None = None) -> pd.DataFrame:
+    """Draw the sweep's table (``sweep_<keys>.csv``) to ``png`` and ``pdf``; returns the
+    :func:`unseen_fit` of a numeric x-axis (no rows for bars).
 
     ``net`` is always a series (a swept ``net`` is the table's net column); the first numeric
     key is the x-axis; the remaining keys split the series (curves) or name the groups (bars).
+    ``fit_target``: draw the fitted unseen-accuracy lines out to this accuracy (%).
     """
     if table.empty:
         raise ValueError("the sweep's table has no rows")
@@ -62,8 +111,12 @@ def sweep_figure(table: pd.DataFrame, keys: Sequence[str], numeric: Mapping[str,
     xkey = next((k for k in keys if numeric.get(k)), None)
     bots = list(dict.fromkeys(table["bot"]))
     fig, axes = _panels(bots)
+    fit = pd.DataFrame(columns=FIT_COLUMNS)
     if xkey is not None:
-        handles = _curves(table, axes, bots, xkey, [k for k in keys if k != xkey])
+        others = [k for k in keys if k != xkey]
+        fit = unseen_fit(table, xkey, others, fit_target)
+        handles = _curves(table, axes, bots, xkey, others,
+                          fit if fit_target is not None else None)
     else:
         handles = _bars(table, axes, bots, keys)
     axes[0].set_ylabel("validation accuracy (%)")
@@ -72,10 +125,11 @@ def sweep_figure(table: pd.DataFrame, keys: Sequence[str], numeric: Mapping[str,
                frameon=False, bbox_to_anchor=(0.5, -0.02))
     fig.tight_layout(rect=(0, 0.08, 1, 0.95))
     save_figure(fig, png, pdf)
+    return fit
 
 
 def _curves(table: pd.DataFrame, axes: list[plt.Axes], bots: Sequence[str], xkey: str,
-            others: Sequence[str]) -> list:
+            others: Sequence[str], fit: pd.DataFrame | None = None) -> list:
     xs_all = np.asarray(sorted(set(table[xkey].astype(float))))
     log = bool(xs_all.min() > 0 and (xkey in SIZE_KEYS
                                      or xs_all.max() / xs_all.min() >= LOG_SPAN))
@@ -97,14 +151,35 @@ def _curves(table: pd.DataFrame, axes: list[plt.Axes], bots: Sequence[str], xkey
         (h,) = ax.plot(base.index.astype(float), base.to_numpy(), color="black", linestyle=":",
                        linewidth=1.2)
         handles.setdefault("random baseline", h)
+        ticks = xs_all
+        if fit is not None:
+            ticks = _draw_fit(ax, fit[fit["bot"] == bot], colors, xs_all, handles)
         if log:
             ax.set_xscale("log")
-            ax.set_xticks(xs_all, [f"{v:g}" for v in xs_all])
+            ax.set_xticks(ticks, [f"{v:g}" for v in ticks])
             ax.minorticks_off()
         ax.set_xlabel(xkey)
         ax.set_title(bot, fontsize=9)
         ax.grid(alpha=0.3)
     return [_labelled(h, label) for label, h in handles.items()]
+
+
+def _draw_fit(ax: plt.Axes, fit: pd.DataFrame, colors: Mapping[str, object],
+              ticks: np.ndarray, handles: dict[str, object]) -> np.ndarray:
+    """The fitted unseen-accuracy lines of one panel, out to the target where it is reached
+    within reach; returns the x ticks with each reached target's x added."""
+    for _, f in fit.iterrows():
+        end = f["x_at_target"] if np.isfinite(f["x_at_target"]) else f["x_max"]
+        x = np.geomspace(f["x_min"], max(end, f["x_max"]), 50)
+        (h,) = ax.plot(x, f["a"] + f["per_doubling"] * np.log2(x), color=colors[f["series"]],
+                       linestyle="-.", linewidth=0.8, alpha=0.7)
+        handles.setdefault("fit of unseen: a + b log2(x)", h)
+        if np.isfinite(f["x_at_target"]):
+            ax.axhline(f["target"], color="grey", linewidth=0.6, linestyle=":")
+            ax.annotate(f"{f['x_at_target']:,.0f}", (f["x_at_target"], f["target"]),
+                        fontsize=7, xytext=(0, 3), textcoords="offset points", ha="center")
+            ticks = np.union1d(ticks, [round(float(f["x_at_target"]))])
+    return ticks
 
 
 def _bars(table: pd.DataFrame, axes: list[plt.Axes], bots: Sequence[str],

@@ -270,7 +270,7 @@ class WorkflowIndex:
 
         sw = self.sweep(rdir)
         return {"keys": sw.keys, "numeric": {k: is_numeric(vals) for k, vals in sw.axes},
-                "title": f"{sw.game}: {sw.describe_axes()}"}
+                "title": f"{sw.game}: {sw.describe_axes()}", "fit_target": sw.fit_target}
 
     def table4_3_spec(self, rdir: str) -> dict[str, Any]:
         v = self.variant(rdir)

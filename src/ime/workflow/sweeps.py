@@ -99,6 +99,7 @@ class Sweep:
     nets: list[str] | None
     points: list[tuple[dict[str, Any], Variant]]
     results_dir: str
+    fit_target: float | None = None
 
     @property
     def game(self) -> str:
@@ -120,9 +121,14 @@ class Sweep:
     def figure_name(self) -> str:
         return f"fig_sweep_{self.file_key}.png"
 
+    @property
+    def fit_name(self) -> str:
+        return f"fit_sweep_{self.file_key}.csv"
+
     def files(self) -> list[str]:
         """The generic files the sweep writes in its results directory."""
-        return [self.table_name, self.figure_name, self.figure_name.removesuffix(".png") + ".pdf"]
+        return [self.table_name, self.figure_name, self.figure_name.removesuffix(".png") + ".pdf",
+                self.fit_name]
 
     def nets_of(self, point: Variant) -> list[str]:
         """The nets trained at ``point``: ``sweep.nets``, or the point's selected net."""

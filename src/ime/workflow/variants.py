@@ -298,7 +298,8 @@ def make_plan(
     rname = raw["run"]["name"] or sweep_dir_name(main.name, axes, sw["nets"])
     if not SAFE.match(rname):
         raise ConfigError(f"run.name {rname!r} must be a plain directory name ([A-Za-z0-9._-])")
-    return Plan(main, Sweep(axes, sw["nets"], points, P.results_dir(main.game, rname)))
+    return Plan(main, Sweep(axes, sw["nets"], points, P.results_dir(main.game, rname),
+                            sw["fit_target"]))
 
 
 def _raw(overrides: Sequence[str], cdir: str) -> dict[str, Any]:

@@ -115,4 +115,6 @@ def job_sweep_figure(smk: Any) -> None:
     p = smk.params.spec
     with job_logging(smk):
         table = pd.read_csv(smk.input[0])
-        sweep_figure(table, p["keys"], p["numeric"], p["title"], smk.output.png, smk.output.pdf)
+        fit = sweep_figure(table, p["keys"], p["numeric"], p["title"], smk.output.png,
+                           smk.output.pdf, p["fit_target"])
+        write_csv(fit, smk.output.fit, echo=True)

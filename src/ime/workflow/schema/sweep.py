@@ -27,12 +27,16 @@ class Sweep(Section):
     values: list[Any]
     grid: dict[str, list[Any]] | None
     nets: Annotated[list[str], NonEmpty] | None
+    fit_target: float | None
 
     @model_validator(mode="after")
     def _one_form(self) -> Sweep:
         if self.key is not None and self.grid is not None:
             raise ValueError("set either sweep.key + sweep.values (one key) or sweep.grid "
                              "(several keys), not both")
+        if self.fit_target is not None and not 0 < self.fit_target < 100:
+            raise ValueError(f"sweep.fit_target is an accuracy in %, strictly between 0 and 100; "
+                             f"got {self.fit_target}")
         if self.key is not None and not self.values:
             raise ValueError("sweep.values must be a non-empty list when sweep.key is set")
         if self.key is None and self.values:
