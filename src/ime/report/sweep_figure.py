@@ -10,10 +10,11 @@ dotted black line.
 
 With a numeric x-axis, :func:`unseen_fit` fits ``val_acc_unseen = a + b * log2(x)`` per bot and
 series (``b``: points per doubling of the x value, e.g. of the matches), the shape learning
-curves take over a few doublings. With a target accuracy the fitted line is drawn (thin, grey)
-out to where it reaches the target, which is the extrapolation the study asks for ("how many
-matches for 80 % on unseen positions"); a line through two points, or a flat or falling one,
-says so in the table (``points``, ``x_at_target`` empty) rather than guessing.
+curves take over a few doublings. With a target accuracy the fitted line is drawn (thin,
+dash-dotted, in the series' colour) out to where it reaches the target, which is the
+extrapolation the study asks for ("how many matches for 80 % on unseen positions"); a line
+through two points, or a flat or falling one, says so in the table (``points``,
+``x_at_target`` empty) rather than guessing.
 """
 
 from __future__ import annotations
