@@ -46,7 +46,8 @@ class Sweep(Section):
                 raise ValueError(f"sweep.grid.{k} must be a non-empty list of values")
         for k in ([self.key] if self.key else []) + list(self.grid or {}):
             if k.split(".")[0] in NOT_SWEPT and k not in SWEPT_GAME_KEYS:
-                raise ValueError(f"sweep key {k!r} cannot be swept (not: {', '.join(NOT_SWEPT)})")
+                raise ValueError(f"sweep key {k!r} cannot be swept (not: {', '.join(NOT_SWEPT)}; "
+                                 f"of the game's keys only {', '.join(SWEPT_GAME_KEYS)})")
         axes = [(self.key, self.values)] if self.key else list((self.grid or {}).items())
         for k, vals in axes:
             if len({repr(v) for v in vals}) != len(vals):
