@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""Issue 16's GPU measurements in one short run, for a lent GPU machine (BENCHMARKS.md, "GPU").
+
+A lent machine is held for minutes, has torch but not Hydra or Snakemake, and returns at most 8
+files, so this script does the whole check in one process tree and writes few files:
+
+1. ``bench``: ``ime.train.bench.bench_training`` on the GPU alone: one model alone against 1, 5,
+   15 and 75 members at once, per Table 4.3 net, in the stack's ``grouped`` and ``loop`` modes
+   (``bench.json``). Nothing else runs on the GPU meanwhile.
+2. ``train``: the pipeline's own training call (``ime.train.ensemble.train_members``, what the
+   ``train_<game>_<k>folds`` rule runs) on thesis-scale datasets copied from this machine, several
+   jobs at once as a multi-target run would place them (one job per bot and net, as the rule),
+   each job's wall time and every member's accuracies gathered in ``train.json``, while
+   ``nvidia-smi`` samples GPU use once a second (``gpu_util.csv``).
+
+Usage (the spec is the composed config's train section and nets, written by ``prepare``)::
+
+    python scripts/gpu_check.py prepare --dir .gpu scale=thesis      # here, with Hydra
+    python scripts/gpu_check.py all --dir .gpu --out "$OUT" --deadline 330   # there
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+if str(SRC) not in sys.path:
+    sys.path.insert(0, str(SRC))
+
+
+def prepare(args: argparse.Namespace) -> None:
+    """Compose the config here (Hydra is installed here) and write ``spec.json`` into ``--dir``."""
+    out = subprocess.run([sys.executable, "-m", "ime", "pipeline", "show", "--json",
+                          *args.overrides], check=True, capture_output=True, text=True).stdout
+    cfg = json.loads(out)
+    train = {k: v for k, v in cfg["train"].items() if k not in ("nets", "gpu", "threads",
+                                                                "run_folds")}
+    train["augment"] = cfg["game"].get("augment", "none")
+    spec = {"game": cfg["game"]["name"], "game_params": cfg["game"].get("params"),
+            "train": train, "nets": cfg["nets"], "overrides": args.overrides}
+    Path(args.dir).mkdir(parents=True, exist_ok=True)
+    (Path(args.dir) / "spec.json").write_text(json.dumps(spec, indent=1, sort_keys=True))
+    print(json.dumps(spec, indent=1, sort_keys=True))
+
+
+def bench(args: argparse.Namespace) -> None:
+    """Samples/s on the device: one model alone and ``--members`` at once (``bench.json``)."""
+    import torch
+
+    import ime.train.bench as tb
+
+    if args.nondeterministic:  # what cuDNN picks when free to (not the pipeline's setting)
+        pinned = tb.set_determinism
+
+        def free(threads: int, device: torch.device) -> None:
+            pinned(threads, device)
+            torch.use_deterministic_algorithms(False)
+            torch.backends.cudnn.benchmark = True
+
+        tb.set_determinism = free
+    spec = json.loads((Path(args.dir) / "spec.json").read_text())
+    members = [int(m) for m in args.members.split(",") if m]
+    t = time.perf_counter()
+    res = tb.bench_training(nets=tuple(args.nets.split(",")), rows=args.rows, epochs=1,
+                            device=args.device, threads=1, game=spec["game"],
+                            game_params=spec["game_params"], members=members,
+                            modes=tuple(args.modes.split(",")))
+    res["torch"], res["nondeterministic"] = torch.__version__, args.nondeterministic
+    res["wall_s"] = time.perf_counter() - t
+    name = "bench_nondet.json" if args.nondeterministic else "bench.json"
+    Path(args.out, name).write_text(json.dumps(res, indent=1))
+    for net, r in res["nets"].items():
+        alone = r["samples_per_s"]
+        line = [f"{net}: alone {alone:,.0f}/s"]
+        for mode, by_m in r.get("ensemble", {}).items():
+            line.append(mode + " " + " ".join(
+                f"{m}:{v['samples_per_s'] / alone:.1f}x" for m, v in by_m.items()
+                if "samples_per_s" in v))
+        print(" | ".join(line), flush=True)
+
+
+def train(args: argparse.Namespace) -> None:
+    """One train job: ``--nets`` x the first ``--folds`` folds on ``--dataset``, as the pipeline's
+    train rule runs them (``train_<job>.json``: wall time, each member's metrics)."""
+    from ime.train.bench import load_net
+    from ime.train.ensemble import Member, train_members
+
+    spec = json.loads((Path(args.dir) / "spec.json").read_text())
+    work = Path(args.work) / args.job
+    members = []
+    for name in args.nets.split(","):
+        arch = dict(spec["nets"].get(name) or load_net(name))
+        arch.setdefault("name", name)
+        members += [Member(arch, k, work / f"{name}_fold{k}.pt", work / f"{name}_fold{k}.json")
+                    for k in range(args.folds)]
+    work.mkdir(parents=True, exist_ok=True)
+    t = time.perf_counter()
+    metrics = train_members(args.dataset, members, {**spec["train"], "device": args.device},
+                            bot=args.bot, threads=1, progress=False, mode=args.mode)
+    wall = time.perf_counter() - t
+    keep = ("net", "fold", "params", "epochs", "best_epoch", "train_acc", "val_acc",
+            "val_acc_unseen", "val_seen_share", "train_rows", "val_rows", "timing")
+    res = {"job": args.job, "bot": args.bot, "dataset": args.dataset, "wall_s": wall,
+           "mode": args.mode,
+           "members": [{k: m.get(k) for k in keep} for m in metrics]}
+    Path(args.work, f"{args.job}.json").write_text(json.dumps(res, indent=1))
+    for m in metrics:
+        print(f"{args.job}: {m['net']} fold {m['fold']} val {m['val_acc']:.2f} unseen "
+              f"{m['val_acc_unseen']:.2f} epochs {m['epochs']} (best {m['best_epoch']})",
+              flush=True)
+    print(f"{args.job}: {len(metrics)} members in {wall:.1f} s", flush=True)
+
+
+def run_all(args: argparse.Namespace) -> None:
+    """``bench`` alone, then the ``--job`` train jobs at once under GPU sampling, until done or
+    ``--deadline`` seconds after the start (unfinished jobs are killed and named)."""
+    t0 = time.perf_counter()
+    me = [sys.executable, "-u", __file__]
+    common = ["--dir", args.dir, "--out", args.out, "--device", args.device]
+    subprocess.run([*me, "bench", *common, "--rows", str(args.rows)], check=False)
+    print(f"bench done at {time.perf_counter() - t0:.0f} s", flush=True)
+    smi = None
+    if args.device == "cuda":
+        smi = subprocess.Popen(
+            ["nvidia-smi", "--query-gpu=timestamp,utilization.gpu,utilization.memory,"
+             "memory.used,power.draw", "--format=csv", "-l", "1"],
+            stdout=open(Path(args.out, "gpu_util.csv"), "w"), stderr=subprocess.DEVNULL)
+    procs = {}
+    for job in args.job:
+        name, bot, dataset, nets, folds = job.split(":")
+        procs[name] = subprocess.Popen(
+            [*me, "train", *common, "--job", name, "--bot", bot, "--dataset", dataset,
+             "--nets", nets, "--folds", folds, "--work", args.work])
+    def gather() -> None:
+        done = {n: json.loads(Path(args.work, f"{n}.json").read_text()) for n in procs
+                if Path(args.work, f"{n}.json").exists()}
+        Path(args.out, "train.json").write_text(json.dumps(done, indent=1))
+
+    while any(p.poll() is None for p in procs.values()):
+        gather()
+        if time.perf_counter() - t0 > args.deadline:
+            for name, p in procs.items():
+                if p.poll() is None:
+                    p.kill()
+                    print(f"{name}: killed at the deadline ({args.deadline} s)", flush=True)
+            break
+        time.sleep(1)
+    gather()
+    if smi is not None:
+        smi.terminate()
+        smi.wait()
+        util = [float(line.split(",")[1].strip().rstrip(" %")) for line in
+                Path(args.out, "gpu_util.csv").read_text().splitlines()[1:]
+                if line.count(",") >= 4 and "%" in line.split(",")[1]]
+        if util:
+            print(f"GPU use over the train jobs: mean {sum(util) / len(util):.0f} %, "
+                  f"max {max(util):.0f} %, {len(util)} samples", flush=True)
+    print(f"all done at {time.perf_counter() - t0:.0f} s: "
+          + ", ".join(f"{n} rc={p.returncode}" for n, p in procs.items()), flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("prepare")
+    p.add_argument("--dir", required=True)
+    p.add_argument("overrides", nargs="*")
+    p.set_defaults(func=prepare)
+    for name, func in (("bench", bench), ("train", train), ("all", run_all)):
+        p = sub.add_parser(name)
+        p.add_argument("--dir", required=True, help="holds spec.json (from prepare)")
+        p.add_argument("--out", required=True, help="where the result files go")
+        p.add_argument("--device", default="cuda")
+        p.add_argument("--rows", type=int, default=60000, help="bench: samples per figure")
+        p.add_argument("--members", default="1,5,15,75")
+        p.add_argument("--modes", default="grouped,loop")
+        p.add_argument("--work", default="/tmp/gpu_check", help="checkpoints (not returned)")
+        p.add_argument("--job", action="append", default=[],
+                       help="all: NAME:BOT:DATASET:NETS:FOLDS (repeatable); train: NAME")
+        p.add_argument("--bot", default="")
+        p.add_argument("--dataset", default="")
+        p.add_argument("--nets", default="mlp1,mlp2,conv")
+        p.add_argument("--mode", default="auto", help="train: the stack's mode (auto: grouped "
+                       "on CUDA)")
+        p.add_argument("--nondeterministic", action="store_true",
+                       help="bench: let cuDNN pick its fastest kernels (not the pipeline's way)")
+        p.add_argument("--folds", type=int, default=5)
+        p.add_argument("--deadline", type=float, default=330.0)
+        p.set_defaults(func=func)
+    args = ap.parse_args()
+    if args.cmd == "train":
+        args.job = args.job[0]
+    Path(getattr(args, "out", ".")).mkdir(parents=True, exist_ok=True)
+    os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+    args.func(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,39 @@
+"""``scripts/gpu_check.py``, the runner of the GPU measurements (BENCHMARKS.md, "GPU (H200)"),
+on CPU: it must train exactly as the pipeline's train rule does, or its figures say nothing about
+the pipeline."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from test_ensemble import _one_head
+
+from ime.train.ensemble import Member, train_members
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "gpu_check.py"
+
+
+def test_prepare_and_train_match_the_pipelines_training(tmp_path: Path) -> None:
+    spec_dir, out, work, ds = tmp_path / "g", tmp_path / "out", tmp_path / "w", tmp_path / "d.pq"
+    subprocess.run([sys.executable, str(SCRIPT), "prepare", "--dir", str(spec_dir),
+                    "scale=tiny"], check=True, capture_output=True)
+    spec = json.loads((spec_dir / "spec.json").read_text())
+    assert spec["train"]["max_epochs"] == 2 and spec["train"]["folds"] == 2
+    assert spec["train"]["augment"] == "none" and "mlp1" in spec["nets"]
+    _one_head(ds)
+    subprocess.run([sys.executable, str(SCRIPT), "train", "--dir", str(spec_dir), "--out",
+                    str(out), "--device", "cpu", "--job", "j", "--bot", "b", "--dataset",
+                    str(ds), "--nets", "mlp1", "--folds", "2", "--work", str(work)],
+                   check=True, capture_output=True)
+    got = json.loads((work / "j.json").read_text())
+    assert [(m["net"], m["fold"]) for m in got["members"]] == [("mlp1", 0), ("mlp1", 1)]
+    members = [Member(spec["nets"]["mlp1"], k, tmp_path / f"{k}.pt", tmp_path / f"{k}.json")
+               for k in range(2)]
+    direct = train_members(ds, members, {**spec["train"], "device": "cpu"}, bot="b",
+                           progress=False)
+    for a, b in zip(got["members"], direct, strict=True):
+        assert (a["val_acc"], a["train_acc"], a["epochs"]) == (b["val_acc"], b["train_acc"],
+                                                               b["epochs"])
