@@ -118,37 +118,49 @@ def train(args: argparse.Namespace) -> None:
 
 
 def run_all(args: argparse.Namespace) -> None:
-    """``bench`` alone, then the ``--job`` train jobs at once under GPU sampling, until done or
-    ``--deadline`` seconds after the start (unfinished jobs are killed and named)."""
+    """``bench`` alone (unless ``--rows 0``), then the train jobs (``--job``, ``--jobs-file``),
+    at most ``--parallel`` at once, under GPU sampling, until done or ``--deadline`` seconds
+    after the start (jobs still running are killed, jobs not started are named)."""
     t0 = time.perf_counter()
     me = [sys.executable, "-u", __file__]
     common = ["--dir", args.dir, "--out", args.out, "--device", args.device]
-    subprocess.run([*me, "bench", *common, "--rows", str(args.rows)], check=False)
-    print(f"bench done at {time.perf_counter() - t0:.0f} s", flush=True)
+    if args.rows > 0:
+        subprocess.run([*me, "bench", *common, "--rows", str(args.rows)], check=False)
+        print(f"bench done at {time.perf_counter() - t0:.0f} s", flush=True)
     smi = None
     if args.device == "cuda":
         smi = subprocess.Popen(
             ["nvidia-smi", "--query-gpu=timestamp,utilization.gpu,utilization.memory,"
              "memory.used,power.draw", "--format=csv", "-l", "1"],
             stdout=open(Path(args.out, "gpu_util.csv"), "w"), stderr=subprocess.DEVNULL)
-    procs = {}
-    for job in args.job:
-        name, bot, dataset, nets, folds = job.split(":")
-        procs[name] = subprocess.Popen(
-            [*me, "train", *common, "--job", name, "--bot", bot, "--dataset", dataset,
-             "--nets", nets, "--folds", folds, "--work", args.work])
+    jobs = list(args.job)
+    if args.jobs_file:
+        jobs += [line.strip() for line in Path(args.jobs_file).read_text().splitlines()
+                 if line.strip() and not line.startswith("#")]
+    waiting = [j.split(":") for j in jobs]
+    names = [w[0] for w in waiting]
+    procs: dict[str, subprocess.Popen] = {}
+
     def gather() -> None:
-        done = {n: json.loads(Path(args.work, f"{n}.json").read_text()) for n in procs
+        done = {n: json.loads(Path(args.work, f"{n}.json").read_text()) for n in names
                 if Path(args.work, f"{n}.json").exists()}
         Path(args.out, "train.json").write_text(json.dumps(done, indent=1))
 
-    while any(p.poll() is None for p in procs.values()):
+    limit = args.parallel or len(waiting)
+    while waiting or any(p.poll() is None for p in procs.values()):
+        while waiting and sum(p.poll() is None for p in procs.values()) < limit:
+            name, bot, dataset, nets, folds = waiting.pop(0)
+            procs[name] = subprocess.Popen(
+                [*me, "train", *common, "--job", name, "--bot", bot, "--dataset", dataset,
+                 "--nets", nets, "--folds", folds, "--work", args.work])
         gather()
         if time.perf_counter() - t0 > args.deadline:
             for name, p in procs.items():
                 if p.poll() is None:
                     p.kill()
                     print(f"{name}: killed at the deadline ({args.deadline} s)", flush=True)
+            for w in waiting:
+                print(f"{w[0]}: not started by the deadline", flush=True)
             break
         time.sleep(1)
     gather()
@@ -192,6 +204,10 @@ def main() -> None:
                        help="bench: let cuDNN pick its fastest kernels (not the pipeline's way)")
         p.add_argument("--folds", type=int, default=5)
         p.add_argument("--deadline", type=float, default=330.0)
+        p.add_argument("--jobs-file", default="", help="all: one NAME:BOT:DATASET:NETS:FOLDS a "
+                       "line (# comments)")
+        p.add_argument("--parallel", type=int, default=0,
+                       help="all: at most this many train jobs at once (0: all)")
         p.set_defaults(func=func)
     args = ap.parse_args()
     if args.cmd == "train":
