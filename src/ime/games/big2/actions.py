@@ -28,6 +28,7 @@ import numpy as np
 
 from ime.games.big2.cards import NUM_RANKS, RANK_CHARS
 from ime.games.big2.hands import PASS, HandType, type_keys
+from ime.games.kickers import KickerCodes
 
 MAX_KICKERS = 5
 MAJOR_KEYS: list[tuple[int, int, int, int] | None] = [
@@ -134,22 +135,9 @@ def kicker_candidates(hand: np.ndarray, major: int) -> np.ndarray:
 
 
 def minor_mask(hand: np.ndarray, major: int, prefix: Sequence[int]) -> np.ndarray:
-    """``uint8[26]``: the legal minor codes of the next kicker of ``major`` after the kicker
-    codes ``prefix`` (ascending): above the last one, and leaving enough candidates above it
-    for the kickers still needed, so that every code of the mask completes to a legal play.
-    All zero when no kicker is left to choose."""
-    mask = np.zeros(NUM_MINOR, dtype=np.uint8)
-    need, size = int(MAJOR_KICKERS[major]), int(MAJOR_KICKER_SIZE[major])
-    k = len(prefix)
-    if k >= need:
-        return mask
-    cand = kicker_candidates(hand, major)
-    if k:
-        cand = cand[cand > minor_rank(prefix[-1])]
-    left = need - k - 1
-    ok = cand[: len(cand) - left] if left else cand
-    mask[[minor_code(int(r), size) for r in ok]] = 1
-    return mask
+    """``uint8[NUM_MINOR]``: the legal minor codes of the next kicker of ``major`` after the
+    kicker codes ``prefix`` (:meth:`ime.games.kickers.KickerCodes.minor_mask`)."""
+    return CODES.minor_mask(hand, major, prefix)
 
 
 def major_label(code: int) -> str:
@@ -163,7 +151,11 @@ def major_label(code: int) -> str:
     return text + ("+" + "sp"[k - 1] * length if k else "")
 
 
-__all__ = ["MAJOR_COUNTS", "MAJOR_KEYS", "MAJOR_KICKERS", "MAJOR_KICKER_SIZE", "MAX_KICKERS",
-           "NUM_MAJOR", "NUM_MINOR", "PAIR_MINOR", "RANGES", "counts_from_codes", "encode_type",
-           "kicker_candidates", "major_code", "major_label", "minor_code", "minor_mask",
-           "minor_rank", "type_from_codes"]
+CODES = KickerCodes(NUM_MINOR, MAX_KICKERS, MAJOR_COUNTS, MAJOR_KICKERS, MAJOR_KICKER_SIZE,
+                    minor_code, minor_rank, kicker_candidates, counts_from_codes)
+"""The tables the kicker-step encoder (:mod:`ime.games.kickers`) needs."""
+
+__all__ = ["CODES", "MAJOR_COUNTS", "MAJOR_KEYS", "MAJOR_KICKERS", "MAJOR_KICKER_SIZE",
+           "MAX_KICKERS", "NUM_MAJOR", "NUM_MINOR", "PAIR_MINOR", "RANGES", "counts_from_codes",
+           "encode_type", "kicker_candidates", "major_code", "major_label", "minor_code",
+           "minor_mask", "minor_rank", "type_from_codes"]

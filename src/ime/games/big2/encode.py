@@ -37,42 +37,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ime.core.encoding import UNENCODABLE, ActionHead, Encoder, Observation, Policy
 from ime.core.game import Action, Game, State
-from ime.games.big2.actions import (
-    MAJOR_COUNTS,
-    MAJOR_KICKER_SIZE,
-    MAJOR_KICKERS,
-    MAX_KICKERS,
-    NUM_MAJOR,
-    NUM_MINOR,
-    counts_from_codes,
-    encode_type,
-    major_code,
-    minor_code,
-    minor_mask,
-    minor_rank,
-)
+from ime.games.big2.actions import CODES, encode_type
 from ime.games.big2.cards import NUM_RANKS, RANK_OF
+from ime.games.big2.hands import HandType
+from ime.games.kickers import MAJOR_PLANES, MINOR_PLANES, ROWS, KickerStepEncoder, card_planes
 
 ENCODER_VERSION = "big2-major302-minor26x5-v1"
-ROWS = 4
-MAJOR_PLANES = 6
-MINOR_PLANES = 4
-PLANES = MAJOR_PLANES + MINOR_PLANES * MAX_KICKERS
-_ROW = np.arange(ROWS)[:, None]
-
-
-def card_planes(counts: np.ndarray) -> np.ndarray:
-    """``[..., 13]`` counts -> ``uint8[..., 4, 13]`` (row ``k`` set when the count is > ``k``)."""
-    return (np.asarray(counts)[..., None, :] > _ROW).astype(np.uint8)
-
-
-def count_plane(n: int) -> np.ndarray:
-    """``uint8[4, 13]`` with columns ``0 .. n - 1`` set in every row (a thermometer)."""
-    out = np.zeros((ROWS, NUM_RANKS), dtype=np.uint8)
-    out[:, :n] = 1
-    return out
+PLANES = MAJOR_PLANES + MINOR_PLANES * CODES.max_kickers
 
 
 def cell_plane(n: int) -> np.ndarray:
@@ -100,123 +72,26 @@ def major_planes(state: State, player: int) -> np.ndarray:
     return out
 
 
-def minor_planes(hand: np.ndarray, major: int, kickers: Sequence[int]) -> np.ndarray:
-    """``uint8[4, 4, 13]`` of the kicker step after ``kickers`` (ranks, ascending) of
-    ``major`` from ``hand`` (13 counts)."""
-    size = int(MAJOR_KICKER_SIZE[major])
-    left = np.array(hand, dtype=np.int64)
-    for r in kickers:
-        left[r] -= size
-    need = int(MAJOR_KICKERS[major]) - len(kickers)
-    return np.stack([card_planes(left), card_planes(MAJOR_COUNTS[major]),
-                     count_plane(need if size == 1 else 0), count_plane(need if size == 2 else 0)])
-
-
-def _masked_argmax(probs: np.ndarray, mask: np.ndarray) -> int:
-    """The legal code of highest probability (lowest code on ties)."""
-    p = np.where(np.asarray(mask) > 0, np.asarray(probs, dtype=np.float64), -np.inf)
-    return int(np.argmax(p))
-
-
-class Big2Encoder(Encoder):
+class Big2Encoder(KickerStepEncoder):
     """302 major codes + 5 kicker steps of 26 minor codes over 26 planes of 4 x 13."""
 
-    position_planes = MAJOR_PLANES  # the kicker planes follow the action played
+    game_name, play_noun = "big2", "hand type"
 
     def __init__(self) -> None:
-        super().__init__(
-            version=ENCODER_VERSION,
-            heads=(ActionHead("major", NUM_MAJOR, "the play without its kickers (0: pass)"),
-                   *(ActionHead(f"minor{k}", NUM_MINOR,
-                                f"kicker {k} (smallest first), -1 when unused")
-                     for k in range(MAX_KICKERS))),
-            state_shape=(PLANES, ROWS, NUM_RANKS),
-        )
+        super().__init__(CODES, ENCODER_VERSION, "the play without its kickers (0: pass)",
+                         "kicker {k} (smallest first), -1 when unused")
 
-    def _row(self, state: State, player: int, planes: np.ndarray, masks: list[np.ndarray],
-             i: int, major: int | None, kickers: Sequence[int], steps: int) -> None:
-        """Fill row ``i``: major planes and mask, and kicker steps ``0 .. steps - 1`` of
-        ``major`` after the prefixes of ``kickers`` (ranks)."""
-        planes[i, :MAJOR_PLANES] = major_planes(state, player)
-        types = state.legal_types(player)  # type: ignore[attr-defined]
-        if len(types) <= 1:
-            return  # no choice: all masks stay empty
-        codes = sorted({c for c in (major_code(t) for t in types) if c >= 0})
-        masks[0][i, codes] = 1
-        if major is None:
-            return
-        hand = state.hand_counts(player)  # type: ignore[attr-defined]
-        size = int(MAJOR_KICKER_SIZE[major])
-        for k in range(steps):
-            at = MAJOR_PLANES + MINOR_PLANES * k
-            planes[i, at:at + MINOR_PLANES] = minor_planes(hand, major, kickers[:k])
-            masks[1 + k][i] = minor_mask(hand, major, [minor_code(r, size) for r in kickers[:k]])
+    def major_planes(self, state: State, player: int) -> np.ndarray:
+        return major_planes(state, player)
 
-    def _empty(self, n: int) -> tuple[np.ndarray, list[np.ndarray]]:
-        return (np.zeros((n, *self.state_shape), dtype=np.uint8),
-                [np.zeros((n, h.size), dtype=np.uint8) for h in self.heads])
+    def legal_plays(self, state: State, player: int) -> list[HandType]:
+        return state.legal_types(player)  # type: ignore[attr-defined]
 
-    def _type(self, state: State, action: Action):
-        t = state.type_of(action)  # type: ignore[attr-defined]
-        if t is None:
-            raise ValueError(f"big2 encoder: {action!r} is no hand type")
-        return t
+    def play_of(self, state: State, action: Action) -> HandType | None:
+        return state.type_of(action)  # type: ignore[attr-defined]
 
-    def encode(self, states: Sequence[State], players: Sequence[int] | None = None,
-               actions: Sequence[Action] | None = None) -> Observation:
-        if players is None:
-            players = [s.current_players()[0] for s in states]
-        planes, masks = self._empty(len(states))
-        for i, (s, p) in enumerate(zip(states, players, strict=True)):
-            if actions is None:
-                self._row(s, p, planes, masks, i, None, (), 0)
-                continue
-            t = self._type(s, actions[i])
-            major, _ = encode_type(t)
-            if major < 0:  # unencodable: the major mask as usual, label UNENCODABLE
-                self._row(s, p, planes, masks, i, None, (), 0)
-                continue
-            kick = sorted(t.kickers)
-            self._row(s, p, planes, masks, i, major, kick, len(kick))
-        return Observation(planes, masks)
-
-    def action_codes(self, states: Sequence[State], players: Sequence[int],
-                     actions: Sequence[Action]) -> np.ndarray:
-        """``[major, minor0 .. minor4]`` per action, ``-1`` where unused; the unencodable
-        type's major is :data:`~ime.core.encoding.UNENCODABLE` (datasets drop the row)."""
-        out = np.full((len(actions), len(self.heads)), -1, dtype=np.int64)
-        for i, (s, a) in enumerate(zip(states, actions, strict=True)):
-            major, minors = encode_type(self._type(s, a))
-            if major >= 0:
-                out[i, : 1 + len(minors)] = [major, *minors]
-            else:
-                out[i, 0] = UNENCODABLE
-        return out
-
-    def decode(self, state: State, player: int, codes: Sequence[int]) -> Action:
-        """The canonical card ids (lowest of each rank) of the major code and the minor codes
-        it needs (later codes are ignored)."""
-        major = int(codes[0])
-        need = int(MAJOR_KICKERS[major]) if 0 <= major < NUM_MAJOR else 0
-        counts = counts_from_codes(major, [int(c) for c in codes[1:1 + need]])
-        return state.cards_for(player, counts)  # type: ignore[attr-defined]
-
-    def select(self, state: State, player: int, policy: Policy) -> Action:
-        """The most probable legal major, then each kicker in turn (the step re-encoded with
-        the kickers chosen so far); a single legal play is played as is."""
-        legal = state.legal_actions(player)
-        if len(legal) == 1:
-            return legal[0]
-        obs = self.encode([state], [player])
-        major = _masked_argmax(policy(obs)[0][0], obs.masks[0][0])
-        kickers: list[int] = []
-        for k in range(int(MAJOR_KICKERS[major])):
-            planes, masks = self._empty(1)
-            self._row(state, player, planes, masks, 0, major, kickers, k + 1)
-            code = _masked_argmax(policy(Observation(planes, masks))[1 + k][0], masks[1 + k][0])
-            kickers.append(minor_rank(code))
-        size = int(MAJOR_KICKER_SIZE[major])
-        return self.decode(state, player, [major, *(minor_code(r, size) for r in kickers)])
+    def split(self, play: HandType) -> tuple[int, list[int]]:
+        return encode_type(play)
 
 
 def make_encoder(game: Game | None = None) -> Big2Encoder:

@@ -31,6 +31,7 @@ import numpy as np
 
 from ime.games.doudizhu.cards import NUM_RANKS, RANK_TWO
 from ime.games.doudizhu.combos import KICKER_SIZE, SHUTTLE_KINDS, Combo, ComboType, num_kickers
+from ime.games.kickers import KickerCodes
 
 T = ComboType
 NUM_MAJOR = 309
@@ -159,25 +160,16 @@ def kicker_candidates(hand: np.ndarray, major: int) -> np.ndarray:
 
 
 def minor_mask(hand: np.ndarray, major: int, prefix: Sequence[int]) -> np.ndarray:
-    """``uint8[28]``: the legal minor codes of the next kicker of ``major`` after the kicker
-    codes ``prefix`` (ascending): above the last one, and leaving enough candidates above it
-    for the kickers still needed, so that every code of the mask completes to a legal play.
-    All zero when no kicker is left to choose."""
-    mask = np.zeros(NUM_MINOR, dtype=np.uint8)
-    need, size = int(MAJOR_KICKERS[major]), int(MAJOR_KICKER_SIZE[major])
-    k = len(prefix)
-    if k >= need:
-        return mask
-    cand = kicker_candidates(hand, major)
-    if k:
-        cand = cand[cand > minor_rank(prefix[-1])]
-    left = need - k - 1
-    ok = cand[: len(cand) - left] if left else cand
-    mask[[minor_code(int(r), size) for r in ok]] = 1
-    return mask
+    """``uint8[NUM_MINOR]``: the legal minor codes of the next kicker of ``major`` after the
+    kicker codes ``prefix`` (:meth:`ime.games.kickers.KickerCodes.minor_mask`)."""
+    return CODES.minor_mask(hand, major, prefix)
 
 
-__all__ = ["MAJORS", "MAJOR_CHAIN", "MAJOR_COUNTS", "MAJOR_KICKERS", "MAJOR_KICKER_SIZE",
+CODES = KickerCodes(NUM_MINOR, MAX_KICKERS, MAJOR_COUNTS, MAJOR_KICKERS, MAJOR_KICKER_SIZE,
+                    minor_code, minor_rank, kicker_candidates, counts_from_codes)
+"""The tables the kicker-step encoder (:mod:`ime.games.kickers`) needs."""
+
+__all__ = ["CODES", "MAJORS", "MAJOR_CHAIN", "MAJOR_COUNTS", "MAJOR_KICKERS", "MAJOR_KICKER_SIZE",
            "MAJOR_KIND", "MAJOR_RANK", "MAX_KICKERS", "NUM_MAJOR", "NUM_MINOR", "PAIR_MINOR",
            "RANGES", "combo_from_codes", "counts_from_codes", "encode_combo", "kicker_candidates",
            "major_code", "minor_code", "minor_mask", "minor_rank"]

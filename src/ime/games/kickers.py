@@ -1,0 +1,246 @@
+"""Major + kicker-step action heads for climbing card games (Doudizhu's model, thesis 5.3.1).
+
+Doudizhu's nets choose a play in steps: a *major* code (the combination without its kickers:
+what decides whether it beats) and then, for types that carry kickers, one *minor* code per
+kicker, smallest rank first, each step seeing the kickers chosen before it. Big-2 reuses the
+model so that the thesis's Doudizhu nets fit it unchanged. This module holds what the two games
+share; each game gives its code tables (:class:`KickerCodes`, from its ``actions`` module) and
+what a seat sees before it plays (:meth:`KickerStepEncoder.major_planes`).
+
+A card set is a ``4 x R`` 0/1 matrix (:func:`card_planes`: column ``r`` is rank ``r``, row ``k``
+is set when the set holds more than ``k`` cards of that rank). A row is ``6 + 4 * K`` planes:
+the game's 6 major planes, then for kicker step ``k`` of ``K``: own hand minus the kickers
+chosen before step ``k``; the chosen major's main cards; the number of single kickers still
+needed (this one included) and of pair kickers still needed, each a thermometer over columns.
+With ``actions`` given (teacher forcing), step ``k``'s planes and mask are those that apply
+after the played major and its first ``k`` kickers; without, the minor planes and masks are
+zero and :meth:`KickerStepEncoder.select` re-encodes one step at a time.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ime.core.encoding import UNENCODABLE, ActionHead, Encoder, Observation, Policy
+from ime.core.game import Action, State
+
+ROWS = 4
+MAJOR_PLANES = 6
+MINOR_PLANES = 4
+_ROW = np.arange(ROWS)[:, None]
+
+
+@dataclass(frozen=True)
+class KickerCodes:
+    """A game's major and minor codes, as the kicker steps need them."""
+
+    num_minor: int
+    max_kickers: int
+    major_counts: np.ndarray  # int64[num_major, ranks]: main cards per rank
+    major_kickers: np.ndarray  # int64[num_major]: kickers each major carries
+    major_kicker_size: np.ndarray  # int64[num_major]: cards per kicker (0: none)
+    minor_code: Callable[[int, int], int]  # (rank, size) -> code
+    minor_rank: Callable[[int], int]  # code -> rank
+    kicker_candidates: Callable[[np.ndarray, int], np.ndarray]  # (hand, major) -> ranks
+    counts_from_codes: Callable[[int, Sequence[int]], np.ndarray]  # the play's counts
+
+    @property
+    def num_major(self) -> int:
+        return int(self.major_counts.shape[0])
+
+    @property
+    def num_ranks(self) -> int:
+        return int(self.major_counts.shape[1])
+
+    def minor_mask(self, hand: np.ndarray, major: int, prefix: Sequence[int]) -> np.ndarray:
+        """``uint8[num_minor]``: the legal minor codes of the next kicker of ``major`` after the
+        kicker codes ``prefix`` (ascending): above the last one, and leaving enough candidates
+        above it for the kickers still needed, so that every code of the mask completes to a
+        legal play. All zero when no kicker is left to choose."""
+        mask = np.zeros(self.num_minor, dtype=np.uint8)
+        need, size = int(self.major_kickers[major]), int(self.major_kicker_size[major])
+        k = len(prefix)
+        if k >= need:
+            return mask
+        cand = self.kicker_candidates(hand, major)
+        if k:
+            cand = cand[cand > self.minor_rank(prefix[-1])]
+        left = need - k - 1
+        ok = cand[: len(cand) - left] if left else cand
+        mask[[self.minor_code(int(r), size) for r in ok]] = 1
+        return mask
+
+
+def card_planes(counts: np.ndarray) -> np.ndarray:
+    """``[..., R]`` counts -> ``uint8[..., 4, R]`` (row ``k`` set when the count is > ``k``)."""
+    return (np.asarray(counts)[..., None, :] > _ROW).astype(np.uint8)
+
+
+def count_plane(n: int, num_ranks: int) -> np.ndarray:
+    """``uint8[4, num_ranks]`` with columns ``0 .. n - 1`` set in every row (a thermometer)."""
+    out = np.zeros((ROWS, num_ranks), dtype=np.uint8)
+    out[:, :n] = 1
+    return out
+
+
+def minor_planes(codes: KickerCodes, hand: np.ndarray, major: int,
+                 kickers: Sequence[int]) -> np.ndarray:
+    """``uint8[4, 4, R]`` of the kicker step after ``kickers`` (ranks, ascending) of ``major``
+    from ``hand`` (``R`` counts)."""
+    size = int(codes.major_kicker_size[major])
+    left = np.array(hand, dtype=np.int64)
+    for r in kickers:
+        left[r] -= size
+    need = int(codes.major_kickers[major]) - len(kickers)
+    r = codes.num_ranks
+    return np.stack([card_planes(left), card_planes(codes.major_counts[major]),
+                     count_plane(need if size == 1 else 0, r),
+                     count_plane(need if size == 2 else 0, r)])
+
+
+def _masked_argmax(probs: np.ndarray, mask: np.ndarray) -> int:
+    """The legal code of highest probability (lowest code on ties)."""
+    p = np.where(np.asarray(mask) > 0, np.asarray(probs, dtype=np.float64), -np.inf)
+    return int(np.argmax(p))
+
+
+class KickerStepEncoder(Encoder):
+    """A major head and ``max_kickers`` minor heads over ``6 + 4 * max_kickers`` planes.
+
+    A subclass gives the game's :class:`KickerCodes`, :meth:`major_planes`, and its plays:
+    :meth:`legal_plays` (one per legal action, in that order), :meth:`play_of` and
+    :meth:`split`. A play has ``kickers`` (ranks). ``keep_forced``: give a decision with a
+    single legal play its masks instead of empty ones (which datasets drop and count).
+    """
+
+    position_planes = MAJOR_PLANES  # the kicker planes follow the action played
+    game_name = "card game"  # for error messages: "<game_name> encoder: ... is no <play_noun>"
+    play_noun = "play"
+
+    def __init__(self, codes: KickerCodes, version: str, major_doc: str, minor_doc: str,
+                 keep_forced: bool = False) -> None:
+        self.codes = codes
+        self.keep_forced = bool(keep_forced)
+        super().__init__(
+            version=version,
+            heads=(ActionHead("major", codes.num_major, major_doc),
+                   *(ActionHead(f"minor{k}", codes.num_minor, minor_doc.format(k=k))
+                     for k in range(codes.max_kickers))),
+            state_shape=(MAJOR_PLANES + MINOR_PLANES * codes.max_kickers, ROWS,
+                         codes.num_ranks),
+        )
+
+    # --- the game's part ------------------------------------------------------------------------
+    @abstractmethod
+    def major_planes(self, state: State, player: int) -> np.ndarray:
+        """``uint8[6, 4, R]``: what ``player`` sees of ``state`` before it plays."""
+
+    @abstractmethod
+    def legal_plays(self, state: State, player: int) -> Sequence[Any]:
+        """The play of each of ``player``'s legal actions."""
+
+    @abstractmethod
+    def play_of(self, state: State, action: Action) -> Any | None:
+        """The play of any card ids (``None``: none)."""
+
+    @abstractmethod
+    def split(self, play: Any) -> tuple[int, list[int]]:
+        """``(major code, minor codes smallest first)``; ``(-1, [])`` when it has no code."""
+
+    # --- shared ---------------------------------------------------------------------------------
+    def _play(self, state: State, action: Action) -> Any:
+        play = self.play_of(state, action)
+        if play is None:
+            raise ValueError(f"{self.game_name} encoder: {action!r} is no {self.play_noun}")
+        return play
+
+    def _row(self, state: State, player: int, planes: np.ndarray, masks: list[np.ndarray],
+             i: int, major: int | None, kickers: Sequence[int], steps: int) -> None:
+        """Fill row ``i``: major planes and mask, and kicker steps ``0 .. steps - 1`` of
+        ``major`` after the prefixes of ``kickers`` (ranks)."""
+        c = self.codes
+        planes[i, :MAJOR_PLANES] = self.major_planes(state, player)
+        plays = self.legal_plays(state, player)
+        if not plays or (len(plays) == 1 and not self.keep_forced):
+            return  # no choice: all masks stay empty
+        masks[0][i, sorted({m for m in (self.split(p)[0] for p in plays) if m >= 0})] = 1
+        if major is None:
+            return
+        hand = state.hand_counts(player)  # type: ignore[attr-defined]
+        size = int(c.major_kicker_size[major])
+        for k in range(steps):
+            at = MAJOR_PLANES + MINOR_PLANES * k
+            planes[i, at:at + MINOR_PLANES] = minor_planes(c, hand, major, kickers[:k])
+            masks[1 + k][i] = c.minor_mask(hand, major,
+                                           [c.minor_code(r, size) for r in kickers[:k]])
+
+    def _empty(self, n: int) -> tuple[np.ndarray, list[np.ndarray]]:
+        return (np.zeros((n, *self.state_shape), dtype=np.uint8),
+                [np.zeros((n, h.size), dtype=np.uint8) for h in self.heads])
+
+    def encode(self, states: Sequence[State], players: Sequence[int] | None = None,
+               actions: Sequence[Action] | None = None) -> Observation:
+        if players is None:
+            players = [s.current_players()[0] for s in states]
+        planes, masks = self._empty(len(states))
+        for i, (s, p) in enumerate(zip(states, players, strict=True)):
+            if actions is None:
+                self._row(s, p, planes, masks, i, None, (), 0)
+                continue
+            play = self._play(s, actions[i])
+            major, _ = self.split(play)
+            if major < 0:  # no code: the major mask as usual, label UNENCODABLE
+                self._row(s, p, planes, masks, i, None, (), 0)
+                continue
+            kick = sorted(play.kickers)
+            self._row(s, p, planes, masks, i, major, kick, len(kick))
+        return Observation(planes, masks)
+
+    def action_codes(self, states: Sequence[State], players: Sequence[int],
+                     actions: Sequence[Action]) -> np.ndarray:
+        """``[major, minor0 ..]`` per action, ``-1`` where unused; a play without a code has
+        major :data:`~ime.core.encoding.UNENCODABLE` (datasets drop and count the row)."""
+        out = np.full((len(actions), len(self.heads)), -1, dtype=np.int64)
+        for i, (s, a) in enumerate(zip(states, actions, strict=True)):
+            major, minors = self.split(self._play(s, a))
+            if major >= 0:
+                out[i, : 1 + len(minors)] = [major, *minors]
+            else:
+                out[i, 0] = UNENCODABLE
+        return out
+
+    def decode(self, state: State, player: int, codes: Sequence[int]) -> Action:
+        """The canonical card ids (lowest of each rank) of the major code and the minor codes
+        it needs (later codes are ignored)."""
+        c = self.codes
+        major = int(codes[0])
+        need = int(c.major_kickers[major]) if 0 <= major < c.num_major else 0
+        counts = c.counts_from_codes(major, [int(x) for x in codes[1:1 + need]])
+        return state.cards_for(player, counts)  # type: ignore[attr-defined]
+
+    def select(self, state: State, player: int, policy: Policy) -> Action:
+        """Fig 5.3 at play time: the most probable legal major, then each kicker in turn (the
+        step re-encoded with the kickers chosen so far); a single legal play is played as is."""
+        c = self.codes
+        legal = state.legal_actions(player)
+        if len(legal) == 1:
+            return legal[0]
+        obs = self.encode([state], [player])
+        major = _masked_argmax(policy(obs)[0][0], obs.masks[0][0])
+        kickers: list[int] = []
+        for k in range(int(c.major_kickers[major])):
+            planes, masks = self._empty(1)
+            self._row(state, player, planes, masks, 0, major, kickers, k + 1)
+            code = _masked_argmax(policy(Observation(planes, masks))[1 + k][0], masks[1 + k][0])
+            kickers.append(c.minor_rank(code))
+        size = int(c.major_kicker_size[major])
+        return self.decode(state, player, [major, *(c.minor_code(r, size) for r in kickers)])
+
+
+__all__ = ["MAJOR_PLANES", "MINOR_PLANES", "ROWS", "KickerCodes", "KickerStepEncoder",
+           "card_planes", "count_plane", "minor_planes"]
