@@ -86,33 +86,40 @@ def bench(args: argparse.Namespace) -> None:
 
 
 def train(args: argparse.Namespace) -> None:
-    """One train job: ``--nets`` x the first ``--folds`` folds on ``--dataset``, as the pipeline's
-    train rule runs them (``train_<job>.json``: wall time, each member's metrics)."""
+    """One train job: ``--nets`` x the first ``--folds`` folds of each of ``--bot`` on its
+    ``--dataset`` (several bots: ``+``-separated, stacked together), as the pipeline's train rule
+    runs them (``<work>/<job>.json``: wall time, each member's metrics)."""
     from ime.train.bench import load_net
-    from ime.train.ensemble import Member, train_members
+    from ime.train.ensemble import Member, train_bots
 
     spec = json.loads((Path(args.dir) / "spec.json").read_text())
     work = Path(args.work) / args.job
-    members = []
-    for name in args.nets.split(","):
-        arch = dict(spec["nets"].get(name) or load_net(name))
-        arch.setdefault("name", name)
-        members += [Member(arch, k, work / f"{name}_fold{k}.pt", work / f"{name}_fold{k}.json")
-                    for k in range(args.folds)]
+    bots, datasets = args.bot.split("+"), args.dataset.split("+")
+    if len(bots) != len(datasets):
+        raise SystemExit(f"{args.job}: {len(bots)} bots but {len(datasets)} datasets")
+    jobs = {}
+    for bot, dataset in zip(bots, datasets, strict=True):
+        members = []
+        for name in args.nets.split(","):
+            arch = dict(spec["nets"].get(name) or load_net(name))
+            arch.setdefault("name", name)
+            members += [Member(arch, k, work / f"{bot}_{name}_fold{k}.pt",
+                               work / f"{bot}_{name}_fold{k}.json") for k in range(args.folds)]
+        jobs[bot] = (dataset, members)
     work.mkdir(parents=True, exist_ok=True)
     t = time.perf_counter()
-    metrics = train_members(args.dataset, members, {**spec["train"], "device": args.device},
-                            bot=args.bot, threads=1, progress=False, mode=args.mode)
+    by_bot = train_bots(jobs, {**spec["train"], "device": args.device}, threads=1,
+                        progress=False, mode=args.mode)
     wall = time.perf_counter() - t
-    keep = ("net", "fold", "params", "epochs", "best_epoch", "train_acc", "val_acc",
+    keep = ("bot", "net", "fold", "params", "epochs", "best_epoch", "train_acc", "val_acc",
             "val_acc_unseen", "val_seen_share", "train_rows", "val_rows", "timing")
+    metrics = [m for bot in bots for m in by_bot[bot]]
     res = {"job": args.job, "bot": args.bot, "dataset": args.dataset, "wall_s": wall,
-           "mode": args.mode,
-           "members": [{k: m.get(k) for k in keep} for m in metrics]}
+           "mode": args.mode, "members": [{k: m.get(k) for k in keep} for m in metrics]}
     Path(args.work, f"{args.job}.json").write_text(json.dumps(res, indent=1))
     for m in metrics:
-        print(f"{args.job}: {m['net']} fold {m['fold']} val {m['val_acc']:.2f} unseen "
-              f"{m['val_acc_unseen']:.2f} epochs {m['epochs']} (best {m['best_epoch']})",
+        print(f"{args.job}: {m['bot']} {m['net']} fold {m['fold']} val {m['val_acc']:.2f} "
+              f"unseen {m['val_acc_unseen']:.2f} epochs {m['epochs']} (best {m['best_epoch']})",
               flush=True)
     print(f"{args.job}: {len(metrics)} members in {wall:.1f} s", flush=True)
 
@@ -194,7 +201,8 @@ def main() -> None:
         p.add_argument("--modes", default="grouped,loop")
         p.add_argument("--work", default="/tmp/gpu_check", help="checkpoints (not returned)")
         p.add_argument("--job", action="append", default=[],
-                       help="all: NAME:BOT:DATASET:NETS:FOLDS (repeatable); train: NAME")
+                       help="all: NAME:BOT:DATASET:NETS:FOLDS (repeatable; BOT and DATASET may "
+                       "be +-separated lists, stacked in one job); train: NAME")
         p.add_argument("--bot", default="")
         p.add_argument("--dataset", default="")
         p.add_argument("--nets", default="mlp1,mlp2,conv")

@@ -14,7 +14,14 @@ from synthetic_games import registered  # noqa: F401 - fixture by name
 from ime.datasets.schema import heads_metadata, make_table, write_table
 from ime.nets import build_net
 from ime.train.augment import Symmetries
-from ime.train.ensemble import Member, StackedSymmetries, adam_step, train_epoch, train_members
+from ime.train.ensemble import (
+    Member,
+    StackedSymmetries,
+    adam_step,
+    train_bots,
+    train_epoch,
+    train_members,
+)
 from ime.train.loop import TensorData, train_fold
 from ime.train.stacked import StackedNet, StackState
 
@@ -271,3 +278,35 @@ def test_training_benchmark_times_members_at_once() -> None:
     assert all(e[m]["samples_per_s"] > 0 for e in ens.values() for m in (1, 3))
     assert ens["loop"][3]["members"] == 3 and ens["loop"][3]["rows_per_member"] % 64 == 0
     assert "dropout" in r["nets"]["drop"]["ensemble"]["exact"][3]["unsupported"].lower()
+
+
+def test_bots_stacked_together_equal_each_bot_alone(tmp_path: Path) -> None:
+    """Two bots' folds in one stack (``train_bots``): each member's files are those of its bot
+    trained alone, byte for byte on CPU, with its own rows, split and seed."""
+    a, b = tmp_path / "a.parquet", tmp_path / "b.parquet"
+    _one_head(a, n_matches=23)
+    _one_head(b, n_matches=17)
+    jobs = [(MLP, 0), (CONV, 1), (DROP, 2)]  # DROP does not stack: trained alone, per bot
+
+    def members(run: str, bot: str) -> list[Member]:
+        return [Member(c, f, tmp_path / run / f"{bot}{i}.pt", tmp_path / run / f"{bot}{i}.json")
+                for i, (c, f) in enumerate(jobs)]
+
+    together = train_bots({"a": (a, members("t", "a")), "b": (b, members("t", "b"))}, TRAIN,
+                          progress=False)
+    assert [m["bot"] for m in together["b"]] == ["b"] * 3
+    for bot, ds in (("a", a), ("b", b)):
+        alone = train_members(ds, members("s", bot), TRAIN, bot=bot, progress=False)
+        assert [m["train_rows"] for m in alone] == [m["train_rows"] for m in together[bot]]
+        for i in range(len(jobs)):
+            assert (_files(tmp_path / "t" / f"{bot}{i}.json", tmp_path / "t" / f"{bot}{i}.pt")
+                    == _files(tmp_path / "s" / f"{bot}{i}.json", tmp_path / "s" / f"{bot}{i}.pt"))
+    assert together["a"][0]["val_acc"] != together["b"][0]["val_acc"]  # the bots' own rows
+
+
+def test_bots_of_different_shapes_do_not_stack(tmp_path: Path) -> None:
+    a, h = tmp_path / "a.parquet", tmp_path / "h.parquet"
+    _one_head(a)
+    _two_heads(h)
+    with pytest.raises(ValueError, match="does not stack"):
+        train_bots({"a": (a, []), "h": (h, [])}, TRAIN, progress=False)

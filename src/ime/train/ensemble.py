@@ -1,4 +1,4 @@
-"""Train many (net, fold) members of one (game, bot) at once, each exactly as its lone run.
+"""Train many (net, fold) members of one game's bots at once, each exactly as its lone run.
 
 Why: the imitators are small (30-80k weights); a lone run of one pays, per step of 64 rows, the
 Python and dispatch cost of every layer, of zero-grad and of a per-parameter Adam, and on a GPU
@@ -6,7 +6,9 @@ a kernel launch for each. Members of one architecture (the folds of a net; nets 
 only in name) are stacked into one model (:mod:`ime.train.stacked`) and take their steps
 together, with one gather of their rows and one Adam update for all of them; different
 architectures are trained one group after another in the same process, from one load of the
-dataset. ``ime bench <game> --only train`` measures it against ``run_epoch``.
+dataset. :func:`train_bots` stacks several bots' members too, over their datasets concatenated
+on the device (a zoo's folds of one net as one stack). ``ime bench <game> --only train``
+measures it against ``run_epoch``.
 
 What stays as in :func:`ime.train.loop.train_fold` (``tests/stages/test_ensemble.py`` checks
 it against serial runs):
@@ -37,6 +39,7 @@ member trained, so ``samples_per_s`` is the member's share, not the group's tota
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections.abc import Mapping, Sequence
@@ -86,6 +89,7 @@ class _Run:
     """A member's data, generator and early-stopping bookkeeping."""
 
     member: Member
+    bot: str
     net_name: str
     data: TensorData
     model: nn.Module
@@ -111,48 +115,107 @@ def train_members(dataset_path: str | Path, members: Sequence[Member],
     CUDA; ``loop`` batches the dense layers on CPU too (faster for MLPs, equal to float
     rounding).
     """
+    return train_bots({bot: (dataset_path, members)}, train_cfg, threads=threads,
+                      progress=progress, mode=mode)[bot]
+
+
+def train_bots(jobs: Mapping[str, tuple[str | Path, Sequence[Member]]],
+               train_cfg: Mapping[str, Any], *, threads: int = 1, progress: bool = True,
+               mode: str = "auto") -> dict[str, list[dict[str, Any]]]:
+    """:func:`train_members` for several bots at once: ``jobs[bot] = (dataset, members)``.
+
+    Members of one architecture are stacked across bots too (a zoo's folds of one net are one
+    stack on a GPU: Snake's 22 bots x 5 folds), each with its own bot's rows, seeds, split and
+    files, exactly as if its bot were trained alone. The datasets are concatenated on the device
+    (one gather per step for every member); they must share the encoder's shapes.
+    """
     device = pick_device(str(train_cfg.get("device", "auto")))
     set_determinism(threads, device)
     folds, seed = int(train_cfg["folds"]), int(train_cfg["seed"])
     monitor = monitor_of(train_cfg)
-    base, arr = load_dataset(dataset_path, device)
-    splits: dict[int, TensorData] = {}
+    loaded = {bot: load_dataset(path, device) for bot, (path, _) in jobs.items()}
+    base, offsets = _concat({bot: data for bot, (data, _) in loaded.items()})
     groups: dict[str, list[int]] = {}
     alone: list[int] = []
     runs: list[_Run] = []
-    for i, mem in enumerate(members):
-        if mem.fold not in splits:
-            splits[mem.fold] = split_fold(base, arr, mem.fold, folds, seed)
-        net_name = str(mem.net_config.get("name", mem.net_config.get("kind")))
-        run_seed = derive_seed("train", seed, bot, net_name, mem.fold)
-        torch.manual_seed(run_seed)
-        model = build_net(mem.net_config, base.in_shape, base.head_sizes, seed=run_seed).to(device)
-        gen = torch.Generator().manual_seed(derive_seed("shuffle", run_seed))
-        runs.append(_Run(mem, net_name, splits[mem.fold], model, gen,
-                         EarlyStopping(monitor, int(train_cfg["patience"]))))
-        try:
-            StackedNet(model, device, mode)
-        except Unsupported as e:
-            log.info("%s %s fold %d trains alone: %s", bot, net_name, mem.fold, e)
-            alone.append(i)
-            continue
-        groups.setdefault(signature(model), []).append(i)
-    out: list[dict[str, Any] | None] = [None] * len(members)
+    for bot, (_, members) in jobs.items():
+        data, arr = loaded[bot]
+        splits: dict[int, TensorData] = {}
+        for mem in members:
+            if mem.fold not in splits:
+                splits[mem.fold] = _shifted(split_fold(data, arr, mem.fold, folds, seed), base,
+                                            offsets[bot])
+            net_name = str(mem.net_config.get("name", mem.net_config.get("kind")))
+            run_seed = derive_seed("train", seed, bot, net_name, mem.fold)
+            torch.manual_seed(run_seed)
+            model = build_net(mem.net_config, base.in_shape, base.head_sizes,
+                              seed=run_seed).to(device)
+            gen = torch.Generator().manual_seed(derive_seed("shuffle", run_seed))
+            runs.append(_Run(mem, bot, net_name, splits[mem.fold], model, gen,
+                             EarlyStopping(monitor, int(train_cfg["patience"]))))
+            try:
+                StackedNet(model, device, mode)
+            except Unsupported as e:
+                log.info("%s %s fold %d trains alone: %s", bot, net_name, mem.fold, e)
+                alone.append(len(runs) - 1)
+                continue
+            groups.setdefault(signature(model), []).append(len(runs) - 1)
+    out: list[dict[str, Any] | None] = [None] * len(runs)
     for idx in groups.values():
-        metrics = _train_group([runs[i] for i in idx], base, train_cfg, bot=bot, device=device,
+        metrics = _train_group([runs[i] for i in idx], base, train_cfg, device=device,
                                threads=threads, progress=progress, mode=mode)
         for i, m in zip(idx, metrics, strict=True):
             out[i] = m
     for i in alone:
-        mem = members[i]
-        out[i] = train_fold(dataset_path, mem.net_config, train_cfg, bot=bot, fold=mem.fold,
-                            checkpoint_path=mem.checkpoint_path,
-                            metrics_path=mem.metrics_path, threads=threads, progress=progress)
+        r = runs[i]
+        out[i] = train_fold(jobs[r.bot][0], r.member.net_config, train_cfg, bot=r.bot,
+                            fold=r.member.fold, checkpoint_path=r.member.checkpoint_path,
+                            metrics_path=r.member.metrics_path, threads=threads,
+                            progress=progress)
     assert all(m is not None for m in out)
-    return out  # type: ignore[return-value]
+    result: dict[str, list[dict[str, Any]]] = {bot: [] for bot in jobs}
+    for r, m in zip(runs, out, strict=True):
+        result[r.bot].append(m)  # type: ignore[arg-type]
+    return result
 
 
-def _train_group(runs: list[_Run], base: TensorData, cfg: Mapping[str, Any], *, bot: str,
+def _concat(datas: Mapping[str, TensorData]) -> tuple[TensorData, dict[str, int]]:
+    """One dataset of every bot's rows, and where each bot's rows start (one bot: itself)."""
+    items = list(datas.items())
+    first = items[0][1]
+    offsets, at = {}, 0
+    for bot, d in items:
+        if (d.in_shape, d.head_sizes, d.game, d.encoder_version) != (
+                first.in_shape, first.head_sizes, first.game, first.encoder_version):
+            raise ValueError(f"{bot}'s dataset ({d.game}, {d.encoder_version}, {d.in_shape}) "
+                             f"does not stack with {items[0][0]}'s ({first.game}, "
+                             f"{first.encoder_version}, {first.in_shape})")
+        offsets[bot], at = at, at + int(d.planes.shape[0])
+    if len(items) == 1:
+        return first, offsets
+
+    def cat(ts: list[torch.Tensor]) -> torch.Tensor:
+        return torch.cat(ts, 0)
+
+    ds = [d for _, d in items]
+    return dataclasses.replace(
+        first, planes=cat([d.planes for d in ds]), mask=cat([d.mask for d in ds]),
+        action=cat([d.action for d in ds]),
+        extra_masks=[cat([d.extra_masks[h] for d in ds]) for h in range(len(first.extra_masks))],
+        extra_actions=(cat([d.extra_actions for d in ds])  # type: ignore[misc]
+                       if first.extra_actions is not None else None)), offsets
+
+
+def _shifted(split: TensorData, base: TensorData, offset: int) -> TensorData:
+    """A bot's fold as rows of the concatenated ``base``."""
+    if split.planes is base.planes:
+        return split
+    return dataclasses.replace(
+        base, train_idx=split.train_idx + offset, val_idx=split.val_idx + offset,
+        val_unseen_idx=split.val_unseen_idx + offset)
+
+
+def _train_group(runs: list[_Run], base: TensorData, cfg: Mapping[str, Any], *,
                  device: torch.device, threads: int, progress: bool,
                  mode: str) -> list[dict[str, Any]]:
     """Train one stack of same-architecture members to the end and write their files."""
@@ -167,10 +230,11 @@ def _train_group(runs: list[_Run], base: TensorData, cfg: Mapping[str, Any], *, 
     sym = (Symmetries.of(get_encoder(base.game, base.game_params), augment, device)
            if augment != "none" else None)
     ssym = StackedSymmetries(sym) if sym is not None else None
-    names = sorted({f"{r.net_name}/fold{r.member.fold}" for r in runs})
-    log.info("%s: training %d members at once (%s) on %s, %d thread(s), mode %s", bot,
+    names = sorted({f"{r.bot}/{r.net_name}/fold{r.member.fold}" for r in runs})
+    bots = "+".join(dict.fromkeys(r.bot for r in runs))
+    log.info("%s: training %d members at once (%s) on %s, %d thread(s), mode %s", bots,
              len(runs), ", ".join(names), device, threads, net.mode)
-    bar = tqdm(total=max_epochs, desc=f"{bot}/{runs[0].net_name} x{len(runs)}", unit="epoch",
+    bar = tqdm(total=max_epochs, desc=f"{bots}/{runs[0].net_name} x{len(runs)}", unit="epoch",
                disable=not progress, mininterval=1.0)
     for epoch in range(1, max_epochs + 1):
         live = [g for g, r in enumerate(runs) if not r.stopper.stop]
@@ -206,7 +270,7 @@ def _train_group(runs: list[_Run], base: TensorData, cfg: Mapping[str, Any], *, 
             if better:
                 improved.append(g)
             log.info("%s %s fold %d epoch %d: train loss %.4f acc %.2f%% | val loss %.4f acc "
-                     "%.2f%%%s", bot, r.net_name, r.member.fold, epoch, rec["train_loss"],
+                     "%.2f%%%s", r.bot, r.net_name, r.member.fold, epoch, rec["train_loss"],
                      rec["train_acc_running"], val_loss, val_acc, " *" if better else "")
         if improved:
             at = torch.tensor(improved, device=device)
@@ -225,7 +289,7 @@ def _train_group(runs: list[_Run], base: TensorData, cfg: Mapping[str, Any], *, 
         assert isinstance(model, MaskedPolicyNet | MultiHeadPolicyNet)
         net.load_into(best, g, model)
         out.append(write_fold(
-            model, r.data, bot=bot, net_config=r.member.net_config, train_cfg=cfg,
+            model, r.data, bot=r.bot, net_config=r.member.net_config, train_cfg=cfg,
             fold=r.member.fold, history=r.history, best_epoch=r.stopper.best_epoch,
             timing={"device": str(device), "threads": threads, "train_seconds": r.train_time,
                     "samples": r.samples},
@@ -403,5 +467,5 @@ def gather_rows(data: TensorData, rows: torch.Tensor
     return x, masks, y
 
 
-__all__ = ["Member", "StackedSymmetries", "adam_step", "gather_rows", "train_epoch",
-           "train_members"]
+__all__ = ["Member", "StackedSymmetries", "adam_step", "gather_rows", "train_bots",
+           "train_epoch", "train_members"]
