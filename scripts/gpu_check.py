@@ -13,6 +13,12 @@ files, so this script does the whole check in one process tree and writes few fi
    each job's wall time and every member's accuracies gathered in ``train.json``, while
    ``nvidia-smi`` samples GPU use once a second (``gpu_util.csv``).
 
+A job may hold several bots (``rev1+rev2:DS1+DS2``): their members of one net are one stack
+(:func:`ime.train.ensemble.train_bots`). With ``--models-dir data/<game>/models/<ttag>`` the
+checkpoints and metrics are written in the pipeline's layout and come back as ``models.tgz``;
+unpacked into that directory here, Snakemake finds the train jobs' outputs and goes on to the
+tables (their metrics record ``timing.device: cuda``).
+
 Usage (the spec is the composed config's train section and nets, written by ``prepare``)::
 
     python scripts/gpu_check.py prepare --dir .gpu scale=thesis      # here, with Hydra
@@ -103,8 +109,13 @@ def train(args: argparse.Namespace) -> None:
         for name in args.nets.split(","):
             arch = dict(spec["nets"].get(name) or load_net(name))
             arch.setdefault("name", name)
-            members += [Member(arch, k, work / f"{bot}_{name}_fold{k}.pt",
-                               work / f"{bot}_{name}_fold{k}.json") for k in range(args.folds)]
+            # --models-dir: the pipeline's layout (P.CHECKPOINT / P.METRICS of a variant whose
+            # net directories are the net names), to bring the files back into data/
+            at = (Path(args.models_dir) / name / bot if args.models_dir else work)
+            stem = "fold{k}" if args.models_dir else f"{bot}_{name}_fold{{k}}"
+            members += [Member(arch, k, at / (stem.format(k=k) + ".pt"),
+                               at / (stem.format(k=k) + ".json")) for k in range(args.folds)]
+            at.mkdir(parents=True, exist_ok=True)
         jobs[bot] = (dataset, members)
     work.mkdir(parents=True, exist_ok=True)
     t = time.perf_counter()
@@ -159,7 +170,8 @@ def run_all(args: argparse.Namespace) -> None:
             name, bot, dataset, nets, folds = waiting.pop(0)
             procs[name] = subprocess.Popen(
                 [*me, "train", *common, "--job", name, "--bot", bot, "--dataset", dataset,
-                 "--nets", nets, "--folds", folds, "--work", args.work])
+                 "--nets", nets, "--folds", folds, "--work", args.work,
+                 *(["--models-dir", args.models_dir] if args.models_dir else [])])
         gather()
         if time.perf_counter() - t0 > args.deadline:
             for name, p in procs.items():
@@ -180,6 +192,9 @@ def run_all(args: argparse.Namespace) -> None:
         if util:
             print(f"GPU use over the train jobs: mean {sum(util) / len(util):.0f} %, "
                   f"max {max(util):.0f} %, {len(util)} samples", flush=True)
+    if args.models_dir and Path(args.models_dir).is_dir():  # one file back, whatever finished
+        subprocess.run(["tar", "czf", str(Path(args.out, "models.tgz")), "-C",
+                        args.models_dir, "."], check=False)
     print(f"all done at {time.perf_counter() - t0:.0f} s: "
           + ", ".join(f"{n} rc={p.returncode}" for n, p in procs.items()), flush=True)
 
@@ -214,6 +229,10 @@ def main() -> None:
         p.add_argument("--deadline", type=float, default=330.0)
         p.add_argument("--jobs-file", default="", help="all: one NAME:BOT:DATASET:NETS:FOLDS a "
                        "line (# comments)")
+        p.add_argument("--models-dir", default="",
+                       help="train/all: write checkpoints and metrics as DIR/<net>/<bot>/fold<k>"
+                            ".pt|.json (a variant's models directory); all: pack DIR into "
+                            "models.tgz in --out")
         p.add_argument("--parallel", type=int, default=0,
                        help="all: at most this many train jobs at once (0: all)")
         p.set_defaults(func=func)
