@@ -134,16 +134,17 @@ def train_bots(jobs: Mapping[str, tuple[str | Path, Sequence[Member]]],
     folds, seed = int(train_cfg["folds"]), int(train_cfg["seed"])
     monitor = monitor_of(train_cfg)
     loaded = {bot: load_dataset(path, device) for bot, (path, _) in jobs.items()}
+    arrs = {bot: arr for bot, (_, arr) in loaded.items()}
     base, offsets = _concat({bot: data for bot, (data, _) in loaded.items()})
+    del loaded  # several bots: their rows live on in ``base`` alone (one copy on the device)
     groups: dict[str, list[int]] = {}
     alone: list[int] = []
     runs: list[_Run] = []
     for bot, (_, members) in jobs.items():
-        data, arr = loaded[bot]
         splits: dict[int, TensorData] = {}
         for mem in members:
             if mem.fold not in splits:
-                splits[mem.fold] = _shifted(split_fold(data, arr, mem.fold, folds, seed), base,
+                splits[mem.fold] = _shifted(split_fold(base, arrs[bot], mem.fold, folds, seed),
                                             offsets[bot])
             net_name = str(mem.net_config.get("name", mem.net_config.get("kind")))
             run_seed = derive_seed("train", seed, bot, net_name, mem.fold)
@@ -194,24 +195,22 @@ def _concat(datas: Mapping[str, TensorData]) -> tuple[TensorData, dict[str, int]
     if len(items) == 1:
         return first, offsets
 
-    def cat(ts: list[torch.Tensor]) -> torch.Tensor:
-        return torch.cat(ts, 0)
-
     ds = [d for _, d in items]
     return dataclasses.replace(
-        first, planes=cat([d.planes for d in ds]), mask=cat([d.mask for d in ds]),
-        action=cat([d.action for d in ds]),
-        extra_masks=[cat([d.extra_masks[h] for d in ds]) for h in range(len(first.extra_masks))],
-        extra_actions=(cat([d.extra_actions for d in ds])  # type: ignore[misc]
+        first, planes=torch.cat([d.planes for d in ds]), mask=torch.cat([d.mask for d in ds]),
+        action=torch.cat([d.action for d in ds]),
+        extra_masks=[torch.cat([d.extra_masks[h] for d in ds])
+                     for h in range(len(first.extra_masks))],
+        extra_actions=(torch.cat([d.extra_actions for d in ds])  # type: ignore[misc]
                        if first.extra_actions is not None else None)), offsets
 
 
-def _shifted(split: TensorData, base: TensorData, offset: int) -> TensorData:
-    """A bot's fold as rows of the concatenated ``base``."""
-    if split.planes is base.planes:
+def _shifted(split: TensorData, offset: int) -> TensorData:
+    """A bot's fold (row indices of its own dataset) as rows of the concatenated dataset."""
+    if offset == 0:
         return split
     return dataclasses.replace(
-        base, train_idx=split.train_idx + offset, val_idx=split.val_idx + offset,
+        split, train_idx=split.train_idx + offset, val_idx=split.val_idx + offset,
         val_unseen_idx=split.val_unseen_idx + offset)
 
 
