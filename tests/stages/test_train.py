@@ -210,6 +210,21 @@ def test_training_benchmark_runs_the_real_step_on_valid_synthetic_rows() -> None
     assert all(v["samples_per_s"] > 0 for v in r["nets"].values())
 
 
+def test_training_benchmark_times_the_nets_and_batch_the_game_trains() -> None:
+    """``ime bench <game> --only train`` times the game's own nets at its own batch size (Snake:
+    Table 2.2's five at batch 32, lr 0.02), not Reversi's three at 64."""
+    from ime.cli.bench import train_setup
+
+    snake = train_setup("snake")
+    assert list(snake["nets"]) == ["snake_mlp1", "snake_mlp2", "snake_conv1", "snake_conv2",
+                                   "snake_conv3"]
+    assert (snake["batch_size"], snake["lr"]) == (32, 0.02)
+    assert snake["nets"]["snake_conv1"]["kernels"] == [3, 2, 3]
+    reversi = train_setup("reversi")
+    assert list(reversi["nets"]) == ["mlp1", "mlp2", "conv"]
+    assert (reversi["batch_size"], reversi["lr"]) == (64, 1e-3)
+
+
 def test_lr_decay_scales_every_epoch(tmp_path: Path) -> None:
     """``train.lr_decay``: epoch e trains at lr * decay ** (e - 1); 1.0 keeps the lr fixed."""
     ds = tmp_path / "b.parquet"

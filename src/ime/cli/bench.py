@@ -107,6 +107,22 @@ def _external(args: argparse.Namespace) -> dict:
     return bench_external(program, args.game)
 
 
+def train_setup(game: str) -> dict:
+    """What ``game``'s train jobs use, from the config composed as the pipeline composes it:
+    its nets (``name -> architecture``), batch size, learning rate and game params. Snake's are
+    Table 2.2's five nets at batch 32 and lr 0.02, Reversi's Table 4.3's three at batch 64."""
+    from omegaconf import OmegaConf
+
+    from ime.workflow.compose import compose
+
+    cfg = OmegaConf.to_container(compose([f"game={game}"]), resolve=True)
+    assert isinstance(cfg, dict)
+    train = cfg["train"]
+    return {"nets": {n: cfg["nets"][n] for n in train["nets"]},
+            "batch_size": int(train["batch_size"]), "lr": float(train["lr"]),
+            "game_params": cfg["game"].get("params")}
+
+
 def _train(args: argparse.Namespace) -> dict:
     """Samples/s of one model alone and of ``--members`` at once, on CPU and (``--device cuda``,
     or ``auto`` with a GPU) on the GPU, in this run with ``--threads`` threads."""
@@ -118,9 +134,11 @@ def _train(args: argparse.Namespace) -> dict:
     devices = ["cpu"]
     if args.device == "cuda" or (args.device == "auto" and torch.cuda.is_available()):
         devices.append("cuda")
-    runs = [bench_training(rows=4000 if args.quick else 20000, epochs=1 if args.quick else 2,
-                           device=d, threads=args.threads, game=args.game,
-                           game_params=_game_config(args.game).get("params"), members=members)
+    setup = train_setup(args.game)
+    runs = [bench_training(setup["nets"], rows=4000 if args.quick else 20000,
+                           epochs=1 if args.quick else 2, batch_size=setup["batch_size"],
+                           lr=setup["lr"], device=d, threads=args.threads, game=args.game,
+                           game_params=setup["game_params"], members=members)
             for d in devices]
     return {**runs[0], **({"cuda": runs[1]} if len(runs) > 1 else {})}
 

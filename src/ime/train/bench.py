@@ -1,6 +1,8 @@
-"""Training throughput (samples/s) of each Table 4.3 net, through the real training steps.
+"""Training throughput (samples/s) of a game's nets, through the real training steps.
 
-``ime bench <game> --only train`` calls :func:`bench_training`. It builds a synthetic dataset in
+``ime bench <game> --only train`` calls :func:`bench_training` with the nets, batch size and
+learning rate the game's train jobs use (``ime.cli.bench.train_setup``: Table 4.3's three nets
+for Reversi, Table 2.2's five at batch 32 for Snake). It builds a synthetic dataset in
 the shapes of the game's encoder on the device (each cell holds at most one plane's bit, 4-12
 legal codes per head, the label one of them: the cost of a step does not depend on the values),
 then times, after a warm-up:
