@@ -14,11 +14,13 @@ cards, seat 1 the next ``hand_size``; the rest (none at the default 26) is set a
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
+
+from ime.games.shedding.cards import RankLayout
+from ime.games.shedding.deals import dealt_hands, initdata_object, seed_of
 
 NUM_CARDS = 52
 NUM_RANKS = 13
@@ -38,43 +40,16 @@ def counts_of(cards: Iterable[int]) -> np.ndarray:
     return np.bincount(RANK_OF[ids], minlength=NUM_RANKS).astype(np.int64)
 
 
-def ranks_text(cards_or_counts: Iterable[int] | np.ndarray, *, counts: bool = False) -> str:
-    """``"333445"``-style text of card ids (or of a counts vector with ``counts=True``)."""
-    c = np.asarray(cards_or_counts) if counts else counts_of(cards_or_counts)
-    return "".join(RANK_CHARS[r] * int(c[r]) for r in range(NUM_RANKS))
+def _rank_of(card: int) -> int:
+    return card // 4
 
 
-def parse_ranks(text: str) -> np.ndarray:
-    """Counts vector of a rank text (``"33344456"``); spaces are ignored."""
-    out = np.zeros(NUM_RANKS, dtype=np.int64)
-    for ch in text.replace(" ", ""):
-        r = RANK_CHARS.find(ch.upper())
-        if r < 0:
-            raise ValueError(f"unknown rank character {ch!r} in {text!r} (use {RANK_CHARS})")
-        out[r] += 1
-    if (out > 4).any():
-        raise ValueError(f"{text!r} has more cards of a rank than a deck")
-    return out
-
-
-def pick_cards(hand: Iterable[int], counts: Sequence[int] | np.ndarray) -> tuple[int, ...]:
-    """The canonical card ids of rank multiset ``counts`` from ``hand``: the lowest ids of each
-    rank, ascending. Raises ValueError when ``hand`` lacks them."""
-    by_rank: list[list[int]] = [[] for _ in range(NUM_RANKS)]
-    for c in sorted(int(x) for x in hand):
-        by_rank[c // 4].append(c)
-    out: list[int] = []
-    for r in range(NUM_RANKS):
-        k = int(counts[r])
-        if k > len(by_rank[r]):
-            raise ValueError(f"hand {ranks_text(hand)} has no {k} x {RANK_CHARS[r]}")
-        out += by_rank[r][:k]
-    return tuple(out)
-
-
-def cards_from_text(text: str) -> tuple[int, ...]:
-    """The lowest card ids that spell ``text`` in a full deck (tests: ``"3334"`` -> 0, 1, 2, 4)."""
-    return pick_cards(range(NUM_CARDS), parse_ranks(text))
+RANKS = RankLayout(RANK_CHARS, (4,) * NUM_RANKS, NUM_CARDS, _rank_of, counts_of)
+"""The deck's ranks; the text and canonical-id functions below are its methods."""
+ranks_text = RANKS.ranks_text
+parse_ranks = RANKS.parse_ranks
+pick_cards = RANKS.pick_cards
+cards_from_text = RANKS.cards_from_text
 
 
 def card_name(card: int) -> str:
@@ -99,13 +74,6 @@ def check_hand_size(hand_size: Any) -> int:
     return int(hand_size)
 
 
-def _int_list(v: Any, what: str) -> list[int]:
-    if not isinstance(v, (list, tuple)) or not all(
-            isinstance(c, (int, np.integer)) and not isinstance(c, bool) for c in v):
-        raise ValueError(f"big2 initdata: {what} must be a list of card ids, got {v!r}")
-    return [int(c) for c in v]
-
-
 def parse_deal(initdata: Any, hand_size: int) -> list[list[int]] | None:
     """The two hands of an ``initdata`` (a mapping or its JSON text) with key ``hands``, or
     ``None`` when it names none (then the engine deals from a seed).
@@ -113,21 +81,11 @@ def parse_deal(initdata: Any, hand_size: int) -> list[list[int]] | None:
     Checked: two hands of ``hand_size`` distinct ids in ``0..51``, no card in both. The order of
     each hand is kept: the first request shows ``own`` in that order.
     """
-    if isinstance(initdata, str):
-        initdata = json.loads(initdata) if initdata.strip() else None
-    if not initdata:
+    initdata = initdata_object(initdata, "big2")
+    if initdata is None or "hands" not in initdata:
         return None
-    if not isinstance(initdata, Mapping):
-        raise ValueError(f"big2 initdata must be an object, got {initdata!r}")
-    if "hands" not in initdata:
-        return None
-    raw = initdata["hands"]
-    if not isinstance(raw, (list, tuple)) or len(raw) != 2:
-        raise ValueError(f"big2 initdata: hands must hold 2 hands, got {raw!r}")
-    hands = [_int_list(h, f"hands[{i}]") for i, h in enumerate(raw)]
-    if [len(h) for h in hands] != [hand_size, hand_size]:
-        raise ValueError(f"big2 initdata: hands of {[len(h) for h in hands]} cards "
-                         f"(this game deals {hand_size} each)")
+    hands = dealt_hands(initdata["hands"], [hand_size, hand_size], "hands", "big2",
+                        f"this game deals {hand_size} each")
     every = [c for h in hands for c in h]
     if len(set(every)) != len(every) or not all(0 <= c < NUM_CARDS for c in every):
         raise ValueError("big2 initdata: the hands must be distinct card ids in 0..51")
@@ -140,12 +98,4 @@ def deal_from(initdata: Any, seed: int | None, hand_size: int = MAX_HAND) -> lis
     parsed = parse_deal(initdata, hand_size)
     if parsed is not None:
         return parsed
-    if isinstance(initdata, str) and initdata.strip():
-        initdata = json.loads(initdata)
-    s = initdata.get("seed") if isinstance(initdata, Mapping) else None
-    if s is not None:
-        try:
-            seed = int(s)
-        except (TypeError, ValueError):
-            raise ValueError(f"big2 initdata: seed must be an integer, got {s!r}") from None
-    return deal(0 if seed is None else int(seed), hand_size)
+    return deal(seed_of(initdata, seed, "big2"), hand_size)

@@ -19,12 +19,10 @@ There is no simple-interaction (line) mode.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ime.core.game import IllegalMoveError
-from ime.games.big2.rules import BAD_FORMAT
+from ime.games.shedding.codec import encode_response, parse_response
 
 
 def request(ply: int, plays: Sequence[Sequence[int]], own: Sequence[int]) -> dict:
@@ -33,26 +31,6 @@ def request(ply: int, plays: Sequence[Sequence[int]], own: Sequence[int]) -> dic
     if ply < 2:
         return {"own": [int(c) for c in own], "history": hist}
     return {"history": hist}
-
-
-def parse_response(player: int, response: Any) -> list[Any]:
-    """The response as a list of raw elements (checked by :func:`rules.check_play`);
-    ``IllegalMoveError(BAD_FORMAT)`` when it is not a list."""
-    content = response
-    if isinstance(content, str):
-        try:
-            content = json.loads(content)
-        except json.JSONDecodeError:
-            raise IllegalMoveError(player, f"{BAD_FORMAT}: the response is not JSON",
-                                   response) from None
-    if not isinstance(content, list):
-        raise IllegalMoveError(player, f"{BAD_FORMAT}: a response must be a list of card ids",
-                               response)
-    return content
-
-
-def encode_response(cards: Sequence[int]) -> list[int]:
-    return [int(c) for c in cards]
 
 
 def infer_seat(first_request: Mapping[str, Any]) -> int:

@@ -37,10 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ime.games.big2.cards import MAX_HAND, NUM_RANKS, RANK_CHARS, RANK_TWO
-
-LESS_COMPARE = "LESS_COMPARE"
-MISMATCH_CARDTYPE = "MISMATCH_CARDTYPE"
-MISMATCH_CARDLENGTH = "MISMATCH_CARDLENGTH"
+from ime.games.shedding.judge import LESS_COMPARE, MISMATCH_CARDLENGTH, MISMATCH_CARDTYPE
 
 CHAIN_MIN = {1: 5, 2: 3, 3: 2}
 """Shortest chain per multiplicity (straight, pair chain, trio chain)."""

@@ -1,7 +1,7 @@
 """The judge's verdict on one response, and the scores (our Big-2 judge; there is no Botzone one).
 
 A response is checked in this order, and the first failure is the verdict (Botzone's error
-names, as its FightTheLandlord judge uses them):
+names, as its FightTheLandlord judge uses them: :mod:`ime.games.shedding.judge`):
 
 1. not a list of card ids (after parsing a JSON string) -> ``BAD_FORMAT``; an element that is
    not an integer (``true``, ``3.5``, ``"3"``) -> ``BAD_FORMAT``.
@@ -26,33 +26,16 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from ime.games.big2.cards import NUM_CARDS, counts_of
-from ime.games.big2.hands import (
-    LESS_COMPARE,
-    MISMATCH_CARDLENGTH,
-    MISMATCH_CARDTYPE,
-    HandType,
-    classify,
-    compare_error,
+from ime.games.big2.hands import HandType, classify, compare_error
+from ime.games.shedding.judge import (
+    BAD_FORMAT,
+    ERROR_CODES,
+    INVALID_CARDTYPE,
+    INVALID_PASS,
+    MISSING_CARD,
+    REPEATED_CARD,
+    PlayError,
 )
-
-MISSING_CARD = "MISSING_CARD"
-REPEATED_CARD = "REPEATED_CARD"
-INVALID_CARDTYPE = "INVALID_CARDTYPE"
-INVALID_PASS = "INVALID_PASS"
-BAD_FORMAT = "BAD_FORMAT"
-
-ERROR_CODES = (MISSING_CARD, REPEATED_CARD, INVALID_CARDTYPE, INVALID_PASS, LESS_COMPARE,
-               MISMATCH_CARDTYPE, MISMATCH_CARDLENGTH, BAD_FORMAT)
-"""Every verdict this judge gives a response."""
-
-
-class PlayError(ValueError):
-    """A response the judge rejects: ``code`` is one of :data:`ERROR_CODES`."""
-
-    def __init__(self, code: str, detail: str = ""):
-        super().__init__(f"{code}: {detail}" if detail else code)
-        self.code = code
-        self.detail = detail
 
 
 def check_play(response: Sequence[Any], dealt: Collection[int], played: Sequence[bool],

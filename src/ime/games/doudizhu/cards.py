@@ -13,11 +13,13 @@ joker) and ``D`` (big joker), e.g. ``"333444XD"``.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
+
+from ime.games.shedding.cards import RankLayout
+from ime.games.shedding.deals import card_ids, dealt_hands, initdata_object, seed_of
 
 NUM_CARDS = 54
 NUM_RANKS = 15
@@ -47,43 +49,12 @@ def counts_of(cards: Iterable[int]) -> np.ndarray:
     return out
 
 
-def ranks_text(cards_or_counts: Iterable[int] | np.ndarray, *, counts: bool = False) -> str:
-    """``"333445"``-style text of card ids (or of a counts vector with ``counts=True``)."""
-    c = np.asarray(cards_or_counts) if counts else counts_of(cards_or_counts)
-    return "".join(RANK_CHARS[r] * int(c[r]) for r in range(NUM_RANKS))
-
-
-def parse_ranks(text: str) -> np.ndarray:
-    """Counts vector of a rank text (``"333444XD"``); spaces are ignored."""
-    out = np.zeros(NUM_RANKS, dtype=np.int64)
-    for ch in text.replace(" ", ""):
-        r = RANK_CHARS.find(ch.upper())
-        if r < 0:
-            raise ValueError(f"unknown rank character {ch!r} in {text!r} (use {RANK_CHARS})")
-        out[r] += 1
-    if (out[:13] > 4).any() or (out[13:] > 1).any():
-        raise ValueError(f"{text!r} has more cards of a rank than a deck")
-    return out
-
-
-def cards_from_text(text: str) -> tuple[int, ...]:
-    """The lowest card ids that spell ``text`` in a full deck (tests: ``"3334"`` -> 0, 1, 2, 4)."""
-    return pick_cards(range(NUM_CARDS), parse_ranks(text))
-
-
-def pick_cards(hand: Iterable[int], counts: Sequence[int] | np.ndarray) -> tuple[int, ...]:
-    """The canonical card ids of rank multiset ``counts`` from ``hand``: the lowest ids of each
-    rank, ascending. Raises ValueError when ``hand`` lacks them."""
-    by_rank: list[list[int]] = [[] for _ in range(NUM_RANKS)]
-    for c in sorted(int(x) for x in hand):
-        by_rank[rank_of(c)].append(c)
-    out: list[int] = []
-    for r in range(NUM_RANKS):
-        k = int(counts[r])
-        if k > len(by_rank[r]):
-            raise ValueError(f"hand {ranks_text(hand)} has no {k} x {RANK_CHARS[r]}")
-        out += by_rank[r][:k]
-    return tuple(out)
+RANKS = RankLayout(RANK_CHARS, (4,) * 13 + (1, 1), NUM_CARDS, rank_of, counts_of)
+"""The deck's ranks; the text and canonical-id functions below are its methods."""
+ranks_text = RANKS.ranks_text
+parse_ranks = RANKS.parse_ranks
+pick_cards = RANKS.pick_cards
+cards_from_text = RANKS.cards_from_text
 
 
 def card_name(card: int) -> str:
@@ -108,13 +79,6 @@ def deal(seed: int) -> tuple[list[list[int]], list[int]]:
     return allocation, allocation[0][0:3]
 
 
-def _int_list(v: Any, what: str) -> list[int]:
-    if not isinstance(v, (list, tuple)) or not all(
-            isinstance(c, (int, np.integer)) and not isinstance(c, bool) for c in v):
-        raise ValueError(f"doudizhu initdata: {what} must be a list of card ids, got {v!r}")
-    return [int(c) for c in v]
-
-
 def parse_deal(initdata: Any) -> tuple[list[list[int]], list[int]] | None:
     """``(allocation, publiccard)`` of a Botzone ``initdata`` (a mapping or its JSON text), or
     ``None`` when it names no allocation (then the engine deals from a seed).
@@ -123,25 +87,15 @@ def parse_deal(initdata: Any) -> tuple[list[list[int]], list[int]] | None:
     in the landlord's hand (default ``allocation[0][0:3]``, as the judge). The order of each hand
     is kept: the judge's first request shows ``own`` in that order.
     """
-    if isinstance(initdata, str):
-        initdata = json.loads(initdata) if initdata.strip() else None
-    if not initdata:
+    initdata = initdata_object(initdata, "doudizhu")
+    if initdata is None or "allocation" not in initdata:
         return None
-    if not isinstance(initdata, Mapping):
-        raise ValueError(f"doudizhu initdata must be an object, got {initdata!r}")
-    if "allocation" not in initdata:
-        return None
-    alloc = initdata["allocation"]
-    if not isinstance(alloc, (list, tuple)) or len(alloc) != 3:
-        raise ValueError(f"doudizhu initdata: allocation must hold 3 hands, got {alloc!r}")
-    hands = [_int_list(h, f"allocation[{i}]") for i, h in enumerate(alloc)]
-    if [len(h) for h in hands] != list(HAND_SIZES):
-        raise ValueError(f"doudizhu initdata: hands of {[len(h) for h in hands]} cards "
-                         f"(the judge deals {list(HAND_SIZES)})")
+    hands = dealt_hands(initdata["allocation"], HAND_SIZES, "allocation", "doudizhu",
+                        f"the judge deals {list(HAND_SIZES)}")
     if sorted(c for h in hands for c in h) != list(range(NUM_CARDS)):
         raise ValueError("doudizhu initdata: the allocation is not the 54 cards 0..53, once each")
     public = initdata.get("publiccard")
-    public = hands[0][0:3] if public is None else _int_list(public, "publiccard")
+    public = hands[0][0:3] if public is None else card_ids(public, "publiccard", "doudizhu")
     if len(public) != 3 or len(set(public)) != 3 or not set(public) <= set(hands[0]):
         raise ValueError(f"doudizhu initdata: publiccard {public} must be 3 of the landlord's "
                          "cards")
@@ -154,12 +108,4 @@ def deal_from(initdata: Any, seed: int | None) -> tuple[list[list[int]], list[in
     parsed = parse_deal(initdata)
     if parsed is not None:
         return parsed
-    if isinstance(initdata, str) and initdata.strip():
-        initdata = json.loads(initdata)
-    s = initdata.get("seed") if isinstance(initdata, Mapping) else None
-    if s is not None:
-        try:
-            seed = int(s)
-        except (TypeError, ValueError):
-            raise ValueError(f"doudizhu initdata: seed must be an integer, got {s!r}") from None
-    return deal(0 if seed is None else int(seed))
+    return deal(seed_of(initdata, seed, "doudizhu"))

@@ -20,12 +20,10 @@ There is no simple-interaction (line) mode.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ime.core.game import IllegalMoveError
-from ime.games.doudizhu.rules import BAD_FORMAT
+from ime.games.shedding.codec import encode_response, parse_response
 
 
 def history_of(plays: Sequence[Sequence[int]]) -> list[list[int]]:
@@ -42,26 +40,6 @@ def request(ply: int, plays: Sequence[Sequence[int]], own: Sequence[int],
         return {"own": [int(c) for c in own], "history": hist,
                 "publiccard": [int(c) for c in publiccard]}
     return {"history": hist}
-
-
-def parse_response(player: int, response: Any) -> list[Any]:
-    """The response as a list of raw elements (elements are checked by the judge's rules);
-    ``IllegalMoveError(BAD_FORMAT)`` when it is not a list."""
-    content = response
-    if isinstance(content, str):
-        try:
-            content = json.loads(content)
-        except json.JSONDecodeError:
-            raise IllegalMoveError(player, f"{BAD_FORMAT}: the response is not JSON",
-                                   response) from None
-    if not isinstance(content, list):
-        raise IllegalMoveError(player, f"{BAD_FORMAT}: a response must be a list of card ids",
-                               response)
-    return content
-
-
-def encode_response(cards: Sequence[int]) -> list[int]:
-    return [int(c) for c in cards]
 
 
 def infer_seat(first_request: Mapping[str, Any]) -> int:

@@ -36,6 +36,7 @@ from enum import IntEnum
 import numpy as np
 
 from ime.games.doudizhu.cards import NUM_RANKS, RANK_CHARS, RANK_TWO, counts_of
+from ime.games.shedding.judge import LESS_COMPARE, MISMATCH_CARDLENGTH, MISMATCH_CARDTYPE
 
 
 class ComboType(IntEnum):
@@ -95,10 +96,6 @@ KICKER_SIZE = {k: 0 for k in T} | {T.TRIO_SINGLE: 1, T.AIRPLANE_SINGLES: 1, T.FO
 CHAIN_KINDS = frozenset({T.STRAIGHT, T.PAIR_STRAIGHT, T.AIRPLANE, T.AIRPLANE_SINGLES,
                          T.AIRPLANE_PAIRS, T.SHUTTLE, T.SHUTTLE_SINGLES, T.SHUTTLE_PAIRS})
 SHUTTLE_KINDS = frozenset({T.SHUTTLE, T.SHUTTLE_SINGLES, T.SHUTTLE_PAIRS})
-
-LESS_COMPARE = "LESS_COMPARE"
-MISMATCH_CARDTYPE = "MISMATCH_CARDTYPE"
-MISMATCH_CARDLENGTH = "MISMATCH_CARDLENGTH"
 
 
 def num_kickers(kind: ComboType, chain: int) -> int:

@@ -30,33 +30,19 @@ from typing import Any
 import numpy as np
 
 from ime.games.doudizhu.cards import NUM_CARDS, counts_of
-from ime.games.doudizhu.combos import (
+from ime.games.doudizhu.combos import Combo, classify, compare_error
+from ime.games.shedding.judge import (
+    BAD_FORMAT,
+    ERROR_CODES,
+    INVALID_CARDTYPE,
+    INVALID_PASS,
     LESS_COMPARE,
     MISMATCH_CARDLENGTH,
     MISMATCH_CARDTYPE,
-    Combo,
-    classify,
-    compare_error,
+    MISSING_CARD,
+    REPEATED_CARD,
+    PlayError,
 )
-
-MISSING_CARD = "MISSING_CARD"
-REPEATED_CARD = "REPEATED_CARD"
-INVALID_CARDTYPE = "INVALID_CARDTYPE"
-INVALID_PASS = "INVALID_PASS"
-BAD_FORMAT = "BAD_FORMAT"
-
-ERROR_CODES = (MISSING_CARD, REPEATED_CARD, INVALID_CARDTYPE, INVALID_PASS, LESS_COMPARE,
-               MISMATCH_CARDTYPE, MISMATCH_CARDLENGTH, BAD_FORMAT)
-"""Every verdict this judge gives a response (Botzone's names)."""
-
-
-class PlayError(ValueError):
-    """A response the judge rejects: ``code`` is Botzone's error name."""
-
-    def __init__(self, code: str, detail: str = ""):
-        super().__init__(f"{code}: {detail}" if detail else code)
-        self.code = code
-        self.detail = detail
 
 
 def error_code(reason: str) -> str:
