@@ -1,4 +1,4 @@
-"""Two baseline bots that need nothing but the legal moves.
+"""Two baseline bots that need nothing but the legal moves (:mod:`ime.games.shedding.bots`).
 
 * :class:`RandomBot`: a uniformly random legal action (the pass included when following), drawn
   from ``decision_rng(ctx)`` so a decision is reproducible from (seed, match, ply, player).
@@ -8,8 +8,9 @@
 
 from __future__ import annotations
 
-from ime.core.bot import Bot, DecisionContext, decision_rng
 from ime.games.doudizhu.combos import Combo
+from ime.games.shedding import bots
+from ime.games.shedding.bots import RandomBot
 
 
 def smallest_key(combo: Combo) -> tuple:
@@ -20,28 +21,14 @@ def smallest_key(combo: Combo) -> tuple:
     return (combo.is_bomb, combo.rank, combo.n_cards, int(combo.kind), combo.kickers)
 
 
-class RandomBot(Bot):
-    """A uniformly random legal action."""
-
-    deterministic = False
-
-    def __init__(self, bot_id: str = "random"):
-        self.bot_id = bot_id
-
-    def act(self, state, ctx: DecisionContext) -> tuple[int, ...]:
-        legal = state.legal_actions(ctx.player)
-        return legal[int(decision_rng(ctx, "random").integers(len(legal)))]
-
-
-class SmallestBot(Bot):
+class SmallestBot(bots.SmallestBot):
     """The smallest legal combination (:func:`smallest_key`); a pass only when nothing beats."""
 
-    def __init__(self, bot_id: str = "smallest"):
-        self.bot_id = bot_id
+    key = staticmethod(smallest_key)
 
-    def act(self, state, ctx: DecisionContext) -> tuple[int, ...]:
-        legal = state.legal_actions(ctx.player)
-        combos = state.legal_combos(ctx.player)
-        best = min((i for i, c in enumerate(combos) if not c.is_pass),
-                   key=lambda i: smallest_key(combos[i]), default=None)
-        return legal[0] if best is None else legal[best]
+    @staticmethod
+    def legal_plays(state, player: int) -> list[Combo]:
+        return state.legal_combos(player)
+
+
+__all__ = ["RandomBot", "SmallestBot", "smallest_key"]
