@@ -21,6 +21,8 @@ from ime.core.registry import GameTools, SolveOutcome
 from ime.games.big2.cards import counts_of, deal, parse_ranks
 from ime.games.big2.hands import classify, from_meta
 from ime.games.big2.movegen import generate_moves
+from ime.games.shedding.positions import bench_legal_actions
+from ime.games.shedding.positions import random_positions as shedding_positions
 
 
 def perft_leaves(depth: int, reference: bool = False, seed: int = 0) -> int:
@@ -105,19 +107,7 @@ def random_positions(n: int, seed: int, game=None) -> list:
     """``n`` seeded mid-game positions: random games stopped after 2 to 30 plies (not over)."""
     from ime.games.big2.game import GAME
 
-    game = game or GAME
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < n:
-        st = game.new_initial_state(seed=int(rng.integers(1 << 31)))
-        for _ in range(int(rng.integers(2, 31))):
-            if st.is_terminal():
-                break
-            legal = st.legal_actions()
-            st.apply_action(legal[int(rng.integers(len(legal)))])
-        if not st.is_terminal():
-            out.append(st)
-    return out
+    return shedding_positions(game or GAME, n, seed, (2, 30))
 
 
 def _bench_movegen(quick: bool) -> dict:
@@ -134,15 +124,8 @@ def _bench_movegen(quick: bool) -> dict:
         for h, last in tables:
             moves += generate_moves(h, last).n
     dt = time.perf_counter() - t
-    fresh = [s.clone() for s in states]
-    for s in fresh:
-        s._legal = None
-    t = time.perf_counter()
-    n_api = sum(len(s.legal_actions()) for s in fresh)
-    dt_api = time.perf_counter() - t
     return {"positions": len(states), "generations_per_s": reps * len(states) / dt,
-            "moves_per_generation": moves / (reps * len(states)),
-            "legal_actions_per_s": len(states) / dt_api, "actions_per_call": n_api / len(states)}
+            "moves_per_generation": moves / (reps * len(states)), **bench_legal_actions(states)}
 
 
 def _bench_search(quick: bool) -> dict:

@@ -24,6 +24,8 @@ from ime.games.doudizhu.movegen import (
     hand_tables,
     random_playouts,
 )
+from ime.games.shedding.positions import bench_legal_actions
+from ime.games.shedding.positions import random_positions as shedding_positions
 
 
 def perft_leaves(depth: int, reference: bool = False, seed: int = 0) -> int:
@@ -66,19 +68,7 @@ def random_positions(n: int, seed: int, game=None) -> list:
     """``n`` seeded mid-game positions: random games stopped after 3 to 40 plies (not over)."""
     from ime.games.doudizhu.game import GAME
 
-    game = game or GAME
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < n:
-        st = game.new_initial_state(seed=int(rng.integers(1 << 31)))
-        for _ in range(int(rng.integers(3, 41))):
-            if st.is_terminal():
-                break
-            legal = st.legal_actions()
-            st.apply_action(legal[int(rng.integers(len(legal)))])
-        if not st.is_terminal():
-            out.append(st)
-    return out
+    return shedding_positions(game or GAME, n, seed, (3, 40))
 
 
 def play_random_game(game, seed: int) -> tuple[int, list[float]]:
@@ -113,18 +103,10 @@ def _bench_movegen(quick: bool) -> dict:
         for h, ids, (k, r, c) in tables:
             moves += generate_from_tables(h, ids, k, r, c).n
     dt = time.perf_counter() - t
-    fresh = [s.clone() for s in states]
-    for s in fresh:
-        s._legal = None
-    t = time.perf_counter()
-    n_api = sum(len(s.legal_actions()) for s in fresh)
-    dt_api = time.perf_counter() - t
     leads = sum(1 for s in states if s.leading)
     return {"positions": len(states), "leading_positions": leads,
             "kernel_generations_per_s": reps * len(states) / dt,
-            "moves_per_generation": moves / (reps * len(states)),
-            "legal_actions_per_s": len(states) / dt_api,
-            "actions_per_call": n_api / len(states)}
+            "moves_per_generation": moves / (reps * len(states)), **bench_legal_actions(states)}
 
 
 def _bench_random_games(quick: bool) -> dict:

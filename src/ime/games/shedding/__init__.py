@@ -9,6 +9,7 @@ modules what differs (its rank layout, its hand-type class and classifier, its j
 * :mod:`.codec`: a bot's JSON response, read and written.
 * :mod:`.state`: the engine state (hands, plays, judge, display) and its legal plays.
 * :mod:`.bots`: the random and smallest-first baseline bots.
+* :mod:`.positions`: seeded mid-game positions and the ``legal_actions`` benchmark.
 
 Left in each game on purpose, because the rules differ there: the order of the judge's checks
 and its messages (``rules.check_play``), the scores, the move generators, the requests and seat
