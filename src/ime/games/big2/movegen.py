@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit
 
 from ime.games.big2.cards import NUM_RANKS
+from ime.games.shedding.combinations import first_combination, next_combination
 
 MAX_MOVES = 4096
 """Buffer size per generation; the most moves any hand of <= 26 cards has is far below it
@@ -92,22 +93,14 @@ def _emit_kickers(counts, main, length, kmult, base, out_packed, out_meta, n):
             nc += 1
     if nc < length:
         return n
-    idx = np.empty(length, np.int64)
-    for j in range(length):
-        idx[j] = j
+    idx = first_combination(length)
     while True:
         p = base
         for j in range(length):
             p += np.int64(kmult) << np.int64(3 * cand[idx[j]])
         n = _emit(out_packed, out_meta, n, p, main, length, 3, kmult)
-        j = length - 1
-        while j >= 0 and idx[j] == nc - length + j:
-            j -= 1
-        if j < 0:
+        if not next_combination(idx, nc):
             break
-        idx[j] += 1
-        for t in range(j + 1, length):
-            idx[t] = idx[t - 1] + 1
     return n
 
 

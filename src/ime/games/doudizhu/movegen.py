@@ -23,6 +23,7 @@ import numpy as np
 from numba import njit
 
 from ime.games.doudizhu.cards import NUM_RANKS, RANK_OF
+from ime.games.shedding.combinations import first_combination, next_combination
 
 # ComboType values as compile-time constants (see combos.ComboType).
 SINGLE, PAIR, TRIO, TRIO_SINGLE, TRIO_PAIR = 1, 2, 3, 4, 5
@@ -66,23 +67,15 @@ def _with_kickers(h, cnt, ids, kind, rank, chain, k, size, out_meta, out_counts,
             m += 1
     if k > m:
         return n
-    idx = np.empty(k, np.int64)
-    for i in range(k):
-        idx[i] = i
+    idx = first_combination(k)
     while True:
         for i in range(k):
             cnt[cand[idx[i]]] += size
         n = _emit(cnt, ids, kind, rank, chain, out_meta, out_counts, out_cards, n)
         for i in range(k):
             cnt[cand[idx[i]]] -= size
-        i = k - 1
-        while i >= 0 and idx[i] == m - k + i:
-            i -= 1
-        if i < 0:
+        if not next_combination(idx, m):
             break
-        idx[i] += 1
-        for j in range(i + 1, k):
-            idx[j] = idx[j - 1] + 1
     return n
 
 

@@ -10,6 +10,7 @@ modules what differs (its rank layout, its hand-type class and classifier, its j
 * :mod:`.state`: the engine state (hands, plays, judge, display) and its legal plays.
 * :mod:`.bots`: the random and smallest-first baseline bots.
 * :mod:`.positions`: seeded mid-game positions and the ``legal_actions`` benchmark.
+* :mod:`.combinations`: the compiled move generators' kicker-set walk.
 
 Left in each game on purpose, because the rules differ there: the order of the judge's checks
 and its messages (``rules.check_play``), the scores, the move generators, the requests and seat
