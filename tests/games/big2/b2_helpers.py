@@ -1,11 +1,12 @@
 """Helpers shared by the Big-2 tests: rank text -> counts / cards, a state from a deal text,
-and checked bots."""
+and a deal the player to move can not tell apart. (What Doudizhu's tests share is in
+``tests/games/shedding_helpers.py``.)"""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ime.core.bot import Bot, DecisionContext
+from ime.core.bot import DecisionContext
 from ime.games.big2 import Big2Game
 from ime.games.big2.cards import NUM_CARDS, parse_ranks, pick_cards
 from ime.games.big2.hands import HandType, classify
@@ -42,19 +43,20 @@ def ctx(st, seed: int = 0, match: str = "m") -> DecisionContext:
     return DecisionContext(seed=seed, match_id=match, ply=st.ply, player=st.to_move)
 
 
-class Checked(Bot):
-    """Asserts that every action is one of the canonical legal actions and the state is not
-    mutated."""
-
-    def __init__(self, inner: Bot):
-        self.inner, self.bot_id = inner, inner.bot_id
-
-    def act(self, state, c):
-        before = (state.ply, state.hand(c.player), state.to_move)
-        a = self.inner.act(state, c)
-        assert a in state.legal_actions(c.player), (self.bot_id, a, str(state))
-        assert (state.ply, state.hand(c.player), state.to_move) == before
-        return a
+def swap_hidden(st, rng: np.random.Generator):
+    """The same public history and own hand for the player to move, the opponent's unplayed
+    cards and the undealt ones shuffled together (a deal the player can not tell apart)."""
+    me, opp = st.to_move, 1 - st.to_move
+    hidden = list(st.unseen_by(me))
+    hidden = [hidden[int(i)] for i in rng.permutation(len(hidden))]
+    hands = [None, None]
+    hands[me] = list(st.hands[me])
+    hands[opp] = list(st.played_by(opp)) + hidden[:st.cards_left(opp)]
+    alt = st.game.new_initial_state(initdata={"hands": hands})
+    for _, cards in st.history:
+        alt.apply_action(cards)
+    assert alt.hand(me) == st.hand(me) and alt.to_move == me
+    return alt
 
 
 def random_counts(rng: np.random.Generator, n: int) -> np.ndarray:

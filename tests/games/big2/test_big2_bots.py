@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from b2_helpers import Checked, ctx, state_of, t
+from b2_helpers import ctx, state_of, swap_hidden, t
+from shedding_helpers import Checked
 
 from ime.bots.registry import load_bot_specs
 from ime.core.bot import DecisionContext
@@ -106,21 +107,6 @@ def test_fork_from_a_middle_ply_reproduces_the_match(bot_id, game):
         assert fork.log == full.log and fork.scores == full.scores
 
 
-def _swap_hidden(st, rng):
-    """Same history and own hand for the player to move; the opponent's unplayed cards and the
-    undealt ones re-dealt among themselves."""
-    me, opp = st.to_move, 1 - st.to_move
-    hidden = list(st.unseen_by(me))
-    hidden = [hidden[int(i)] for i in rng.permutation(len(hidden))]
-    hands = [None, None]
-    hands[me] = list(st.hands[me])
-    hands[opp] = list(st.played_by(opp)) + hidden[:st.cards_left(opp)]
-    alt = st.game.new_initial_state(initdata={"hands": hands})
-    for _, cards in st.history:
-        alt.apply_action(cards)
-    return alt
-
-
 @pytest.mark.parametrize("bot_id", ZOO)
 def test_decisions_ignore_the_hidden_hand(bot_id, games):
     rng = np.random.default_rng(5)
@@ -130,7 +116,7 @@ def test_decisions_ignore_the_hidden_hand(bot_id, games):
     b = bot(bot_id)
     changed = 0
     for st in small:
-        alt = _swap_hidden(st, rng)
+        alt = swap_hidden(st, rng)
         changed += alt.hand(1 - st.to_move) != st.hand(1 - st.to_move)
         assert b.act(st.clone(), ctx(st)) == b.act(alt, ctx(st)), (bot_id, str(st))
     assert changed >= 25

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from b2_helpers import deal_texts, state_of
+from b2_helpers import deal_texts, state_of, swap_hidden
 
 from ime.core.encoding import UNENCODABLE, Observation
 from ime.core.registry import get_encoder
@@ -128,28 +128,12 @@ def test_planes():
     assert planes[MAJOR_PLANES:].sum() == 0  # no kicker step without an action
 
 
-def _swap_hidden(st, rng):
-    """The same public history and own hand for the player to move, the opponent's unplayed
-    cards and the undealt ones shuffled together (a deal the player can not tell apart)."""
-    me, opp = st.to_move, 1 - st.to_move
-    hidden = list(st.unseen_by(me))
-    hidden = [hidden[int(i)] for i in rng.permutation(len(hidden))]
-    hands = [None, None]
-    hands[me] = list(st.hands[me])
-    hands[opp] = list(st.played_by(opp)) + hidden[:st.cards_left(opp)]
-    alt = st.game.new_initial_state(initdata={"hands": hands})
-    for _, cards in st.history:
-        alt.apply_action(cards)
-    assert alt.hand(me) == st.hand(me) and alt.to_move == me
-    return alt
-
-
 @pytest.mark.parametrize("hand_size", [13, 20])
 def test_observations_never_show_the_hidden_cards(hand_size):
     rng = np.random.default_rng(hand_size)
     changed = 0
     for st in _random_states(30, 2, Big2Game(hand_size)):
-        alt = _swap_hidden(st, rng)
+        alt = swap_hidden(st, rng)
         changed += alt.hand(1 - st.to_move) != st.hand(1 - st.to_move)
         a, b = ENC.encode([st]), ENC.encode([alt])
         assert np.array_equal(a.planes, b.planes)

@@ -1,4 +1,5 @@
-"""Deals built from rank texts, for engine and codec tests."""
+"""Deals built from rank texts, for engine, encoder and codec tests. (What Big-2's tests share
+is in ``tests/games/shedding_helpers.py``.)"""
 
 from __future__ import annotations
 
@@ -7,12 +8,13 @@ from ime.games.doudizhu.game import GAME, DoudizhuState
 
 
 def allocation_from(*texts: str) -> list[list[int]]:
-    """Hands that start with the ranks of ``texts`` (lowest free ids of each rank), filled up to
-    20/17/17 cards with the remaining cards, highest ids first (so fillers rarely matter)."""
+    """Hands that start with the ranks of ``texts`` (lowest free ids of each rank; spaces are
+    ignored), filled up to 20/17/17 cards with the remaining cards, highest ids first (so fillers
+    rarely matter)."""
     free = list(range(54))
     hands: list[list[int]] = [[], [], []]
     for p, text in enumerate(texts):
-        for ch in text:
+        for ch in text.replace(" ", ""):
             r = RANK_CHARS.index(ch)
             c = next(c for c in free if rank_of(c) == r)
             free.remove(c)

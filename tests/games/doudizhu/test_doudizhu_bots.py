@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from shedding_helpers import Checked
 
 from ime.bots.registry import load_bot_specs
 from ime.core.bot import Bot, DecisionContext
@@ -30,21 +31,6 @@ ZOO = ["ddz1", "ddz2", "ddz3", "ddz4", "ddz5", "ddz_mc"]
 
 def bot(bot_id: str) -> Bot:
     return make_zoo_bot(bot_id, FAST)
-
-
-class Checked(Bot):
-    """Asserts that every action is one of the canonical legal actions, and the state is not
-    mutated."""
-
-    def __init__(self, inner: Bot):
-        self.inner, self.bot_id = inner, inner.bot_id
-
-    def act(self, state, ctx):
-        before = (state.ply, state.hand(ctx.player), state.to_move)
-        a = self.inner.act(state, ctx)
-        assert a in state.legal_actions(ctx.player), (self.bot_id, a, str(state))
-        assert (state.ply, state.hand(ctx.player), state.to_move) == before
-        return a
 
 
 @pytest.fixture(scope="module")

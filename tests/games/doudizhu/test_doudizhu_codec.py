@@ -4,22 +4,24 @@ logs replayed through our judge, invalid plays named by match and ply, external 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 from ddz_helpers import play, state_from
+from shedding_helpers import (
+    assert_external_program_plays,
+    assert_logs_replay,
+    assert_missing_card_named,
+    corrupt,
+    seeded_matches,
+)
 
-from ime.bots.external.bot import ExternalBot
-from ime.bots.external.spec import ExternalSpec
-from ime.core.bot import Bot, DecisionContext
-from ime.games.doudizhu.bots.basic import RandomBot, SmallestBot
+from ime.games.doudizhu.bots.basic import SmallestBot
 from ime.games.doudizhu.cards import deal
 from ime.games.doudizhu.codec import history_of, infer_seat
 from ime.games.doudizhu.game import GAME
-from ime.matches.judge import run_match
-from ime.matches.logs import read_matches, write_matches
+from ime.matches.logs import read_matches
 from ime.matches.runner import MatchSpec, play_schedule
 
 DATA = Path(__file__).parent / "data"
@@ -73,25 +75,14 @@ def test_codec_round_trip():
 
 
 def _seeded_matches(n: int) -> list:
-    out = []
-    for i in range(n):
-        bots = [(RandomBot if (i + p) % 3 else SmallestBot)(f"b{p}") for p in range(3)]
-        out.append(run_match(GAME, bots, match_id=f"m{i}", seed=i,
-                             initdata={"allocation": deal(1000 + i)[0]}))
-    return out
+    return seeded_matches(GAME, SmallestBot, n, lambda i: {"allocation": deal(1000 + i)[0]})
 
 
 def test_generated_logs_replay_with_identical_scores(tmp_path):
     matches = _seeded_matches(30)
-    assert all(m.fault is None for m in matches)
-    path = tmp_path / "a.matches"
-    write_matches(path, matches)
-    rep = read_matches(path, GAME)  # strict: every match replays through the judge
-    assert len(rep.accepted) == 30
-    for orig, back in zip(matches, rep.accepted, strict=True):
-        assert back.scores == orig.scores and back.log == orig.log
+    replayed = assert_logs_replay(tmp_path, matches, GAME)
+    for orig, back in zip(matches, replayed, strict=True):
         assert back.final_state.winner == orig.final_state.winner
-        assert [d.action for d in back.decisions] == [c for _, c in orig.final_state.history]
 
 
 def test_the_generic_runner_writes_logs_that_replay(tmp_path):
@@ -109,29 +100,14 @@ def test_the_generic_runner_writes_logs_that_replay(tmp_path):
         assert line["game"] == "doudizhu" and line["initdata"]["allocation"]
 
 
-def _corrupt(line: dict, turn: int, response) -> dict:
-    bad = json.loads(json.dumps(line))
-    entry = bad["log"][2 * turn + 1]
-    (key,) = entry
-    entry[key]["response"] = response
-    return bad
-
-
 def test_an_invalid_play_in_a_log_gets_the_judges_verdict_naming_match_and_ply(tmp_path):
     (m,) = _seeded_matches(1)
     line = m.to_json()
     other = m.final_state.allocation[2][0]
-    bad = _corrupt(line, 4, [other])  # ply 4 is seat 1's: a card of seat 2
-    path = tmp_path / "bad.matches"
-    path.write_text(json.dumps(line) + "\n" + json.dumps(bad) + "\n")
-    rep = read_matches(path, GAME, mode="lenient")
-    assert len(rep.accepted) == 1 and len(rep.rejected) == 1
-    (rej,) = rep.rejected
-    assert rej.kind == "illegal_move" and rej.match_id == "m0" and rej.line == 2
-    assert "turn 4: player 1" in rej.reason and "MISSING_CARD" in rej.reason
+    bad = corrupt(line, 4, [other])  # ply 4 is seat 1's: a card of seat 2
+    rej = assert_missing_card_named(tmp_path, line, bad, GAME, 4, 1)
     assert "m0" in str(rej) and "bad.matches:2" in str(rej)
-    with pytest.raises(ValueError, match="MISSING_CARD"):
-        read_matches(path, GAME)  # strict
+    path = tmp_path / "bad.matches"
     # the same play as the log's last move, finished with the judge's fault scores: accepted
     cut = json.loads(json.dumps(bad))
     cut["log"] = cut["log"][:10] + [{"output": {"command": "finish",
@@ -141,7 +117,7 @@ def test_an_invalid_play_in_a_log_gets_the_judges_verdict_naming_match_and_ply(t
     (res,) = read_matches(path, GAME).accepted
     assert res.fault.ply == 4 and res.fault.player == 1
     assert res.fault.reason.startswith("MISSING_CARD") and res.scores == [2.5, -1.0, -1.0]
-    path.write_text(json.dumps(_corrupt(line, 0, [])) + "\n")  # the landlord's first: a pass
+    path.write_text(json.dumps(corrupt(line, 0, [])) + "\n")  # the landlord's first: a pass
     (rej,) = read_matches(path, GAME, mode="lenient").rejected
     assert rej.kind == "wrong_pass" and "turn 0: player 0" in rej.reason
     assert "INVALID_PASS" in rej.reason
@@ -172,29 +148,6 @@ def test_botzones_own_judge_logs_replay_through_our_judge():
                                   "REPEATED_CARD", "finish"]
 
 
-class _First(Bot):
-    bot_id = "first"
-
-    def act(self, state, ctx: DecisionContext):
-        return state.legal_actions(ctx.player)[0]
-
-
 @pytest.mark.parametrize("keep", [False, True])
 def test_an_external_program_plays_through_the_adapter(keep):
-    params = {"command": [sys.executable, str(BENCH_BOT), *(["keep"] if keep else [])],
-              "time_limit": 30}
-    if keep:
-        params.update(keep_running=True, keep_running_time_limit=30)
-    for seat in (1, 0):
-        ext = ExternalBot(ExternalSpec.from_params("ext", params))
-        try:
-            bots: list[Bot] = [_First(), _First(), _First()]
-            bots[seat] = ext
-            init = {"allocation": deal(77)[0]}
-            res = run_match(GAME, bots, match_id=f"x{seat}", seed=1, initdata=init)
-            ref = run_match(GAME, [_First()] * 3, match_id=f"x{seat}", seed=1, initdata=init)
-        finally:
-            ext.close()
-        assert res.fault is None and res.scores == ref.scores
-        assert [e for e in res.log if "output" not in e] == [
-            e for e in ref.log if "output" not in e]
+    assert_external_program_plays(BENCH_BOT, GAME, {"allocation": deal(77)[0]}, keep)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
+from ddz_helpers import play, state_from
 
 from ime.core.encoding import UNENCODABLE
 from ime.datasets.extract import encode_decisions
@@ -23,7 +24,7 @@ from ime.games.doudizhu.actions import (
     major_code,
     minor_mask,
 )
-from ime.games.doudizhu.cards import HAND_SIZES, RANK_CHARS, parse_ranks, rank_of
+from ime.games.doudizhu.cards import RANK_CHARS, parse_ranks
 from ime.games.doudizhu.combos import SHUTTLE_KINDS
 from ime.games.doudizhu.combos import ComboType as T
 from ime.games.doudizhu.encode import DoudizhuEncoder, card_planes, count_plane, make_encoder
@@ -39,25 +40,9 @@ CONV1 = {"name": "ddz_conv1", "kind": "branches", "branches": [
      "channels": [32, 16], "kernel": 3, "batch_norm": "each", "hidden": [28]}]}
 
 
-def deal_of(*texts: str) -> list[list[int]]:
-    """Hands starting with the ranks of ``texts``, filled to 20/17/17 with the other cards."""
-    free = list(range(54))
-    hands: list[list[int]] = [[], [], []]
-    for p, text in enumerate(texts):
-        for ch in text.replace(" ", ""):
-            c = next(c for c in free if rank_of(c) == RANK_CHARS.index(ch))
-            free.remove(c)
-            hands[p].append(c)
-    for p in range(3):
-        while len(hands[p]) < HAND_SIZES[p]:
-            hands[p].append(free.pop())
-    return hands
-
-
 def state_of(*texts: str, plays: tuple[str, ...] = ()) -> DoudizhuState:
-    st = GAME.new_initial_state(initdata={"allocation": deal_of(*texts)})
-    for t in plays:
-        st.apply_action(st.cards_for(st.to_move, parse_ranks(t)) if t else ())
+    st = state_from(*texts)
+    play(st, *plays)
     return st
 
 
