@@ -1,7 +1,6 @@
-"""Test helpers shared by Big-2 and Doudizhu (``ime.games.shedding``'s games): checked and
-first-legal bots, seeded matches, and the log and external-program checks their codec tests
-make alike. Imported through each game's helpers (``b2_helpers``, ``ddz_helpers``), which put
-this folder on ``sys.path``.
+"""Test helpers shared by Big-2 and Doudizhu (``ime.games.shedding``'s games): decision
+contexts, checked and first-legal bots, seeded matches, and the log and external-program checks
+their codec tests make alike. Each game's ``conftest.py`` puts this folder on ``sys.path``.
 """
 
 from __future__ import annotations
@@ -21,6 +20,11 @@ from ime.core.game import Game
 from ime.games.shedding.bots import RandomBot
 from ime.matches.judge import MatchResult, run_match
 from ime.matches.logs import read_matches, write_matches
+
+
+def ctx(st, seed: int = 0, match: str = "m") -> DecisionContext:
+    """The decision context of the player to move in ``st``."""
+    return DecisionContext(seed=seed, match_id=match, ply=st.ply, player=st.to_move)
 
 
 class Checked(Bot):

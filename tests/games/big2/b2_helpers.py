@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ime.core.bot import DecisionContext
 from ime.games.big2 import Big2Game
 from ime.games.big2.cards import NUM_CARDS, parse_ranks, pick_cards
 from ime.games.big2.hands import HandType, classify
@@ -37,10 +36,6 @@ def state_of(a: str, b: str, plays: list[str] = ()):
     for p in plays:
         st.apply_action(st.cards_for(st.to_move, parse_ranks(p)) if p else ())
     return st
-
-
-def ctx(st, seed: int = 0, match: str = "m") -> DecisionContext:
-    return DecisionContext(seed=seed, match_id=match, ply=st.ply, player=st.to_move)
 
 
 def swap_hidden(st, rng: np.random.Generator):

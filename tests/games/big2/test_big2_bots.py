@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from b2_helpers import ctx, state_of, swap_hidden, t
-from shedding_helpers import Checked
+from b2_helpers import state_of, swap_hidden, t
+from shedding_helpers import Checked, ctx
 
 from ime.bots.registry import load_bot_specs
 from ime.core.bot import DecisionContext

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from shedding_helpers import Checked
+from shedding_helpers import Checked, ctx
 
 from ime.bots.registry import load_bot_specs
-from ime.core.bot import Bot, DecisionContext
+from ime.core.bot import Bot
 from ime.games.doudizhu import GAME
 from ime.games.doudizhu.bots import BOT_KINDS
 from ime.games.doudizhu.bots.analysis import make_zoo_bot, round_robin
@@ -72,10 +72,6 @@ def test_all_bots_legal_in_mixed_tables(mixed_games):
     assert min(by_bot.values()) > 200
 
 
-def _ctx(st, seed=0, match="m"):
-    return DecisionContext(seed=seed, match_id=match, ply=st.ply, player=st.to_move)
-
-
 @pytest.fixture(scope="module")
 def positions(mixed_games):
     rng = np.random.default_rng(3)
@@ -86,15 +82,15 @@ def positions(mixed_games):
 @pytest.mark.parametrize("bot_id", ZOO)
 def test_decisions_reproducible(bot_id, positions):
     a, b = bot(bot_id), bot(bot_id)
-    first = [a.act(st.clone(), _ctx(st)) for st in positions]
-    again = [b.act(st.clone(), _ctx(st)) for st in reversed(positions)]
+    first = [a.act(st.clone(), ctx(st)) for st in positions]
+    again = [b.act(st.clone(), ctx(st)) for st in reversed(positions)]
     assert first == again[::-1]
 
 
 def test_search_bot_depends_on_seed_match_and_ply(positions):
     b = bot("ddz_mc")
-    base = [b.act(st.clone(), _ctx(st)) for st in positions]
-    other = [b.act(st.clone(), _ctx(st, seed=1, match="other")) for st in positions]
+    base = [b.act(st.clone(), ctx(st)) for st in positions]
+    other = [b.act(st.clone(), ctx(st, seed=1, match="other")) for st in positions]
     assert base != other
 
 
@@ -140,7 +136,7 @@ def test_decisions_ignore_the_hidden_hands(bot_id, positions):
         me = st.to_move
         alt = _permuted(st, me, rng)
         changed += any(alt.hand(q) != st.hand(q) for q in range(3) if q != me)
-        assert b.act(st.clone(), _ctx(st)) == b.act(alt, _ctx(st)), (bot_id, str(st))
+        assert b.act(st.clone(), ctx(st)) == b.act(alt, ctx(st)), (bot_id, str(st))
     assert changed >= 30
 
 
