@@ -1,6 +1,7 @@
 """Test helpers shared by Big-2 and Doudizhu (``ime.games.shedding``'s games): decision
-contexts, checked and first-legal bots, seeded matches, and the log and external-program checks
-their codec tests make alike. Each game's ``conftest.py`` puts this folder on ``sys.path``.
+contexts, checked and first-legal bots, reproducible decisions, seeded matches, and the log and
+external-program checks their codec tests make alike. Each game's ``conftest.py`` puts this
+folder on ``sys.path``.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from ime.bots.external.bot import ExternalBot
@@ -40,6 +42,20 @@ class Checked(Bot):
         assert a in state.legal_actions(ctx.player), (self.bot_id, a, str(state))
         assert (state.ply, state.hand(ctx.player), state.to_move) == before
         return a
+
+
+def decision_sample(decisions: list, n: int) -> list:
+    """``n`` states drawn (seeded) from recorded ``(bot, decision)`` pairs with a choice."""
+    rng = np.random.default_rng(3)
+    many = [d.state for _, d in decisions if len(d.state.legal_actions()) > 1]
+    return [many[int(i)] for i in rng.choice(len(many), n, replace=False)]
+
+
+def assert_reproducible(a: Bot, b: Bot, positions: list) -> None:
+    """Two copies of a bot choose alike at ``positions``, whatever order they see them in."""
+    first = [a.act(st.clone(), ctx(st)) for st in positions]
+    again = [b.act(st.clone(), ctx(st)) for st in reversed(positions)]
+    assert first == again[::-1]
 
 
 class First(Bot):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from b2_helpers import state_of, swap_hidden, t
-from shedding_helpers import Checked, ctx
+from shedding_helpers import Checked, assert_reproducible, ctx, decision_sample
 
 from ime.bots.registry import load_bot_specs
 from ime.core.bot import DecisionContext
@@ -76,17 +76,12 @@ def test_no_illegal_move_in_1000_games(games):
 
 @pytest.fixture(scope="module")
 def positions(games):
-    rng = np.random.default_rng(3)
-    many = [d.state for _, d in games if len(d.state.legal_actions()) > 1]
-    return [many[int(i)] for i in rng.choice(len(many), 40, replace=False)]
+    return decision_sample(games, 40)
 
 
 @pytest.mark.parametrize("bot_id", ZOO)
 def test_decisions_reproducible(bot_id, positions):
-    a, b = bot(bot_id), bot(bot_id)
-    first = [a.act(st.clone(), ctx(st)) for st in positions]
-    again = [b.act(st.clone(), ctx(st)) for st in reversed(positions)]
-    assert first == again[::-1]
+    assert_reproducible(bot(bot_id), bot(bot_id), positions)
 
 
 def test_random_draws_per_seed_match_and_ply(positions):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from shedding_helpers import Checked, ctx
+from shedding_helpers import Checked, assert_reproducible, ctx, decision_sample
 
 from ime.bots.registry import load_bot_specs
 from ime.core.bot import Bot
@@ -74,17 +74,12 @@ def test_all_bots_legal_in_mixed_tables(mixed_games):
 
 @pytest.fixture(scope="module")
 def positions(mixed_games):
-    rng = np.random.default_rng(3)
-    many = [d.state for _, d in mixed_games if len(d.state.legal_actions()) > 1]
-    return [many[int(i)] for i in rng.choice(len(many), 60, replace=False)]
+    return decision_sample(mixed_games, 60)
 
 
 @pytest.mark.parametrize("bot_id", ZOO)
 def test_decisions_reproducible(bot_id, positions):
-    a, b = bot(bot_id), bot(bot_id)
-    first = [a.act(st.clone(), ctx(st)) for st in positions]
-    again = [b.act(st.clone(), ctx(st)) for st in reversed(positions)]
-    assert first == again[::-1]
+    assert_reproducible(bot(bot_id), bot(bot_id), positions)
 
 
 def test_search_bot_depends_on_seed_match_and_ply(positions):
