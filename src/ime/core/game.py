@@ -22,6 +22,7 @@ platform log.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -40,6 +41,18 @@ class IllegalMoveError(ValueError):
         self.player = player
         self.reason = reason
         self.response = response
+
+
+def json_response(player: int, response: Any) -> Any:
+    """``response`` with a JSON string parsed (logs may store responses as text); other values
+    as they are. ``IllegalMoveError`` (``BAD_FORMAT``, the judges' code) when the string is not
+    JSON. The card games' codecs share this first step and then check the shape themselves."""
+    if not isinstance(response, str):
+        return response
+    try:
+        return json.loads(response)
+    except json.JSONDecodeError:
+        raise IllegalMoveError(player, "BAD_FORMAT: the response is not JSON", response) from None
 
 
 class State(ABC):

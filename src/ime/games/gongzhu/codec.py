@@ -20,7 +20,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ime.core.game import IllegalMoveError
+from ime.core.game import IllegalMoveError, json_response
 from ime.games.gongzhu.rules import (
     NUM_CARDS,
     SHOW_BASE,
@@ -46,13 +46,7 @@ def encode_response(action: int) -> list[int]:
 def parse_response(player: int, response: Any, phase: str) -> int:
     """The action id of a response in ``phase``; ``IllegalMoveError`` (``BAD_FORMAT``) when it
     cannot be one (legality is the rules' job)."""
-    content = response
-    if isinstance(content, str):
-        try:
-            content = json.loads(content)
-        except json.JSONDecodeError:
-            raise IllegalMoveError(player, f"{BAD_FORMAT}: the response is not JSON",
-                                   response) from None
+    content = json_response(player, response)
     if not isinstance(content, list) or not all(
             isinstance(c, int) and not isinstance(c, bool) for c in content):
         raise IllegalMoveError(player, f"{BAD_FORMAT}: a response is a list of card ids",

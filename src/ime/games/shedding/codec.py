@@ -5,11 +5,10 @@ game's ``codec`` module.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
-from ime.core.game import IllegalMoveError
+from ime.core.game import IllegalMoveError, json_response
 from ime.games.shedding.judge import BAD_FORMAT
 
 
@@ -17,13 +16,7 @@ def parse_response(player: int, response: Any) -> list[Any]:
     """The response as a list of raw elements (the game's ``rules.check_play`` checks them);
     a JSON string holding a list is parsed first (logs may store responses as text).
     ``IllegalMoveError(BAD_FORMAT)`` when it is not a list."""
-    content = response
-    if isinstance(content, str):
-        try:
-            content = json.loads(content)
-        except json.JSONDecodeError:
-            raise IllegalMoveError(player, f"{BAD_FORMAT}: the response is not JSON",
-                                   response) from None
+    content = json_response(player, response)
     if not isinstance(content, list):
         raise IllegalMoveError(player, f"{BAD_FORMAT}: a response must be a list of card ids",
                                response)
