@@ -37,6 +37,42 @@ for (_game, _folds), _ttags in INDEX.train_groups().items():
             "../workflow_scripts/train.py"
 
 
+# train.stack_bots=true: one job per net trains every bot's folds of a train tag at once
+# (ime.train.ensemble.train_bots; Snake's 22 bots x 5 folds are one stack on a GPU). One rule per
+# (game, tag), since its outputs name every bot; the files are the per-bot rule's.
+for (_game, _ttag), (_name, _folds, _bots) in INDEX.train_stacks().items():
+
+    rule:
+        name:
+            _name
+        input:
+            INDEX.train_stack_inputs(_game, _ttag),
+        output:
+            ckpts=[P.fill(P.CHECKPOINT, game=_game, ttag=_ttag, netdir="{netdir}", bot=b, fold=k)
+                   for b in _bots for k in range(_folds)],
+            metrics=[P.fill(P.METRICS, game=_game, ttag=_ttag, netdir="{netdir}", bot=b, fold=k)
+                     for b in _bots for k in range(_folds)],
+        wildcard_constraints:
+            netdir=alternatives(INDEX.train_stack_nets(_game, _ttag)),
+        params:
+            spec=lambda wc, _g=_game, _t=_ttag: INDEX.train_stack_spec(_g, _t, wc.netdir),
+        threads: WF.train_threads(_game)
+        resources:
+            mem_mb=2000 + 200 * len(_bots),
+            runtime=480 * len(_bots),
+            gpu=WF.train_gpus(_game),
+        log:
+            P.fill(P.job_log("train", "{ttag}/{netdir}/_stacked"), game=_game, ttag=_ttag,
+                   netdir="{netdir}"),
+        benchmark:
+            P.fill(P.job_benchmark("train", "{ttag}/{netdir}/_stacked"), game=_game, ttag=_ttag,
+                   netdir="{netdir}")
+        conda:
+            "../envs/ime.yaml"
+        script:
+            "../workflow_scripts/train.py"
+
+
 rule net_architectures:
     output:
         report(P.result("net_architectures.csv"), caption="../report/net_architectures.rst",

@@ -1,4 +1,5 @@
-"""Snakemake job: train one (bot, net, fold) (logic: ime.workflow.jobs.train.job_train)."""
+"""Snakemake job: train every fold of one (bot, net), or of every bot with ``train.stack_bots``
+(logic: ime.workflow.jobs.train.job_train)."""
 
 from ime.workflow.jobs.train import job_train
 

@@ -273,6 +273,32 @@ def test_index_params_are_plain_and_minimal() -> None:
     assert plain(spec) and plain(m) and plain(idx.run_report_spec(v.results_dir))
 
 
+def test_stack_bots_makes_one_train_rule_per_tag_and_changes_no_directory() -> None:
+    plain = make_plan(["scale=tiny"])
+    plan = make_plan(["scale=tiny", "train.stack_bots=true"])
+    v = plan.main
+    assert (v.train_tag, v.results_dir) == (plain.main.train_tag, plain.main.results_dir)
+    idx = WorkflowIndex([plan], {"reversi": _specs(plan)})
+    assert idx.train_groups() == {}  # no per-bot rule
+    assert idx.train_stacks() == {("reversi", "tiny"): ("train_reversi_stacked_tiny", v.folds,
+                                                        ["rev1", "rev2"])}
+    spec = idx.train_stack_spec(v.game, v.train_tag, v.net_dirs["conv"])
+    one = idx.train_spec(v.game, v.train_tag, v.net_dirs["conv"], "rev1")
+    assert spec == {"bots": ["rev1", "rev2"], **{k: x for k, x in one.items() if k != "bot"}}
+    assert "stack_bots" not in spec["train"]
+    assert idx.train_stack_inputs(v.game, v.train_tag) == [v.dataset_path("rev1"),
+                                                           v.dataset_path("rev2")]
+    assert sorted(idx.train_stack_nets(v.game, v.train_tag)) == sorted(v.net_dirs.values())
+    # a sweep's tags each get their rule, their names told apart
+    sweep = make_plan(["scale=tiny", "train.stack_bots=true", "sweep.key=train.lr",
+                       "sweep.values=[0.001,0.002]"])
+    names = [n for n, _, _ in WorkflowIndex([sweep], {"reversi": _specs(sweep)})
+             .train_stacks().values()]
+    assert len(names) == len(set(names)) == 2 and all(n.isidentifier() for n in names)
+    with pytest.raises(ConfigError, match="stack_bots"):
+        make_plan(["scale=tiny", "train.stack_bots=maybe"])
+
+
 def test_logs_tag_does_not_depend_on_the_targets_when_the_sparring_pool_is_pinned() -> None:
     two = make_plan(["scale=tiny"]).main
     three = make_plan(["scale=tiny", "game.targets=[rev1,rev2,rev3]"]).main

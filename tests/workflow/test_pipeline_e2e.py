@@ -3,7 +3,8 @@
 One module-scoped run (``scale=tiny``: 2 targets, a few dozen matches, 2 folds, 2 epochs) is
 checked for the tables' shapes and value ranges, a no-op re-run, what a changed override would
 re-run (adding a target: only its own jobs), byte-identical datasets and identical CPU metrics on
-re-running, and the clear failure of a bad override before any job runs.
+re-running, the same models from ``train.stack_bots`` (one job per net for both bots), and the
+clear failure of a bad override before any job runs.
 """
 
 from __future__ import annotations
@@ -155,6 +156,38 @@ def test_same_config_same_bytes(run: Path) -> None:
     m_before.pop("timing")
     m_after.pop("timing")
     assert m_after == m_before
+
+
+def test_stacked_bots_train_the_same_files_in_one_job_per_net(run: Path, tmp_path: Path) -> None:
+    """``train.stack_bots=true``: one job per net trains both bots' folds, into the same files
+    and, on CPU, to the same weights and metrics as the per-bot jobs of the module's run."""
+    import torch
+
+    work = tmp_path / "stacked"
+    shutil.copytree(run, work, symlinks=True)
+    stacked = "train_reversi_stacked_tiny"
+    jobs = _dry_jobs(work, "train.stack_bots=true")
+    assert jobs.get(stacked) == 3 and TRAIN not in jobs, jobs  # 3 nets, not 2 bots x 3 nets
+    assert not {"matches", "decisions", "dataset"} & set(jobs)
+    models = "data/reversi/models/tiny"
+    files = sorted(p.relative_to(run).as_posix() for p in (run / models).rglob("fold*.*"))
+    assert len(files) == 2 * 3 * 2 * 2  # bots x nets x folds x (.pt, .json)
+    smk(work, "-j1", *[f for f in files if f.endswith(".pt")], "--config",
+        "overrides=[scale=tiny,train.stack_bots=true]")
+    assert (work / "logs/reversi/train/tiny/conv/_stacked.log").exists()
+    for f in files:
+        if f.endswith(".json"):
+            before, after = (json.loads((d / f).read_text()) for d in (run, work))
+            before.pop("timing")
+            after.pop("timing")
+            assert after == before, f
+        else:
+            before, after = (torch.load(d / f, map_location="cpu", weights_only=False)
+                             for d in (run, work))
+            for k, t in before["state_dict"].items():
+                assert torch.equal(t, after["state_dict"][k]), (f, k)
+    left = _dry_jobs(work, "train.stack_bots=true")  # the tables only: the models are new
+    assert left == {"imitation_accuracy": 1, "artifact": 1}, left
 
 
 def test_bad_override_fails_before_any_job(tmp_path: Path) -> None:

@@ -56,10 +56,17 @@ class WorkflowIndex:
         self.nets: dict[tuple[str, str, str], dict[str, Any]] = {}
         self.fold_counts: dict[tuple[str, str], int] = {}
         """Folds trained per (game, train tag): the most any variant with that tag trains."""
+        self.train_bots: dict[tuple[str, str], list[str]] = {}
+        """Every target trained per (game, train tag), over the variants that share the tag."""
+        self.stacked: set[tuple[str, str]] = set()
+        """(game, train tag) whose bots train in one job per net (``train.stack_bots``)."""
         self.results: dict[str, Variant] = {}
         for v in self.variants():
             key = (v.game, v.train_tag)
             self.fold_counts[key] = max(self.fold_counts.get(key, 0), v.folds)
+            self.train_bots[key] = unique([*self.train_bots.get(key, []), *v.targets])
+            if v.cfg["train"].get("stack_bots"):
+                self.stacked.add(key)
             self._add(self.logs, (v.game, v.logs_tag), v, logs_key)
             self._add(self.datasets, (v.game, v.dataset_tag), v, dataset_key)
             self._add(self.trains, (v.game, v.train_tag), v, train_key)
@@ -194,11 +201,45 @@ class WorkflowIndex:
     def train_groups(self) -> dict[tuple[str, int], list[str]]:
         """Train tags by game and by how many folds their jobs train: one ``train`` rule per
         (game, count), as a job trains every fold of one (bot, net) at once and so writes that
-        many files (a rule's outputs are fixed patterns)."""
+        many files (a rule's outputs are fixed patterns). Stacked tags (:meth:`train_stacks`)
+        are not here."""
         out: dict[tuple[str, int], list[str]] = {}
         for (game, ttag), k in sorted(self.fold_counts.items()):
-            out.setdefault((game, k), []).append(ttag)
+            if (game, ttag) not in self.stacked:
+                out.setdefault((game, k), []).append(ttag)
         return out
+
+    def train_stacks(self) -> dict[tuple[str, str], tuple[str, int, list[str]]]:
+        """``train.stack_bots``: per (game, train tag), the rule's name, and the folds and bots
+        one job per net trains at once (:func:`ime.train.ensemble.train_bots`): one rule per
+        tag, as its outputs name every bot. Names: ``train_<game>_stacked_<tag>`` (the tag's
+        ``.``/``-`` as ``_``; a number appended if two tags would share one)."""
+        out: dict[tuple[str, str], tuple[str, int, list[str]]] = {}
+        names: set[str] = set()
+        for game, ttag in sorted(self.stacked):
+            name = base = f"train_{game}_stacked_" + re.sub(r"\W", "_", ttag)
+            n = 1
+            while name in names:
+                n += 1
+                name = f"{base}_{n}"
+            names.add(name)
+            out[(game, ttag)] = (name, self.fold_counts[(game, ttag)],
+                                 list(self.train_bots[(game, ttag)]))
+        return out
+
+    def train_stack_inputs(self, game: str, ttag: str) -> list[str]:
+        """Every stacked bot's dataset, in the order of :meth:`train_stacks`."""
+        return [self.train_input(game, ttag, b) for b in self.train_bots[(game, ttag)]]
+
+    def train_stack_spec(self, game: str, ttag: str, netdir: str) -> dict[str, Any]:
+        """:meth:`train_spec` for every bot of the tag at once (``bots`` instead of ``bot``)."""
+        spec = self.train_spec(game, ttag, netdir, "")
+        del spec["bot"]
+        return {"bots": list(self.train_bots[(game, ttag)]), **spec}
+
+    def train_stack_nets(self, game: str, ttag: str) -> list[str]:
+        """The net folders trained under a tag (a stacked rule's ``netdir`` values)."""
+        return [d for g, t, d in self.nets if (g, t) == (game, ttag)]
 
     def train_spec(self, game: str, ttag: str, netdir: str, bot: str) -> dict[str, Any]:
         """Only what the job uses: adding a net or changing the thread count re-runs nothing.
@@ -206,7 +247,7 @@ class WorkflowIndex:
         trains ``folds`` (every trained fold of the net) together (:mod:`ime.train.ensemble`)."""
         v = self.trains[(game, ttag)]
         train = {k: x for k, x in v.cfg["train"].items()
-                 if k not in ("nets", "run_folds", "gpu", "threads")}
+                 if k not in ("nets", "run_folds", "gpu", "threads", "stack_bots")}
         train["augment"] = v.cfg["game"]["augment"]
         return {"bot": bot, "folds": list(range(self.fold_counts[(game, ttag)])),
                 "net": self.nets[(game, ttag, netdir)], "train": train}
@@ -299,7 +340,7 @@ class WorkflowIndex:
     def run_report_spec(self, rdir: str) -> dict[str, Any]:
         v = self.variant(rdir)
         cfg = {**v.cfg, "train": {k: x for k, x in v.cfg["train"].items()
-                                  if k not in ("device", "gpu", "threads")}}
+                                  if k not in ("device", "gpu", "threads", "stack_bots")}}
         return {"variant": v.name, "results_dir": rdir, "config": cfg,
                 "tags": {"logs": v.logs_tag, "dataset": v.dataset_tag, "train": v.train_tag},
                 "log_files": v.log_paths()}

@@ -19,9 +19,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-RUNTIME_TRAIN_KEYS = ("nets", "device", "gpu", "threads", "run_folds")
+RUNTIME_TRAIN_KEYS = ("nets", "device", "gpu", "threads", "run_folds", "stack_bots")
 """``train`` keys that do not change what one (bot, net, fold) job computes (not in its tag):
-how it runs, and which nets / how many folds are trained at all."""
+how it runs (``stack_bots``: several bots' folds in one job, the same files), and which nets /
+how many folds are trained at all."""
 
 GAME_NON_LOG_KEYS = ("augment", "references", "openings", "scales", "extra")
 """``game`` keys the match logs do not depend on: training's symmetries, the evaluation's

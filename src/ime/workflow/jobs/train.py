@@ -1,4 +1,5 @@
-"""Stage 3: train the folds of one (bot, net); the nets' and the accuracies' tables; sweeps."""
+"""Stage 3: train the folds of one (bot, net), or of every bot (``train.stack_bots``); the nets'
+and the accuracies' tables; sweeps."""
 
 from __future__ import annotations
 
@@ -12,15 +13,26 @@ log = logging.getLogger("ime.pipeline")
 
 
 def job_train(smk: Any) -> None:
-    """Train every fold of one (bot, net) together: one process, one load of the dataset."""
-    from ime.train.ensemble import Member, train_members
+    """Train every fold of one (bot, net) together: one process, one load of the dataset. With
+    ``train.stack_bots`` the spec names ``bots``: every bot's folds of the net at once, the
+    outputs bot by bot (:func:`ime.train.ensemble.train_bots`)."""
+    from ime.train.ensemble import Member, train_bots
 
     p = smk.params.spec
+    bots = list(p["bots"]) if "bots" in p else [p["bot"]]
+    folds = list(p["folds"])
+    datasets = list(smk.input)
+    if len(datasets) != len(bots) or len(smk.output.ckpts) != len(bots) * len(folds):
+        raise ValueError(f"train job: {len(datasets)} datasets and {len(smk.output.ckpts)} "
+                         f"checkpoints for bots {bots} x folds {folds}")
+    outputs = list(zip(smk.output.ckpts, smk.output.metrics, strict=True))
     with job_logging(smk):
-        members = [Member(p["net"], int(k), ckpt, metrics) for k, ckpt, metrics in
-                   zip(p["folds"], smk.output.ckpts, smk.output.metrics, strict=True)]
-        train_members(smk.input[0], members, p["train"], bot=p["bot"],
-                      threads=int(smk.threads), progress=True)
+        jobs = {}
+        for i, (bot, path) in enumerate(zip(bots, datasets, strict=True)):
+            mine = outputs[i * len(folds):(i + 1) * len(folds)]
+            jobs[bot] = (path, [Member(p["net"], int(k), ckpt, metrics)
+                                for k, (ckpt, metrics) in zip(folds, mine, strict=True)])
+        train_bots(jobs, p["train"], threads=int(smk.threads), progress=True)
 
 
 def job_self_agreement(smk: Any) -> None:

@@ -24,6 +24,7 @@ class Train(Section):
     device: Literal["auto", "cpu", "cuda", "mps"]
     gpu: bool
     threads: int = Field(ge=1)
+    stack_bots: bool
 
     @model_validator(mode="after")
     def _run_folds_within_folds(self) -> Train:
