@@ -16,7 +16,14 @@ from typing import Any
 from ime.workflow import paths as P
 from ime.workflow.errors import ConfigError
 from ime.workflow.sweeps import Sweep
-from ime.workflow.tags import dataset_key, logs_key, results_key, train_key
+from ime.workflow.tags import (
+    HOW_TRAIN_RUNS,
+    RUNTIME_TRAIN_KEYS,
+    dataset_key,
+    logs_key,
+    results_key,
+    train_key,
+)
 from ime.workflow.variants import Plan, Variant, unique
 
 BotSpecs = Mapping[str, Mapping[str, Any]]
@@ -247,7 +254,7 @@ class WorkflowIndex:
         trains ``folds`` (every trained fold of the net) together (:mod:`ime.train.ensemble`)."""
         v = self.trains[(game, ttag)]
         train = {k: x for k, x in v.cfg["train"].items()
-                 if k not in ("nets", "run_folds", "gpu", "threads", "stack_bots")}
+                 if k not in RUNTIME_TRAIN_KEYS or k == "device"}  # the job picks its device
         train["augment"] = v.cfg["game"]["augment"]
         return {"bot": bot, "folds": list(range(self.fold_counts[(game, ttag)])),
                 "net": self.nets[(game, ttag, netdir)], "train": train}
@@ -340,7 +347,7 @@ class WorkflowIndex:
     def run_report_spec(self, rdir: str) -> dict[str, Any]:
         v = self.variant(rdir)
         cfg = {**v.cfg, "train": {k: x for k, x in v.cfg["train"].items()
-                                  if k not in ("device", "gpu", "threads", "stack_bots")}}
+                                  if k not in HOW_TRAIN_RUNS}}
         return {"variant": v.name, "results_dir": rdir, "config": cfg,
                 "tags": {"logs": v.logs_tag, "dataset": v.dataset_tag, "train": v.train_tag},
                 "log_files": v.log_paths()}

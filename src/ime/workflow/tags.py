@@ -19,7 +19,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-RUNTIME_TRAIN_KEYS = ("nets", "device", "gpu", "threads", "run_folds", "stack_bots")
+HOW_TRAIN_RUNS = ("device", "gpu", "threads", "stack_bots")
+"""``train`` keys that say only how a job runs (no result changes with them)."""
+RUNTIME_TRAIN_KEYS = ("nets", "run_folds", *HOW_TRAIN_RUNS)
 """``train`` keys that do not change what one (bot, net, fold) job computes (not in its tag):
 how it runs (``stack_bots``: several bots' folds in one job, the same files), and which nets /
 how many folds are trained at all."""
