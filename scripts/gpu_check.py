@@ -15,9 +15,12 @@ files, so this script does the whole check in one process tree and writes few fi
 
 A job may hold several bots (``rev1+rev2:DS1+DS2``): their members of one net are one stack
 (:func:`ime.train.ensemble.train_bots`). With ``--models-dir data/<game>/models/<ttag>`` the
-checkpoints and metrics are written in the pipeline's layout and come back as ``models.tgz``;
-unpacked into that directory here, Snakemake finds the train jobs' outputs and goes on to the
-tables (their metrics record ``timing.device: cuda``).
+checkpoints and metrics are written in the pipeline's layout and the finished jobs' files come
+back as ``models.tgz`` (``--pack-mb``: in parts, see :func:`pack`); unpacked into that directory
+here, Snakemake finds the train jobs' outputs and goes on to the tables (their metrics record
+``timing.device: cuda``). Snake's thesis scale (BENCHMARKS.md, "Snake on a GPU") took two calls:
+``all ... --models-dir /tmp/m --pack-dir /tmp/p --pack-mb 15 --pack-first 4``, then
+``parts --pack-dir /tmp/p --out $OUT --from 4`` on the still-warm machine.
 
 Usage (the spec is the composed config's train section and nets, written by ``prepare``)::
 
@@ -30,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -192,11 +196,58 @@ def run_all(args: argparse.Namespace) -> None:
         if util:
             print(f"GPU use over the train jobs: mean {sum(util) / len(util):.0f} %, "
                   f"max {max(util):.0f} %, {len(util)} samples", flush=True)
-    if args.models_dir and Path(args.models_dir).is_dir():  # one file back, whatever finished
-        subprocess.run(["tar", "czf", str(Path(args.out, "models.tgz")), "-C",
-                        args.models_dir, "."], check=False)
+    finished = [j for j in jobs if procs.get(j.split(":")[0]) is not None
+                and procs[j.split(":")[0]].returncode == 0]
+    if args.models_dir and Path(args.models_dir).is_dir():
+        pack(args, finished)
     print(f"all done at {time.perf_counter() - t0:.0f} s: "
           + ", ".join(f"{n} rc={p.returncode}" for n, p in procs.items()), flush=True)
+
+
+def pack(args: argparse.Namespace, finished: list[str]) -> None:
+    """The finished jobs' files, in the pipeline's layout: ``metrics.tgz`` (every metrics JSON)
+    and ``models.tgz`` (checkpoints and metrics), which ``--pack-mb`` cuts into parts
+    ``models.tgz.00``, ``.01``, ... A killed job is left out whole: it may have written some of
+    its members, the last one cut short. A machine returns at most 8 files of 16 MiB, 64 MiB
+    in all: parts beyond ``--pack-first`` stay in ``--pack-dir`` for a second call
+    (``parts``) while the machine is warm. Here: ``cat models.tgz.* | tar xzf - -C
+    data/<game>/models/<ttag>``."""
+    dirs = sorted({f"{net}/{bot}" for j in finished for bot in j.split(":")[1].split("+")
+                   for net in j.split(":")[3].split(",")})
+    stage = Path(args.pack_dir or args.out)
+    stage.mkdir(parents=True, exist_ok=True)
+    if not dirs:
+        print("pack: no job finished, nothing to pack", flush=True)
+        return
+    root = Path(args.models_dir)
+    names = sorted(str(f.relative_to(root)) for d in dirs for f in (root / d).glob("fold*.*"))
+    subprocess.run(["tar", "czf", str(Path(args.out, "metrics.tgz")), "-C", str(root),
+                    *[n for n in names if n.endswith(".json")]], check=True)
+    whole = stage / "models.tgz"
+    subprocess.run(["tar", "czf", str(whole), "-C", str(root), *names], check=True)
+    if args.pack_mb > 0:
+        subprocess.run(["split", "-b", f"{args.pack_mb}m", "-d", str(whole),
+                        str(stage / "models.tgz.")], check=True)
+        whole.unlink()
+    parts = sorted(stage.glob("models.tgz*"))
+    keep = parts if stage == Path(args.out) or args.pack_first <= 0 else parts[:args.pack_first]
+    for part in keep:
+        if part.parent != Path(args.out):
+            shutil.copy(part, Path(args.out, part.name))
+    rest = parts[len(keep):]
+    print(f"pack: {len(dirs)} (net, bot) directories, {len(names)} files, "
+          f"{sum(p.stat().st_size for p in parts) / 2**20:.1f} MiB in {len(parts)} part(s); "
+          + (f"{len(rest)} left in {stage}: next call `gpu_check.py parts --pack-dir {stage} "
+             f"--out $OUT --from {len(keep)}`" if rest else "all in --out"), flush=True)
+
+
+def parts(args: argparse.Namespace) -> None:
+    """Copy the packed parts from ``--from`` on (at most ``--pack-first``) into ``--out``: the
+    second call that brings back what did not fit in the first."""
+    found = sorted(Path(args.pack_dir).glob("models.tgz.*"))[args.start:]
+    for part in found[:args.pack_first] if args.pack_first > 0 else found:
+        shutil.copy(part, Path(args.out, part.name))
+        print(f"parts: {part.name} ({part.stat().st_size / 2**20:.1f} MiB)", flush=True)
 
 
 def main() -> None:
@@ -206,6 +257,12 @@ def main() -> None:
     p.add_argument("--dir", required=True)
     p.add_argument("overrides", nargs="*")
     p.set_defaults(func=prepare)
+    p = sub.add_parser("parts")
+    p.add_argument("--pack-dir", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--from", dest="start", type=int, default=0, help="first part (0-based)")
+    p.add_argument("--pack-first", type=int, default=4, help="at most this many parts")
+    p.set_defaults(func=parts)
     for name, func in (("bench", bench), ("train", train), ("all", run_all)):
         p = sub.add_parser(name)
         p.add_argument("--dir", required=True, help="holds spec.json (from prepare)")
@@ -233,6 +290,12 @@ def main() -> None:
                        help="train/all: write checkpoints and metrics as DIR/<net>/<bot>/fold<k>"
                             ".pt|.json (a variant's models directory); all: pack DIR into "
                             "models.tgz in --out")
+        p.add_argument("--pack-dir", default="", help="all: where the packed parts are made "
+                       "(default: --out); keep it outside --out to bring them back in 2 calls")
+        p.add_argument("--pack-mb", type=int, default=0,
+                       help="all: cut models.tgz into parts of this many MiB (0: one file)")
+        p.add_argument("--pack-first", type=int, default=0,
+                       help="all: copy only the first N parts into --out (0: all)")
         p.add_argument("--parallel", type=int, default=0,
                        help="all: at most this many train jobs at once (0: all)")
         p.set_defaults(func=func)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tarfile
 from pathlib import Path
 
 from test_ensemble import _one_head
@@ -37,3 +38,32 @@ def test_prepare_and_train_match_the_pipelines_training(tmp_path: Path) -> None:
     for a, b in zip(got["members"], direct, strict=True):
         assert (a["val_acc"], a["train_acc"], a["epochs"]) == (b["val_acc"], b["train_acc"],
                                                                b["epochs"])
+
+
+def test_all_packs_only_the_jobs_that_finished_in_parts(tmp_path: Path) -> None:
+    """A job that did not finish (here: its dataset is missing; on the GPU box: killed at the
+    deadline) may have written some members, the last cut short: none of its files may come
+    back, or a truncated checkpoint would land in data/ as a finished train job's output."""
+    spec_dir, out, stage = tmp_path / "g", tmp_path / "out", tmp_path / "stage"
+    models, ds = tmp_path / "models", tmp_path / "d.pq"
+    subprocess.run([sys.executable, str(SCRIPT), "prepare", "--dir", str(spec_dir),
+                    "scale=tiny"], check=True, capture_output=True)
+    _one_head(ds)
+    (models / "mlp1" / "lost").mkdir(parents=True)
+    (models / "mlp1" / "lost" / "fold0.pt").write_bytes(b"cut short")  # a killed job's
+    subprocess.run([sys.executable, str(SCRIPT), "all", "--dir", str(spec_dir), "--out",
+                    str(out), "--device", "cpu", "--rows", "0", "--work", str(tmp_path / "w"),
+                    "--job", f"ok:b:{ds}:mlp1:2", "--job", f"bad:lost:{tmp_path}/none.pq:mlp1:1",
+                    "--models-dir", str(models), "--pack-dir", str(stage), "--pack-mb", "1",
+                    "--pack-first", "1"], check=True, capture_output=True)
+    with tarfile.open(out / "metrics.tgz") as tar:
+        assert sorted(tar.getnames()) == ["mlp1/b/fold0.json", "mlp1/b/fold1.json"]
+    assert sorted(p.name for p in out.glob("models.tgz*")) == ["models.tgz.00"]
+    again = tmp_path / "again"
+    subprocess.run([sys.executable, str(SCRIPT), "parts", "--pack-dir", str(stage), "--out",
+                    str(again), "--from", "0"], check=True, capture_output=True)
+    assert (again / "models.tgz.00").read_bytes() == (out / "models.tgz.00").read_bytes()
+    with tarfile.open(out / "models.tgz.00") as tar:
+        names = sorted(tar.getnames())
+    assert names == ["mlp1/b/fold0.json", "mlp1/b/fold0.pt", "mlp1/b/fold1.json",
+                     "mlp1/b/fold1.pt"]
