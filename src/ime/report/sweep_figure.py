@@ -157,7 +157,11 @@ def _curves(table: pd.DataFrame, axes: list[plt.Axes], bots: Sequence[str], xkey
             ticks = _draw_fit(ax, fit[fit["bot"] == bot], colors, xs_all, handles)
         if log:
             ax.set_xscale("log")
-            ax.set_xticks(ticks, [f"{v:g}" for v in ticks])
+            srt = sorted(ticks)
+            ratios = [b / a for a, b in zip(srt, srt[1:], strict=False) if a > 0]
+            crowded = bool(ratios) and min(ratios) < 1.5  # 1000, 1300, 1600 overlap flat
+            ax.set_xticks(ticks, [f"{v:g}" for v in ticks], rotation=45 if crowded else 0,
+                          ha="right" if crowded else "center")
             ax.minorticks_off()
         ax.set_xlabel(xkey)
         ax.set_title(bot, fontsize=9)
