@@ -18,9 +18,10 @@ A job may hold several bots (``rev1+rev2:DS1+DS2``): their members of one net ar
 checkpoints and metrics are written in the pipeline's layout and the finished jobs' files come
 back as ``models.tgz`` (``--pack-mb``: in parts, see :func:`pack`); unpacked into that directory
 here, Snakemake finds the train jobs' outputs and goes on to the tables (their metrics record
-``timing.device: cuda``). Snake's thesis scale (BENCHMARKS.md, "Snake on a GPU") took two calls:
-``all ... --models-dir /tmp/m --pack-dir /tmp/p --pack-mb 15 --pack-first 4``, then
-``parts --pack-dir /tmp/p --out $OUT --from 4`` on the still-warm machine.
+``timing.device: cuda``). Snake's thesis-scale checkpoints (BENCHMARKS.md, "Snake on a GPU")
+are more than one call brings back: ``all ... --models-dir /tmp/m --pack-dir /tmp/p --pack-mb
+15 --pack-first 4``, then ``parts --pack-dir /tmp/p --out $OUT --from 4`` on the still-warm
+machine.
 
 Usage (the spec is the composed config's train section and nets, written by ``prepare``)::
 
