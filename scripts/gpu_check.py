@@ -160,8 +160,9 @@ def run_all(args: argparse.Namespace) -> None:
     if args.jobs_file:
         jobs += [line.strip() for line in Path(args.jobs_file).read_text().splitlines()
                  if line.strip() and not line.startswith("#")]
-    waiting = [j.split(":") for j in jobs]
-    names = [w[0] for w in waiting]
+    specs = [j.split(":") for j in jobs]  # NAME, BOT, DATASET, NETS, FOLDS
+    waiting = list(specs)
+    names = [w[0] for w in specs]
     procs: dict[str, subprocess.Popen] = {}
 
     def gather() -> None:
@@ -197,15 +198,14 @@ def run_all(args: argparse.Namespace) -> None:
         if util:
             print(f"GPU use over the train jobs: mean {sum(util) / len(util):.0f} %, "
                   f"max {max(util):.0f} %, {len(util)} samples", flush=True)
-    finished = [j for j in jobs if procs.get(j.split(":")[0]) is not None
-                and procs[j.split(":")[0]].returncode == 0]
+    finished = [w for w in specs if w[0] in procs and procs[w[0]].returncode == 0]
     if args.models_dir and Path(args.models_dir).is_dir():
         pack(args, finished)
     print(f"all done at {time.perf_counter() - t0:.0f} s: "
           + ", ".join(f"{n} rc={p.returncode}" for n, p in procs.items()), flush=True)
 
 
-def pack(args: argparse.Namespace, finished: list[str]) -> None:
+def pack(args: argparse.Namespace, finished: list[list[str]]) -> None:
     """The finished jobs' files, in the pipeline's layout: ``metrics.tgz`` (every metrics JSON)
     and ``models.tgz`` (checkpoints and metrics), which ``--pack-mb`` cuts into parts
     ``models.tgz.00``, ``.01``, ... A killed job is left out whole: it may have written some of
@@ -213,8 +213,8 @@ def pack(args: argparse.Namespace, finished: list[str]) -> None:
     in all: parts beyond ``--pack-first`` stay in ``--pack-dir`` for a second call
     (``parts``) while the machine is warm. Here: ``cat models.tgz.* | tar xzf - -C
     data/<game>/models/<ttag>``."""
-    dirs = sorted({f"{net}/{bot}" for j in finished for bot in j.split(":")[1].split("+")
-                   for net in j.split(":")[3].split(",")})
+    dirs = sorted({f"{net}/{bot}" for _, bots, _, nets, _ in finished
+                   for bot in bots.split("+") for net in nets.split(",")})
     stage = Path(args.pack_dir or args.out)
     stage.mkdir(parents=True, exist_ok=True)
     if not dirs:
@@ -289,8 +289,8 @@ def main() -> None:
                        "line (# comments)")
         p.add_argument("--models-dir", default="",
                        help="train/all: write checkpoints and metrics as DIR/<net>/<bot>/fold<k>"
-                            ".pt|.json (a variant's models directory); all: pack DIR into "
-                            "models.tgz in --out")
+                            ".pt|.json (a variant's models directory); all: pack the finished "
+                            "jobs' files into models.tgz (--pack-*)")
         p.add_argument("--pack-dir", default="", help="all: where the packed parts are made "
                        "(default: --out); keep it outside --out to bring them back in 2 calls")
         p.add_argument("--pack-mb", type=int, default=0,
