@@ -20,8 +20,6 @@ rule decisions:
         P.job_log("decisions", "{ltag}/{mode}/{part}"),
     benchmark:
         P.job_benchmark("decisions", "{ltag}/{mode}/{part}")
-    conda:
-        "../envs/ime.yaml"
     script:
         "../workflow_scripts/decisions.py"
 
@@ -42,8 +40,6 @@ rule dataset:
         P.job_log("dataset", "{dtag}/{bot}"),
     benchmark:
         P.job_benchmark("dataset", "{dtag}/{bot}")
-    conda:
-        "../envs/ime.yaml"
     script:
         "../workflow_scripts/dataset.py"
 
@@ -57,8 +53,6 @@ rule dataset_stats:
     threads: 1
     log:
         P.result_log("dataset_stats"),
-    conda:
-        "../envs/ime.yaml"
     script:
         "../workflow_scripts/dataset_stats.py"
 
@@ -73,7 +67,5 @@ rule run_report:
     threads: 1
     log:
         P.result_log("run_report"),
-    conda:
-        "../envs/ime.yaml"
     script:
         "../workflow_scripts/run_report.py"

@@ -30,8 +30,6 @@ rule eval_keys:
         P.job_log("eval_keys", "{ltag}/{ktag}/{target}"),
     benchmark:
         P.job_benchmark("eval_keys", "{ltag}/{ktag}/{target}")
-    conda:
-        "../envs/ime.yaml"
     script:
         "../workflow_scripts/evaluate_keys.py"
 
@@ -54,8 +52,6 @@ rule eval_score_zoo:
         P.job_log("eval_score", "{ltag}/{ktag}/zoo/{agent}/{target}"),
     benchmark:
         P.job_benchmark("eval_score", "{ltag}/{ktag}/zoo/{agent}/{target}")
-    conda:
-        "../envs/ime.yaml"
     script:
         "../workflow_scripts/evaluate_score.py"
 
@@ -81,8 +77,6 @@ rule eval_score_imitator:
         P.job_log("eval_score", "{ltag}/{ktag}/imit/{ttag}/{netdir}/{ens}/{agent}/{target}"),
     benchmark:
         P.job_benchmark("eval_score", "{ltag}/{ktag}/imit/{ttag}/{netdir}/{ens}/{agent}/{target}")
-    conda:
-        "../envs/ime.yaml"
     script:
         "../workflow_scripts/evaluate_score.py"
 
@@ -109,8 +103,6 @@ rule eval_score_heldout:
         P.job_log("eval_score", "{ltag}/{ktag}/heldout/{ttag}/{netdir}/{agent}/{target}"),
     benchmark:
         P.job_benchmark("eval_score", "{ltag}/{ktag}/heldout/{ttag}/{netdir}/{agent}/{target}")
-    conda:
-        "../envs/ime.yaml"
     script:
         "../workflow_scripts/evaluate_heldout.py"
 
@@ -138,8 +130,6 @@ rule eval_tournament_pair:
         P.job_log("eval_tournament", "{ttag}/{netdir}/{ens}/{otag}/{pa}__{pb}"),
     benchmark:
         P.job_benchmark("eval_tournament", "{ttag}/{netdir}/{ens}/{otag}/{pa}__{pb}")
-    conda:
-        "../envs/ime.yaml"
     script:
         "../workflow_scripts/evaluate_tournament.py"
 
@@ -170,7 +160,5 @@ rule eval_similarity:
         runtime=60,
     log:
         P.result_log("similarity"),
-    conda:
-        "../envs/ime.yaml"
     script:
         "../workflow_scripts/evaluate_similarity.py"

@@ -18,7 +18,5 @@ rule matches:
         P.job_log("matches", "{ltag}/{part}"),
     benchmark:
         P.job_benchmark("matches", "{ltag}/{part}")
-    conda:
-        "../envs/ime.yaml"
     script:
         "../workflow_scripts/matches.py"

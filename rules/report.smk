@@ -39,8 +39,6 @@ rule report_similarity_tables:
         runtime=30,
     log:
         P.result_log("similarity_tables"),
-    conda:
-        "../envs/ime.yaml"
     script:
         "../workflow_scripts/report_similarity_tables.py"
 
@@ -63,8 +61,6 @@ rule report_tournament:
         runtime=30,
     log:
         P.result_log("tournament"),
-    conda:
-        "../envs/ime.yaml"
     script:
         "../workflow_scripts/report_tournament.py"
 
@@ -89,8 +85,6 @@ rule report_moves:
         runtime=30,
     log:
         P.result_log("moves"),
-    conda:
-        "../envs/ime.yaml"
     script:
         "../workflow_scripts/report_moves.py"
 
@@ -104,7 +98,5 @@ rule report_eval_timing:
     threads: 1
     log:
         P.result_log("eval_timing"),
-    conda:
-        "../envs/ime.yaml"
     script:
         "../workflow_scripts/report_eval_timing.py"

@@ -1,10 +1,151 @@
 #!/usr/bin/env bash
-# Install IME and everything it needs into the current Python (3.10+).
-# torch is pinned to the CPU build 2.13.0 here: an open range would pull several GB of CUDA
-# wheels on a CPU-only machine. pyproject.toml keeps `torch>=2.3` open for GPU users elsewhere.
+# Install IME (editable, with the `dev` extra) and everything it needs into a Python 3.10+.
+#
+#   bash scripts/setup.sh           install, then print what was installed (torch's build, size)
+#   bash scripts/setup.sh --check   say what it would do and why; install nothing
+#
+# Where: the current Python ($PYTHON, default python3), or, when that Python is externally
+# managed (PEP 668: an EXTERNALLY-MANAGED file in its stdlib directory, as on Debian 12+ and
+# Ubuntu 23.04+), a virtual environment .venv in the repository (made once, then reused):
+# activate it with `source .venv/bin/activate` before `snakemake` or `python3 -m pytest`. Run
+# from an activated .venv (or any venv), setup.sh installs into that venv.
+#
+# torch: the CPU build of 2.13.0 (`torch==2.13.0+cpu` on Linux and Windows, where PyPI's wheel
+# is the multi-GB CUDA build; `torch==2.13.0` on macOS, whose PyPI wheel has no CUDA), looked up
+# in pip's own sources plus the PyTorch CPU index when that index can be reached.
+# pyproject.toml keeps `torch>=2.3` open; a CUDA or ROCm torch already installed is kept.
+#   IME_TORCH_INDEX=<url>     extra index for torch (default https://download.pytorch.org/whl/cpu);
+#                             another one installs torch==2.13.0 from it, e.g. .../whl/cu128 for
+#                             CUDA 12.8; empty: pip's configured sources only (PyPI: on Linux,
+#                             the CUDA build, several GB)
+#   IME_TORCH=<requirement>   another torch requirement altogether
 set -euo pipefail
-cd "$(dirname "$0")/.."
+
+CHECK=0
+case ${1:-} in
+  "") ;;
+  --check) CHECK=1 ;;
+  -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+  *) echo "setup.sh: unknown argument '$1' (usage: bash scripts/setup.sh [--check])" >&2; exit 2 ;;
+esac
+
+say() { printf '[setup] %s\n' "$*"; }
+die() { printf '[setup] error: %s\n' "$*" >&2; exit 1; }
+
 PY=${PYTHON:-python3}
-"$PY" -m pip install --disable-pip-version-check -q "torch==2.13.0"
-"$PY" -m pip install --disable-pip-version-check -q -e ".[dev]"
-"$PY" -c "import ime, torch, numba, snakemake, hydra; print('ime', ime.__version__, '| torch', torch.__version__, '| numba', numba.__version__)"
+if [[ $PY == */* ]]; then  # a path: make it absolute before the cd (no symlink resolution: a
+  PY="$(cd "$(dirname "$PY")" && pwd)/$(basename "$PY")"  # venv's python is a symlink)
+fi
+command -v "$PY" >/dev/null 2>&1 || die "no Python '$PY' (set PYTHON=/path/to/python3.10+)"
+cd "$(dirname "$0")/.."
+
+"$PY" -c 'import sys; sys.exit(sys.version_info < (3, 10))' ||
+  die "$PY is Python $("$PY" -c 'import platform; print(platform.python_version())'); IME needs 3.10+"
+
+# PEP 668: the marker counts only outside a virtual environment (pip ignores it inside one)
+MARKER=$("$PY" -c '
+import os, sys, sysconfig
+m = os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")
+print(m if os.path.isfile(m) and sys.prefix == sys.base_prefix else "")')
+say "python: $PY ($("$PY" -c 'import platform, sys; print(platform.python_version(), "at", sys.prefix)'))"
+
+VENV=""
+if [[ -n $MARKER ]]; then
+  VENV=.venv
+  say "externally managed (PEP 668: $MARKER): installing into $PWD/$VENV, not into $PY"
+  if [[ -x $VENV/bin/python ]]; then
+    say "$VENV exists: reusing it"
+  elif ! "$PY" -c 'import venv, ensurepip' 2>/dev/null; then
+    die "$PY cannot make a virtual environment (no venv/ensurepip module): install python3-venv (Debian/Ubuntu: apt-get install python3-venv), or set PYTHON to another Python 3.10+"
+  elif ((CHECK)); then
+    say "would run: $PY -m venv $VENV"
+  else
+    say "making it: $PY -m venv $VENV"
+    "$PY" -m venv "$VENV" || die "'$PY -m venv $VENV' failed (Debian/Ubuntu: apt-get install python3-venv)"
+  fi
+  PY=$PWD/$VENV/bin/python  # (under --check it may not exist yet)
+else
+  say "not externally managed: installing into this Python"
+fi
+
+# torch: which requirement, from where
+TORCH_INDEX=${IME_TORCH_INDEX-https://download.pytorch.org/whl/cpu}
+if [[ -n ${IME_TORCH:-} ]]; then
+  TORCH=$IME_TORCH
+elif [[ $(uname -s) != Darwin && $TORCH_INDEX == */cpu ]]; then
+  TORCH="torch==2.13.0+cpu"
+else  # macOS (no CUDA wheels), or another index: whatever build pip's sources give for 2.13.0
+  TORCH="torch==2.13.0"
+fi
+KEEP=""
+if [[ -z ${IME_TORCH:-} && -x $PY ]]; then  # a CUDA/ROCm torch that is already there stays
+  KEEP=$("$PY" -c '
+import importlib.util as u
+if u.find_spec("torch"):
+    import torch
+    gpu = torch.version.cuda or getattr(torch.version, "hip", None)
+    print(torch.__version__ if gpu else "")' 2>/dev/null || true)
+fi
+
+TORCH_ARGS=()
+if [[ -n $KEEP ]]; then
+  say "torch: keeping the installed GPU build $KEEP (IME_TORCH=$TORCH replaces it)"
+elif [[ -z $TORCH_INDEX ]]; then
+  say "torch: $TORCH from pip's configured sources (IME_TORCH_INDEX is empty)"
+elif ((CHECK)); then
+  say "torch: $TORCH, from pip's configured sources plus $TORCH_INDEX (when reachable)"
+elif "$PY" -c '
+import sys, urllib.request
+urllib.request.urlopen(sys.argv[1].rstrip("/") + "/torch/", timeout=5).close()' \
+    "$TORCH_INDEX" 2>/dev/null; then
+  TORCH_ARGS=(--extra-index-url "$TORCH_INDEX")
+  say "torch: $TORCH, from pip's configured sources plus $TORCH_INDEX"
+else
+  say "torch: $TORCH from pip's configured sources ($TORCH_INDEX cannot be reached from here)"
+fi
+
+if ((CHECK)); then
+  say "would run: $PY -m pip install '$TORCH' && $PY -m pip install -e '.[dev]'"
+  [[ -n $VENV ]] && say "then: activate with: source $VENV/bin/activate"
+  say "--check: nothing was installed"
+  exit 0
+fi
+
+PIP=("$PY" -m pip install --disable-pip-version-check -q)
+if [[ -z $KEEP ]]; then
+  "${PIP[@]}" -U "${TORCH_ARGS[@]}" "$TORCH" || die "could not install $TORCH. Where the PyTorch
+  index cannot be reached, give pip a source that has it (a wheel: pip install <file>.whl, then
+  rerun), or set IME_TORCH=torch==2.13.0 IME_TORCH_INDEX= for PyPI's default build (on Linux:
+  CUDA, several GB)"
+fi
+"${PIP[@]}" -e ".[dev]"
+
+"$PY" - <<'EOF'
+import os, sys, sysconfig
+
+import hydra, ime, numba, snakemake, torch  # noqa: F401  (everything imports)
+
+def size(path):
+    total = 0
+    for root, _, files in os.walk(path):
+        total += sum(os.path.getsize(os.path.join(root, f)) for f in files
+                     if not os.path.islink(os.path.join(root, f)))
+    return total
+
+site = sysconfig.get_path("purelib")
+dirs = [os.path.dirname(torch.__file__)]
+dirs += [os.path.join(site, d) for d in ("nvidia", "triton") if os.path.isdir(os.path.join(site, d))]
+if torch.version.cuda:
+    build = f"CUDA {torch.version.cuda} build"
+elif getattr(torch.version, "hip", None):
+    build = f"ROCm {torch.version.hip} build"
+else:
+    build = "CPU build"
+mb = sum(size(d) for d in dirs) / 2**20
+where = ", ".join(os.path.relpath(d, site) + "/" for d in dirs)
+print(f"[setup] installed into {sys.prefix}: ime {ime.__version__} | numba {numba.__version__} | "
+      f"torch {torch.__version__}, {build}, {mb:,.0f} MB on disk ({where})")
+EOF
+if [[ -n $VENV ]]; then
+  say "activate with: source $VENV/bin/activate   (then: snakemake -j8, python3 -m pytest -q)"
+fi

@@ -6,6 +6,10 @@ Asserts: the cancelled job is reported (with its SLURM log) and rerun by the pro
 results equal a local ``-j2`` run's byte for byte (timing files and fields aside); and a cluster
 this test started leaves no daemon behind. Needs root, Linux and either the SLURM packages or
 apt-get (the script installs them), and the executor plugin (Python 3.11+); skipped otherwise.
+
+Opt-in, since it changes the machine: ``python3 -m pytest -q`` skips it ("opt-in: run with -m
+slurm", ``tests/conftest.py``); ``pip install -e '.[slurm]' && python3 -m pytest -q -m slurm``
+runs it (``.ci/run`` does, as its second step).
 """
 
 from __future__ import annotations

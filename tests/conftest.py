@@ -1,0 +1,36 @@
+"""Opt-in tests: ``python3 -m pytest -q`` installs nothing and starts no daemon.
+
+A test marked ``slurm`` (``tests/workflow/test_slurm.py``: it apt-installs SLURM, MariaDB and
+munge and starts their daemons) runs only when the ``-m`` expression asks for it, e.g.
+``python3 -m pytest -q -m slurm``; otherwise it is skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+OPT_IN = ("slurm",)
+
+
+def asks_for(markexpr: str, marker: str) -> bool:
+    """True when ``-m markexpr`` selects ``marker`` by naming it: the expression holds for an
+    item with only that marker and not for an item with none (``-m slurm``, ``-m "slurm or
+    slow"``; not ``-m slow`` nor ``-m "not gpu"``)."""
+    if not markexpr.strip():
+        return False
+    from _pytest.mark.expression import Expression
+
+    expr = Expression.compile(markexpr)
+    return (expr.evaluate(lambda name, **_: name == marker)
+            and not expr.evaluate(lambda name, **_: False))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    markexpr = config.getoption("markexpr", "") or ""
+    for marker in OPT_IN:
+        if asks_for(markexpr, marker):
+            continue
+        skip = pytest.mark.skip(reason=f"opt-in: run with -m {marker}")
+        for item in items:
+            if item.get_closest_marker(marker) is not None:
+                item.add_marker(skip)

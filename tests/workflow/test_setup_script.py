@@ -1,0 +1,204 @@
+"""Setting up and testing never surprise the machine: what can be checked without installing.
+
+* ``python3 -m pytest -q`` skips the ``slurm`` test (it installs packages and starts daemons)
+  unless ``-m slurm`` asks for it (``tests/conftest.py``);
+* the SLURM executor plugin is only in the ``slurm`` extra (installed with SLURM's tools, it
+  makes every local ``snakemake`` call wait on ``scontrol``);
+* ``.ci/run`` installs bubblewrap before the README's test command, then runs the opt-in SLURM
+  test as a second step;
+* ``scripts/setup.sh --check`` sees an externally managed Python (PEP 668) and would make
+  ``.venv``; installs nothing;
+* ``CITATION.cff`` and ``LICENSE`` say what ``pyproject.toml`` says.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+SETUP = ROOT / "scripts" / "setup.sh"
+PLUGIN = "snakemake-executor-plugin-slurm"
+
+
+def _pyproject() -> dict:
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def test_the_slurm_plugin_is_only_in_the_slurm_extra() -> None:
+    extras = _pyproject()["project"]["optional-dependencies"]
+    assert any(req.startswith(PLUGIN) for req in extras["slurm"])
+    for name, reqs in extras.items():
+        if name != "slurm":
+            assert not any(PLUGIN in req for req in reqs), f"extra {name!r} pulls the plugin"
+
+
+def test_the_slurm_marker_says_it_is_opt_in() -> None:
+    markers = _pyproject()["tool"]["pytest"]["ini_options"]["markers"]
+    slurm = [m for m in markers if m.startswith("slurm:")]
+    assert len(slurm) == 1 and "opt-in" in slurm[0].lower() and "-m slurm" in slurm[0]
+
+
+def _conftest():
+    spec = importlib.util.spec_from_file_location("ime_tests_root_conftest",
+                                                  ROOT / "tests" / "conftest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(("markexpr", "runs"), [
+    ("", False), ("slow", False), ("not gpu", False), ("not slurm", False),
+    ("slurm", True), ("slurm or slow", True), ("(slurm) and not gpu", True)])
+def test_which_mark_expressions_ask_for_slurm(markexpr: str, runs: bool) -> None:
+    assert _conftest().asks_for(markexpr, "slurm") is runs
+
+
+def test_a_slurm_test_is_skipped_unless_asked_for(tmp_path) -> None:
+    (tmp_path / "conftest.py").write_text((ROOT / "tests" / "conftest.py").read_text())
+    (tmp_path / "test_opt_in.py").write_text(textwrap.dedent("""
+        import pytest
+
+        @pytest.mark.slurm
+        def test_changes_the_machine():
+            pass
+
+        def test_plain():
+            pass
+    """))
+
+    def pytest_run(*args: str) -> str:
+        out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p",
+                              "no:cacheprovider", "-W", "ignore::pytest.PytestUnknownMarkWarning",
+                              *args, str(tmp_path)], capture_output=True, text=True,
+                             cwd=tmp_path, timeout=120)
+        assert out.returncode == 0, out.stdout + out.stderr
+        return out.stdout
+
+    default = pytest_run()
+    assert "1 passed, 1 skipped" in default and "opt-in: run with -m slurm" in default
+    assert "1 passed, 1 deselected" in pytest_run("-m", "slurm")
+
+
+def _commands(path: Path) -> list[str]:
+    """The script's lines without comments and blank lines."""
+    return [line.strip() for line in path.read_text().splitlines()
+            if line.strip() and not line.strip().startswith("#")]
+
+
+def test_ci_installs_bubblewrap_then_runs_the_readme_command_then_the_slurm_step() -> None:
+    lines = _commands(ROOT / ".ci" / "run")
+
+    def first(pattern: str) -> int:
+        hits = [i for i, line in enumerate(lines) if re.search(pattern, line)]
+        assert hits, f"no line of .ci/run matches {pattern!r}"
+        return hits[0]
+
+    update = first(r"apt-get update")
+    bwrap = first(r"apt-get install .*\bbubblewrap\b")
+    setup = first(r"^bash scripts/setup\.sh$")
+    tests = first(r"^python3 -m pytest -q$")
+    extra = first(r"pip install .*-e \"?'?\.\[slurm\]")
+    slurm = first(r"^python3 -m pytest -q -m slurm$")
+    assert update < bwrap < setup < tests < extra < slurm
+
+
+def _fake_python(tmp_path: Path, *, externally_managed: bool, ensurepip: bool = True) -> Path:
+    """A real interpreter whose standard library directory is ours (symlinks to the real one's
+    entries), so that it can hold an EXTERNALLY-MANAGED file, or lack ensurepip (Debian without
+    python3-venv)."""
+    ver = f"{sys.version_info.major}.{sys.version_info.minor}"
+    real = Path(sys.base_prefix) / "bin" / f"python{ver}"
+    stdlib = Path(sys.base_prefix) / "lib" / f"python{ver}"
+    if not real.is_file() or not (stdlib / "os.py").is_file():
+        pytest.skip(f"no POSIX Python layout at {sys.base_prefix}")
+    home = tmp_path / "home"
+    lib = home / "lib" / f"python{ver}"
+    lib.mkdir(parents=True)
+    for entry in stdlib.iterdir():
+        if entry.name in ("site-packages", "dist-packages", "EXTERNALLY-MANAGED") or (
+                entry.name == "ensurepip" and not ensurepip):
+            continue
+        (lib / entry.name).symlink_to(entry)
+    (lib / "site-packages").mkdir()
+    if externally_managed:
+        (lib / "EXTERNALLY-MANAGED").write_text("[externally-managed]\nError=use a venv\n")
+    exe = tmp_path / "bin" / "python3"
+    exe.parent.mkdir()
+    exe.write_text(f'#!/bin/sh\nPYTHONHOME="{home}" exec "{real}" "$@"\n')
+    exe.chmod(0o755)
+    return exe
+
+
+def _check(tmp_path: Path, python: Path | str) -> subprocess.CompletedProcess:
+    """``setup.sh --check`` from a copy of the script in an empty checkout."""
+    repo = tmp_path / "repo"
+    (repo / "scripts").mkdir(parents=True)
+    (repo / "scripts" / "setup.sh").write_text(SETUP.read_text())
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("VIRTUAL_ENV", "PYTHONHOME", "IME_TORCH", "IME_TORCH_INDEX")}
+    run = subprocess.run(["bash", str(repo / "scripts" / "setup.sh"), "--check"],
+                         env=dict(env, PYTHON=str(python)), capture_output=True, text=True,
+                         timeout=120)
+    assert not (repo / ".venv").exists(), "--check made .venv"
+    return run
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux layout")
+def test_setup_check_sees_an_externally_managed_python(tmp_path) -> None:
+    run = _check(tmp_path, _fake_python(tmp_path, externally_managed=True))
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "externally managed (PEP 668:" in run.stdout
+    assert f"would run: {tmp_path / 'bin' / 'python3'} -m venv .venv" in run.stdout
+    assert f"{tmp_path / 'repo' / '.venv' / 'bin' / 'python'} -m pip install" in run.stdout
+    assert "activate with: source .venv/bin/activate" in run.stdout
+    assert "torch==2.13.0+cpu" in run.stdout and "download.pytorch.org/whl/cpu" in run.stdout
+    assert "nothing was installed" in run.stdout
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux layout")
+def test_setup_check_without_venv_support_says_to_install_python3_venv(tmp_path) -> None:
+    run = _check(tmp_path, _fake_python(tmp_path, externally_managed=True, ensurepip=False))
+    assert run.returncode == 1
+    assert "install python3-venv" in run.stderr and "no venv/ensurepip" in run.stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux layout")
+def test_setup_check_installs_into_a_python_that_is_not_externally_managed(tmp_path) -> None:
+    run = _check(tmp_path, _fake_python(tmp_path, externally_managed=False))
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "not externally managed: installing into this Python" in run.stdout
+    assert ".venv" not in run.stdout
+
+
+def test_setup_refuses_an_unknown_argument() -> None:
+    run = subprocess.run(["bash", str(SETUP), "--install-everything"], capture_output=True,
+                         text=True, timeout=60)
+    assert run.returncode == 2 and "unknown argument" in run.stderr
+
+
+def test_citation_cites_the_software_and_the_thesis() -> None:
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    for key in ("cff-version", "message", "title", "authors", "license", "version",
+                "preferred-citation"):
+        assert key in cff, key
+    assert cff["type"] == "software"
+    project = _pyproject()["project"]
+    assert cff["version"] == project["version"]
+    assert cff["license"] == project["license"]["text"] == "MIT"
+    thesis = cff["preferred-citation"]
+    assert thesis["type"] == "thesis" and thesis["year"] == 2021
+    assert thesis["institution"]["name"] == "Peking University"
+    assert thesis["title"].startswith("IME:")
+    assert thesis["authors"] and all("family-names" in a for a in thesis["authors"])
+    license_text = (ROOT / "LICENSE").read_text()
+    assert license_text.startswith("MIT License") and "IME contributors" in license_text
