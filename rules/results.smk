@@ -13,8 +13,6 @@ rule artifact:
     threads: 1
     log:
         P.result_log("artifact/{artifact}"),
-    conda:
-        "../envs/ime.yaml"
     shell:
         "cp {input:q} {output:q} > {log:q} 2>&1"
 
@@ -34,8 +32,6 @@ rule game_result:
         P.result_log("game_result/{result}"),
     benchmark:
         P.result_benchmark("game_result/{result}")
-    conda:
-        "../envs/ime.yaml"
     script:
         "../workflow_scripts/game_result.py"
 
@@ -48,8 +44,6 @@ rule results_index:
     threads: 1
     log:
         P.result_log("index"),
-    conda:
-        "../envs/ime.yaml"
     script:
         "../workflow_scripts/results_index.py"
 
@@ -67,8 +61,6 @@ if WF.errors:
         threads: 1
         log:
             P.FAILED_LOG,
-        conda:
-            "../envs/ime.yaml"
         shell:
             "exit 1"
 
@@ -83,7 +75,5 @@ rule misplaced_result:
     threads: 1
     log:
         P.MISPLACED_LOG,
-    conda:
-        "../envs/ime.yaml"
     shell:
         "exit 1"

@@ -31,8 +31,6 @@ for (_game, _folds), _ttags in INDEX.train_groups().items():
             P.job_log("train", "{ttag}/{netdir}/{bot}"),
         benchmark:
             P.job_benchmark("train", "{ttag}/{netdir}/{bot}")
-        conda:
-            "../envs/ime.yaml"
         script:
             "../workflow_scripts/train.py"
 
@@ -67,8 +65,6 @@ for (_game, _ttag), (_name, _folds, _bots) in INDEX.train_stacks().items():
         benchmark:
             P.fill(P.job_benchmark("train", "{ttag}/{netdir}/_stacked"), game=_game, ttag=_ttag,
                    netdir="{netdir}")
-        conda:
-            "../envs/ime.yaml"
         script:
             "../workflow_scripts/train.py"
 
@@ -82,8 +78,6 @@ rule net_architectures:
     threads: 1
     log:
         P.result_log("net_architectures"),
-    conda:
-        "../envs/ime.yaml"
     script:
         "../workflow_scripts/net_architectures.py"
 
@@ -105,8 +99,6 @@ rule self_agreement:
         P.job_log("self_agreement", "{dtag}/{ctag}/{bot}"),
     benchmark:
         P.job_benchmark("self_agreement", "{dtag}/{ctag}/{bot}")
-    conda:
-        "../envs/ime.yaml"
     script:
         "../workflow_scripts/self_agreement.py"
 
@@ -124,8 +116,6 @@ rule imitation_accuracy:
     threads: 1
     log:
         P.result_log("imitation_accuracy"),
-    conda:
-        "../envs/ime.yaml"
     script:
         "../workflow_scripts/imitation_accuracy.py"
 
@@ -144,8 +134,6 @@ rule accuracy_clusters:
     threads: 1
     log:
         P.result_log("accuracy_clusters"),
-    conda:
-        "../envs/ime.yaml"
     script:
         "../workflow_scripts/accuracy_clusters.py"
 
@@ -161,8 +149,6 @@ rule sweep:
     threads: 1
     log:
         P.result_log("sweep_{swkey}"),
-    conda:
-        "../envs/ime.yaml"
     script:
         "../workflow_scripts/sweep.py"
 
@@ -180,7 +166,5 @@ rule sweep_figure:
     threads: 1
     log:
         P.result_log("fig_sweep_{swkey}"),
-    conda:
-        "../envs/ime.yaml"
     script:
         "../workflow_scripts/sweep_figure.py"
