@@ -6,12 +6,14 @@
 
 # One job trains every fold of one (bot, net) together (ime.train.ensemble): one rule per (game,
 # number of folds), since a rule's outputs are fixed patterns (INDEX.train_groups). The files are
-# the same as one job per fold would write (P.CHECKPOINT, P.METRICS for fold 0..k-1).
-for (_game, _folds), _ttags in INDEX.train_groups().items():
+# the same as one job per fold would write (P.CHECKPOINT, P.METRICS for fold 0..k-1). The rule is
+# `train_<game>` at every scale (profiles set its resources by that name); only a sweep that
+# changes the folds adds `train_<game>_<k>folds` for its other fold counts.
+for _name, (_game, _folds, _ttags) in INDEX.train_groups().items():
 
     rule:
         name:
-            f"train_{_game}_{_folds}folds"
+            _name
         input:
             lambda wc: INDEX.train_input(wc.game, wc.ttag, wc.bot),
         output:
@@ -35,36 +37,40 @@ for (_game, _folds), _ttags in INDEX.train_groups().items():
             "../workflow_scripts/train.py"
 
 
-# train.stack_bots=true: one job per net trains every bot's folds of a train tag at once
+# train.stack_bots=true: one job per (train tag, net) trains every bot's folds at once
 # (ime.train.ensemble.train_bots; Snake's 22 bots x 5 folds are one stack on a GPU). One rule per
-# (game, tag), since its outputs name every bot; the files are the per-bot rule's.
-for (_game, _ttag), (_name, _folds, _bots) in INDEX.train_stacks().items():
+# (game, folds, bots), since its outputs name every bot; the files are the per-bot rule's. The
+# rule is `train_<game>_stacked` at every scale (INDEX.train_stacks).
+for _name, (_game, _folds, _bots, _ttags) in INDEX.train_stacks().items():
 
     rule:
         name:
             _name
         input:
-            INDEX.train_stack_inputs(_game, _ttag),
+            lambda wc, _g=_game: INDEX.train_stack_inputs(_g, wc.ttag),
         output:
-            ckpts=[P.fill(P.CHECKPOINT, game=_game, ttag=_ttag, netdir="{netdir}", bot=b, fold=k)
+            ckpts=[P.fill(P.CHECKPOINT, game=_game, ttag="{ttag}", netdir="{netdir}", bot=b,
+                          fold=k)
                    for b in _bots for k in range(_folds)],
-            metrics=[P.fill(P.METRICS, game=_game, ttag=_ttag, netdir="{netdir}", bot=b, fold=k)
+            metrics=[P.fill(P.METRICS, game=_game, ttag="{ttag}", netdir="{netdir}", bot=b,
+                            fold=k)
                      for b in _bots for k in range(_folds)],
         wildcard_constraints:
-            netdir=alternatives(INDEX.train_stack_nets(_game, _ttag)),
+            ttag=alternatives(_ttags),
+            netdir=alternatives(INDEX.train_stack_nets(_game, _ttags)),
         params:
-            spec=lambda wc, _g=_game, _t=_ttag: INDEX.train_stack_spec(_g, _t, wc.netdir),
+            spec=lambda wc, _g=_game: INDEX.train_stack_spec(_g, wc.ttag, wc.netdir),
         threads: WF.train_threads(_game)
         resources:
             mem_mb=2000 + 200 * len(_bots),
             runtime=480 * len(_bots),
             gpu=WF.train_gpus(_game),
         log:
-            P.fill(P.job_log("train", "{ttag}/{netdir}/_stacked"), game=_game, ttag=_ttag,
+            P.fill(P.job_log("train", "{ttag}/{netdir}/_stacked"), game=_game, ttag="{ttag}",
                    netdir="{netdir}"),
         benchmark:
-            P.fill(P.job_benchmark("train", "{ttag}/{netdir}/_stacked"), game=_game, ttag=_ttag,
-                   netdir="{netdir}")
+            P.fill(P.job_benchmark("train", "{ttag}/{netdir}/_stacked"), game=_game,
+                   ttag="{ttag}", netdir="{netdir}")
         script:
             "../workflow_scripts/train.py"
 

@@ -47,8 +47,8 @@ def test_a_deterministic_bot_agrees_with_itself_always(logged):
     assert out["decisions"] == len(rows) > 50 and out["matches"] == 6
     assert out["self_agreement"] == 100.0 and out["agree"] == len(rows)
     cols = ceiling_columns(out, bootstrap=200, ci=0.95, seed=0)
-    assert cols == {"self_agreement": 100.0, "self_agreement_ci_low": 100.0,
-                    "self_agreement_ci_high": 100.0}
+    assert cols == {"self_agreement": 100.0, "self_agreement_lo": 100.0,
+                    "self_agreement_hi": 100.0}
 
 
 def test_a_random_bot_agrees_about_as_often_as_chance(logged):
@@ -61,8 +61,8 @@ def test_a_random_bot_agrees_about_as_often_as_chance(logged):
     assert out["self_agreement"] < 60.0
     assert abs(out["self_agreement"] - chance) < 12.0, (out["self_agreement"], chance)
     cols = ceiling_columns(out, bootstrap=300, ci=0.95, seed=0)
-    assert cols["self_agreement_ci_low"] <= out["self_agreement"] <= cols["self_agreement_ci_high"]
-    assert cols["self_agreement_ci_high"] - cols["self_agreement_ci_low"] > 1.0
+    assert cols["self_agreement_lo"] <= out["self_agreement"] <= cols["self_agreement_hi"]
+    assert cols["self_agreement_hi"] - cols["self_agreement_lo"] > 1.0
 
 
 def test_sampling_is_seeded_and_bounded():

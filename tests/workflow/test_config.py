@@ -242,7 +242,7 @@ def test_index_params_are_plain_and_minimal() -> None:
     spec = idx.train_spec(v.game, v.train_tag, v.net_dirs["conv"], "rev1")
     assert not {"threads", "gpu", "nets", "run_folds"} & set(spec["train"])
     assert spec["net"]["kind"] == "conv" and spec["folds"] == list(range(v.folds))
-    assert idx.train_groups() == {("reversi", v.folds): [v.train_tag]}
+    assert idx.train_groups() == {"train_reversi": ("reversi", v.folds, [v.train_tag])}
     assert v.parts() == ["rev1/shard000", "rev1/shard001", "rev2/shard000", "rev2/shard001"]
     assert v.log_paths("rev2") == ["data/reversi/logs/tiny/rev2/shard000.jsonl",
                                    "data/reversi/logs/tiny/rev2/shard001.jsonl"]
@@ -273,6 +273,20 @@ def test_index_params_are_plain_and_minimal() -> None:
     assert plain(spec) and plain(m) and plain(idx.run_report_spec(v.results_dir))
 
 
+def test_train_rule_names_do_not_depend_on_the_scale() -> None:
+    """Profiles set a rule's resources by its name: ``train_reversi`` at every scale; only a
+    sweep whose points train another number of folds adds ``train_reversi_<k>folds``."""
+    for scale in ("tiny", "quick", "thesis"):
+        plan = make_plan([f"scale={scale}"])
+        idx = WorkflowIndex([plan], {"reversi": _specs(plan)})
+        assert list(idx.train_groups()) == ["train_reversi"], scale
+    grid = make_plan(["scale=tiny", "sweep.grid={train.folds:[3,4],train.run_folds:[2,3]}"])
+    groups = WorkflowIndex([grid], {"reversi": _specs(grid)}).train_groups()
+    assert groups["train_reversi"] == ("reversi", grid.main.folds, [grid.main.train_tag])
+    assert set(groups) == {"train_reversi", "train_reversi_3folds"}
+    assert groups["train_reversi_3folds"][:2] == ("reversi", 3)
+
+
 def test_stack_bots_makes_one_train_rule_per_tag_and_changes_no_directory() -> None:
     plain = make_plan(["scale=tiny"])
     plan = make_plan(["scale=tiny", "train.stack_bots=true"])
@@ -280,21 +294,22 @@ def test_stack_bots_makes_one_train_rule_per_tag_and_changes_no_directory() -> N
     assert (v.train_tag, v.results_dir) == (plain.main.train_tag, plain.main.results_dir)
     idx = WorkflowIndex([plan], {"reversi": _specs(plan)})
     assert idx.train_groups() == {}  # no per-bot rule
-    assert idx.train_stacks() == {("reversi", "tiny"): ("train_reversi_stacked_tiny", v.folds,
-                                                        ["rev1", "rev2"])}
+    assert idx.train_stacks() == {"train_reversi_stacked": ("reversi", v.folds, ["rev1", "rev2"],
+                                                            ["tiny"])}
     spec = idx.train_stack_spec(v.game, v.train_tag, v.net_dirs["conv"])
     one = idx.train_spec(v.game, v.train_tag, v.net_dirs["conv"], "rev1")
     assert spec == {"bots": ["rev1", "rev2"], **{k: x for k, x in one.items() if k != "bot"}}
     assert "stack_bots" not in spec["train"]
     assert idx.train_stack_inputs(v.game, v.train_tag) == [v.dataset_path("rev1"),
                                                            v.dataset_path("rev2")]
-    assert sorted(idx.train_stack_nets(v.game, v.train_tag)) == sorted(v.net_dirs.values())
-    # a sweep's tags each get their rule, their names told apart
+    assert sorted(idx.train_stack_nets(v.game, [v.train_tag])) == sorted(v.net_dirs.values())
+    # a sweep's tags with the same folds and bots share the rule (its ttag wildcard)
     sweep = make_plan(["scale=tiny", "train.stack_bots=true", "sweep.key=train.lr",
                        "sweep.values=[0.001,0.002]"])
-    names = [n for n, _, _ in WorkflowIndex([sweep], {"reversi": _specs(sweep)})
-             .train_stacks().values()]
-    assert len(names) == len(set(names)) == 2 and all(n.isidentifier() for n in names)
+    stacks = WorkflowIndex([sweep], {"reversi": _specs(sweep)}).train_stacks()
+    assert list(stacks) == ["train_reversi_stacked"]
+    tags = {p.train_tag for _, p in sweep.sweep.points}
+    assert tags <= set(stacks["train_reversi_stacked"][3]) and len(tags) == 2
     with pytest.raises(ConfigError, match="stack_bots"):
         make_plan(["scale=tiny", "train.stack_bots=maybe"])
 

@@ -14,13 +14,14 @@ import re
 import pandas as pd
 import pytest
 from workflow_helpers import (
-    ROOT,
     copy_workflow,
     overrides_arg,
     planned_jobs,
     results_dir,
     snakemake,
 )
+
+from ime.workflow.artifacts import undefined_columns
 
 # The sparring pool and the references are pinned (to cheap bots, one of which is not a target
 # in the first run), as the Reversi defaults pin them to rev1..rev5: then a third target adds
@@ -38,8 +39,6 @@ def _overrides(*extra: str, targets: str = "[opp_greedy,opp_positional]") -> str
 
 @pytest.mark.slow
 def test_evaluation_rules_end_to_end(tmp_path):
-    if not (ROOT / "rules" / "train.smk").is_file():
-        pytest.skip("the pipeline's rules are not there yet")
     copy_workflow(tmp_path)
     outputs = ["table4_5.csv", "table4_6.csv", "table4_7.csv", "table4_8.csv", "table6_1.csv",
                "clusters.csv", "figures/fig4_2.png", "eval_timing.csv"]
@@ -53,12 +52,16 @@ def test_evaluation_rules_end_to_end(tmp_path):
     assert list(t45["bot"]) == ["opp_greedy", "opp_positional"]
     assert t45["keys_heldout"].between(0, 3).all()
     sims = pd.read_csv(res / "similarity.csv")
-    for c in ("s1", "s1_lo", "s1_hi", "s2", "s2_lo", "s2_hi", "baseline"):
-        assert sims[c].between(0, 1).all(), c
+    for c in ("s1", "s1_lo", "s1_hi", "s2", "s2_lo", "s2_hi", "baseline"):  # percent
+        assert sims[c].between(0, 100).all(), c
+    assert (sims["s1"] > 1).any()  # not fractions
     for t in ("table4_6.csv", "table4_7.csv"):
         m = pd.read_csv(res / t).set_index("bot")
         sq = m[list(m.index)].to_numpy()
-        assert (sq == sq.T).all() and ((sq >= 0) & (sq <= 1)).all()
+        assert (sq == sq.T).all() and ((sq >= 0) & (sq <= 100)).all()
+        assert (sq.diagonal() == 100).all()
+    # every column of every table written here is in the column dictionary (index.md's)
+    assert undefined_columns("reversi", res) == {}
     for stats in (tmp_path / "data").glob("reversi/eval/*/*/keys/*[!g].json"):
         st = json.loads(stats.read_text())
         assert st["self_fork_failed"] == 0 and st["n_keys"] == 3, st
@@ -80,7 +83,7 @@ def test_evaluation_rules_end_to_end(tmp_path):
     counts = dict(re.findall(r"^(\w+)\s+(\d+)$", text, re.M))
     assert counts.get("eval_score_zoo") == "2", counts  # opp_random on each target's keys
     for rule in ("eval_keys", "eval_score_imitator", "eval_score_heldout",
-                 "eval_tournament_pair", "train_reversi_2folds", "matches", "dataset"):
+                 "eval_tournament_pair", "train_reversi", "matches", "dataset"):
         assert rule not in counts, (rule, counts)
 
     # a third target: only its own jobs and the aggregates; nothing of the first two is redone
@@ -97,7 +100,7 @@ def test_evaluation_rules_end_to_end(tmp_path):
     assert counts == {
         # train: only the imitator's net (conv), its 2 folds in one job; the tables asked for
         # need no other
-        "matches": 2, "decisions": 2, "dataset": 1, "train_reversi_2folds": 1, "eval_keys": 1,
+        "matches": 2, "decisions": 2, "dataset": 1, "train_reversi": 1, "eval_keys": 1,
         "eval_score_heldout": 1,
         # imit_opp_noisy1 on the 3 key sets, the 2 other imitators on opp_noisy1's keys
         "eval_score_imitator": 5,
@@ -108,7 +111,7 @@ def test_evaluation_rules_end_to_end(tmp_path):
         # the thesis names asked for (table4_5..4_8, 6_1, fig4_2) are copies of the generic files
         "artifact": 6,
     }, counts
-    per_target = {"matches", "decisions", "dataset", "train_reversi_2folds", "eval_keys",
+    per_target = {"matches", "decisions", "dataset", "train_reversi", "eval_keys",
                   "eval_score_heldout"}
     for rule, outs in jobs:
         assert outs, rule

@@ -136,16 +136,16 @@ def ceiling_columns(ceiling: Mapping[str, Any] | None, *, bootstrap: int, ci: fl
     measured). The CI resamples whole matches: one match's decisions are not independent."""
     nan = float("nan")
     if not ceiling or ceiling.get("self_agreement") is None:
-        return {"self_agreement": nan, "self_agreement_ci_low": nan,
-                "self_agreement_ci_high": nan}
+        return {"self_agreement": nan, "self_agreement_lo": nan,
+                "self_agreement_hi": nan}
     rows = ceiling["rows"]
     same = [float(r[3]) for r in rows]
     lo, hi = (cluster_bootstrap_ci(same, [r[0] for r in rows], n_boot=bootstrap, level=ci,
                                    seed=seed, salt=f"self_agreement/{ceiling['bot']}")
               if bootstrap else (nan, nan))
     return {"self_agreement": float(ceiling["self_agreement"]),
-            "self_agreement_ci_low": round(100.0 * lo, 2),
-            "self_agreement_ci_high": round(100.0 * hi, 2)}
+            "self_agreement_lo": round(100.0 * lo, 2),
+            "self_agreement_hi": round(100.0 * hi, 2)}
 
 
 def spot_check(game_name: str, bot_id: str, opponent: str, matches: int, *, seed: int = 5,

@@ -1,7 +1,9 @@
 """The thesis's evaluation tables (4.5-4.8, 6.1) as CSV-ready DataFrames.
 
-Similarities are fractions in [0, 1] (the thesis prints percentages); every estimate comes with
-its bootstrap CI columns (``*_lo``, ``*_hi``). Bot descriptions (thesis bot number, ladder rank,
+Similarities here are fractions in [0, 1], as the computations keep them; the job writing a table
+converts them to percent, the results tables' unit (:func:`ime.report.columns.to_percent`; the
+thesis prints percentages too). Every estimate comes with its bootstrap CI columns (``*_lo``,
+``*_hi``). Bot descriptions (thesis bot number, ladder rank,
 algorithm) are read from the zoo's specs (``config/bots/<game>.yaml``): a spec's ``algorithm``
 key if present, else the first clause of its ``description``, else its ``kind``.
 """
@@ -17,6 +19,7 @@ import pandas as pd
 from ime.evaluate.agents import imitated_target, imitator_id
 from ime.evaluate.clustering import algorithm_class
 from ime.evaluate.similarity import Similarity
+from ime.report.columns import TABLES
 
 HELDOUT = "@heldout"
 
@@ -66,7 +69,7 @@ def table4_5(sims: Sequence[Similarity], specs: Mapping[str, Mapping],
         row["baseline_S1_heldout"] = h.baseline if h else np.nan
         row["keys_heldout"] = h.n if h else 0
         rows.append(row)
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=list(TABLES["s1s2_imitator.csv"]))
 
 
 def pairwise_table(pairs: pd.DataFrame, bots: Sequence[str], column: str,
@@ -102,7 +105,8 @@ def table6_1(t45: pd.DataFrame, specs: Mapping[str, Mapping], *, game: str) -> p
     rows = [{"game": game, "bot": r.bot, "class": algorithm_class(specs.get(r.bot, {})),
              "algorithm": r.algorithm, "S2": r.S2, "S2_lo": r.S2_lo, "S2_hi": r.S2_hi}
             for r in t45.itertuples(index=False)]
-    return pd.DataFrame(rows).sort_values("S2", kind="stable").reset_index(drop=True)
+    out = pd.DataFrame(rows, columns=list(TABLES["difficulty_by_class.csv"]))
+    return out.sort_values("S2", kind="stable").reset_index(drop=True)
 
 
 def imbot_values(sims: Sequence[Similarity], column: str) -> dict[str, float]:

@@ -13,7 +13,7 @@ from ime.nets import build_net, count_params, describe
 TABLE4_4_COLUMNS = ["bot", "baseline", "net", "train_acc_mean", "train_acc_std",
                     "val_acc_mean", "val_acc_std", "folds", "pairs", "epochs_mean",
                     "val_acc_unseen_mean", "val_seen_share_mean"]
-CEILING_COLUMNS = ["self_agreement", "self_agreement_ci_low", "self_agreement_ci_high"]
+CEILING_COLUMNS = ["self_agreement", "self_agreement_lo", "self_agreement_hi"]
 """Table 4.4's ceiling (per bot, repeated on each net's row), when measured."""
 
 

@@ -7,14 +7,19 @@ is ``table4_5.csv``), and the ``artifact`` rule copies the generic file to the g
 game's users find the names they know and the rules stay generic. A mapped figure's PDF twin is
 copied too (``figures/move_choice_pair.pdf`` -> ``figures/fig4_2.pdf``). A plug-in's extra
 results (``GamePlugin.results``: name -> hook) are built by the ``game_result`` rule.
+
+``index.md`` also defines every column of every table it lists, with its unit, from the one
+column dictionary :mod:`ime.report.columns`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from ime.core.registry import GENERIC_ARTIFACTS, SWEEP_PREFIXES, get_plugin
+from ime.report import columns as C
 
 OTHER_RESULTS: dict[str, str] = {
     "run_report.json": "log lines, accepted / rejected / faulted matches with reasons, per-bot "
@@ -22,7 +27,7 @@ OTHER_RESULTS: dict[str, str] = {
     "similarity.csv": "S1 and S2 with CIs of every (agent, target) pair: originals, imitators, "
                       "extra agents, and each imitator held out on its own target's keys",
     "similarity_pairs.csv": "S1 and S2 between every pair of original bots (long form)",
-    "clusters.csv": "the targets' clusters, by imitation similarity and by distance 1 - S",
+    "clusters.csv": "the targets' clusters, by imitation similarity and by distance 100 - S",
     "tournament_games.csv": "every tournament game: round, players, scores, outcome, plies",
     "move_counts.csv": "how often each target chose each action code in its dataset",
     "eval_timing.csv": "wall time and throughput of key mining, scoring and tournament jobs",
@@ -89,22 +94,31 @@ def sweep_results(game: str, files: Sequence[str]) -> list[str]:
     return [*files, *(names[f] for f in files if f in names), INDEX]
 
 
+def _row(files: list[str], what: str) -> dict[str, Any]:
+    """One file's row of ``index.md``; a table's row carries its columns' meanings (from its
+    generic name, the last of ``files``: :mod:`ime.report.columns`)."""
+    row: dict[str, Any] = {"files": files, "what": what}
+    if files[-1].endswith(".csv"):
+        row["columns"] = C.plain(files[-1])
+    return row
+
+
 def describe(game: str) -> list[dict[str, Any]]:
     """``index.md``'s rows for a variant: the file(s) (the game's name first, then the generic
-    one it copies) and what they hold."""
+    one it copies), what they hold and, for a table, its columns."""
     names = game_names(game)
     plugin = get_plugin(game)
     rows = []
     for generic, text in [*GENERIC_ARTIFACTS.items(), *OTHER_RESULTS.items()]:
-        rows.append({"files": [names[generic], generic] if generic in names else [generic],
-                     "what": text})
+        rows.append(_row([names[generic], generic] if generic in names else [generic], text))
     for name, hook in sorted(plugin.results.items()):
         doc = (hook.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
-        rows.append({"files": [name], "what": doc or f"{game}'s own result"})
+        rows.append(_row([name], doc or f"{game}'s own result"))
     return rows
 
 
-def describe_sweep(game: str, table: str, figure: str, axes: str) -> list[dict[str, Any]]:
+def describe_sweep(game: str, table: str, figure: str, axes: str, fit: str | None = None
+                   ) -> list[dict[str, Any]]:
     """``index.md``'s rows for a sweep's results directory."""
     names = game_names(game)
 
@@ -112,11 +126,13 @@ def describe_sweep(game: str, table: str, figure: str, axes: str) -> list[dict[s
         return [names[generic], generic] if generic in names else [generic]
 
     return [
-        {"files": files(table), "what": f"Table 4.4's columns for every point of {axes}"},
-        {"files": files(figure), "what": "validation accuracy (and on unseen positions) per "
-                                         "point, mean +- std over folds, beside the random "
-                                         "baseline; one panel per bot (also as PDF)"},
-    ]
+        _row(files(table), f"Table 4.4's columns for every point of {axes}"),
+        _row(files(figure), "validation accuracy (and on unseen positions) per point, mean +- "
+                            "std over folds, beside the random baseline; one panel per bot "
+                            "(also as PDF)"),
+    ] + ([_row([fit], "the figure's fitted lines: val_acc_unseen against log2 of a numeric "
+                      "swept value, per bot and series (no rows for a categorical one)")]
+         if fit else [])
 
 
 def index_markdown(game: str, rdir: str, rows: list[Mapping[str, Any]], *,
@@ -130,4 +146,27 @@ def index_markdown(game: str, rdir: str, rows: list[Mapping[str, Any]], *,
              "| file | what it holds |", "|---|---|"]
     for r in rows:
         lines.append(f"| {' = '.join(f'`{f}`' for f in r['files'])} | {r['what']} |")
-    return "\n".join(lines) + "\n"
+    sections = {" = ".join(f"`{f}`" for f in r["files"]): r["columns"]
+                for r in rows if r.get("columns")}
+    lines += ["", *C.markdown(sections)] if sections else []
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def undefined_columns(game: str, rdir: str | Path) -> dict[str, list[str]]:
+    """Every table (``*.csv``) of a written results directory whose columns the column
+    dictionary (:mod:`ime.report.columns`) does not define: file -> those columns (all of them,
+    or ``["(no dictionary)"]``, for a table it does not know). Empty when ``index.md`` defines
+    every column; the workflow tests check a pipeline's results with it."""
+    import csv
+
+    generic = {v: k for k, v in game_names(game).items()}
+    out: dict[str, list[str]] = {}
+    for path in sorted(Path(rdir).glob("*.csv")):
+        table = generic.get(path.name, path.name)
+        with open(path, encoding="utf-8", newline="") as fh:
+            header = next(csv.reader(fh), [])
+        if C.table_key(table) is None:
+            out[path.name] = ["(no dictionary)"]
+        elif missing := C.undefined(table, header):
+            out[path.name] = missing
+    return out

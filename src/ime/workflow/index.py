@@ -205,34 +205,60 @@ class WorkflowIndex:
     def train_input(self, game: str, ttag: str, bot: str) -> str:
         return self.trains[(game, ttag)].dataset_path(bot)
 
-    def train_groups(self) -> dict[tuple[str, int], list[str]]:
-        """Train tags by game and by how many folds their jobs train: one ``train`` rule per
-        (game, count), as a job trains every fold of one (bot, net) at once and so writes that
-        many files (a rule's outputs are fixed patterns). Stacked tags (:meth:`train_stacks`)
-        are not here."""
-        out: dict[tuple[str, int], list[str]] = {}
+    def main_train_tags(self) -> set[tuple[str, str]]:
+        """(game, train tag) of every plan's main variant: the composition asked for."""
+        return {(p.main.game, p.main.train_tag) for p in self.plans}
+
+    def _rule_names(self, base: str, groups: Mapping[Any, tuple[str, int, list[str]]]
+                    ) -> dict[Any, str]:
+        """A rule name per group of train tags (``(game, folds, tags)``): ``base`` for the group
+        holding the game's main variant, whatever its scale (profiles name the rule), and
+        ``<base>_<k>folds`` (then ``_2``, ``_3``) for the others, which only a sweep that
+        changes the folds or the targets adds."""
+        main = self.main_train_tags()
+        order = sorted(groups, key=lambda g: (not any((groups[g][0], t) in main
+                                                      for t in groups[g][2]), groups[g][1],
+                                              groups[g][2]))
+        names: dict[Any, str] = {}
+        for g in order:
+            game, folds, _ = groups[g]
+            stem = base.format(game=game)
+            name = stem if stem not in names.values() else f"{stem}_{folds}folds"
+            n = 1
+            while name in names.values():
+                n += 1
+                name = f"{stem}_{folds}folds_{n}"
+            names[g] = name
+        return names
+
+    def train_groups(self) -> dict[str, tuple[str, int, list[str]]]:
+        """The per-(bot, net) train rules: rule name -> (game, folds, train tags). A job trains
+        every fold of one (bot, net) at once and so writes that many files, and a rule's outputs
+        are fixed patterns: one rule per (game, number of folds). Its name does not say the
+        scale (:meth:`_rule_names`: ``train_<game>``). Stacked tags (:meth:`train_stacks`) are
+        not here."""
+        groups: dict[tuple[str, int], tuple[str, int, list[str]]] = {}
         for (game, ttag), k in sorted(self.fold_counts.items()):
             if (game, ttag) not in self.stacked:
-                out.setdefault((game, k), []).append(ttag)
-        return out
+                groups.setdefault((game, k), (game, k, []))[2].append(ttag)
+        names = self._rule_names("train_{game}", groups)
+        return {names[g]: groups[g] for g in groups}
 
-    def train_stacks(self) -> dict[tuple[str, str], tuple[str, int, list[str]]]:
-        """``train.stack_bots``: per (game, train tag), the rule's name, and the folds and bots
-        one job per net trains at once (:func:`ime.train.ensemble.train_bots`): one rule per
-        tag, as its outputs name every bot. Names: ``train_<game>_stacked_<tag>`` (the tag's
-        ``.``/``-`` as ``_``; a number appended if two tags would share one)."""
-        out: dict[tuple[str, str], tuple[str, int, list[str]]] = {}
-        names: set[str] = set()
+    def train_stacks(self) -> dict[str, tuple[str, int, list[str], list[str]]]:
+        """``train.stack_bots``: rule name -> (game, folds, bots, train tags) of the rules whose
+        one job per (tag, net) trains every bot's folds at once
+        (:func:`ime.train.ensemble.train_bots`). Its outputs name every bot, so one rule per
+        (game, folds, bots); named ``train_<game>_stacked`` whatever the scale
+        (:meth:`_rule_names`)."""
+        groups: dict[tuple[str, int, tuple[str, ...]], tuple[str, int, list[str]]] = {}
+        bots: dict[tuple[str, int, tuple[str, ...]], list[str]] = {}
         for game, ttag in sorted(self.stacked):
-            name = base = f"train_{game}_stacked_" + re.sub(r"\W", "_", ttag)
-            n = 1
-            while name in names:
-                n += 1
-                name = f"{base}_{n}"
-            names.add(name)
-            out[(game, ttag)] = (name, self.fold_counts[(game, ttag)],
-                                 list(self.train_bots[(game, ttag)]))
-        return out
+            b = tuple(self.train_bots[(game, ttag)])
+            key = (game, self.fold_counts[(game, ttag)], b)
+            groups.setdefault(key, (game, key[1], []))[2].append(ttag)
+            bots[key] = list(b)
+        names = self._rule_names("train_{game}_stacked", groups)
+        return {names[g]: (groups[g][0], groups[g][1], bots[g], groups[g][2]) for g in groups}
 
     def train_stack_inputs(self, game: str, ttag: str) -> list[str]:
         """Every stacked bot's dataset, in the order of :meth:`train_stacks`."""
@@ -244,9 +270,9 @@ class WorkflowIndex:
         del spec["bot"]
         return {"bots": list(self.train_bots[(game, ttag)]), **spec}
 
-    def train_stack_nets(self, game: str, ttag: str) -> list[str]:
-        """The net folders trained under a tag (a stacked rule's ``netdir`` values)."""
-        return [d for g, t, d in self.nets if (g, t) == (game, ttag)]
+    def train_stack_nets(self, game: str, ttags: Sequence[str]) -> list[str]:
+        """The net folders trained under the tags (a stacked rule's ``netdir`` values)."""
+        return unique([d for g, t, d in self.nets if g == game and t in ttags])
 
     def train_spec(self, game: str, ttag: str, netdir: str, bot: str) -> dict[str, Any]:
         """Only what the job uses: adding a net or changing the thread count re-runs nothing.

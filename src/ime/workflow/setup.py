@@ -172,7 +172,7 @@ class Workflow:
             return {"game": sw.game, "rdir": rdir, "variant": rdir.rsplit("/", 1)[-1],
                     "tags": {"base variant": base.name or "(default)"},
                     "rows": A.describe_sweep(sw.game, sw.table_name, sw.figure_name,
-                                             sw.describe_axes())}
+                                             sw.describe_axes(), sw.fit_name)}
         v = self.index.variant(rdir)
         return {"game": v.game, "rdir": rdir, "variant": v.name,
                 "tags": {"logs": v.logs_tag, "dataset": v.dataset_tag, "train": v.train_tag},

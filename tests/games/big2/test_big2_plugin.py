@@ -56,8 +56,9 @@ def test_strength_table(tmp_path):
     assert [r["baseline"] for r in rows] == ["b2_random", "b2_smallest"]
     for r in rows:
         assert r["games"] == 6 and r["wins"] + r["losses"] == 6
-        assert (r["ci_low"], r["ci_high"]) == tuple(round(x, 4) for x in wilson(r["wins"], 6))
-        assert r["score_ci_low"] <= r["mean_score"] <= r["score_ci_high"]
+        ci = (r["win_rate_lo"], r["win_rate_hi"])
+        assert ci == tuple(round(x, 4) for x in wilson(r["wins"], 6))
+        assert r["mean_score_lo"] <= r["mean_score"] <= r["mean_score_hi"]
     again = strength_rows(study, specs, {"hand_size": 26}, seed=0, workers=2, log=lambda s: None)
     assert again == rows  # a pure function of the config, whatever the number of workers
     write_rows(rows, STRENGTH_COLUMNS, tmp_path / "s.csv")

@@ -43,7 +43,7 @@ def test_hook_writes_a_reproducible_table(tmp_path):
         n = int(r["games"])
         assert n == (2 if r["comparison"] == "graded" else 4)
         assert int(r["wins"]) + int(r["draws"]) + int(r["losses"]) == n
-        assert float(r["ci_low"]) <= float(r["score"]) <= float(r["ci_high"])
+        assert float(r["score_lo"]) <= float(r["score"]) <= float(r["score_hi"])
     cfg["game"] = {**cfg["game"], "extra": {}, "study": {**STUDY, "strongest": "nobody"}}
     with pytest.raises(ValueError, match="nobody"):
         hook(cfg, str(a))

@@ -6,9 +6,10 @@ command:
 * ``results/big2/agent_strength.csv`` (:func:`strength_rows`): the agent (``study.agent``, a zoo
   id, default ``b2_negamax``) against each of ``study.baselines`` on ``games_per_seat`` seeded
   deals, each deal played twice, the agent in seat 0 (it leads) and in seat 1. Columns: games,
-  wins, ``win_rate`` with its 95% Wilson interval (``ci_low``/``ci_high``), the win rate per
-  seat, and the mean score in cards (the game's zero-sum score, ``+n`` for a win by ``n``
-  cards) with a 95% normal interval. Deal ``i`` is the same for every baseline (paired).
+  wins, ``win_rate`` (a fraction of games) with its 95% Wilson interval
+  (``win_rate_lo``/``win_rate_hi``), the win rate per seat, and the mean score in cards (the
+  game's zero-sum score, ``+n`` for a win by ``n`` cards) with a 95% normal interval
+  (``mean_score_lo``/``mean_score_hi``). Deal ``i`` is the same for every baseline (paired).
 * ``results/big2/solver_effort.csv`` (:func:`solver_rows`): for each size ``n`` of
   ``study.solver.sizes``, ``positions`` seeded ``n + n`` deals from the 52-card deck; seat 0's
   first play is solved exactly by the agent's search (alpha-beta, memo cache, the seed's
@@ -38,9 +39,9 @@ import numpy as np
 
 from ime.core.seeding import derive_seed
 
-STRENGTH_COLUMNS = ["agent", "baseline", "games", "wins", "losses", "win_rate", "ci_low",
-                    "ci_high", "win_rate_seat0", "win_rate_seat1", "mean_score",
-                    "score_ci_low", "score_ci_high"]
+STRENGTH_COLUMNS = ["agent", "baseline", "games", "wins", "losses", "win_rate", "win_rate_lo",
+                    "win_rate_hi", "win_rate_seat0", "win_rate_seat1", "mean_score",
+                    "mean_score_lo", "mean_score_hi"]
 SOLVER_COLUMNS = ["cards", "positions", "solved", "nodes_median", "nodes_mean", "nodes_p90",
                   "nodes_max", "seconds_mean", "seconds_max", "nodes_per_s"]
 Z95 = 1.959964
@@ -136,12 +137,12 @@ def _strength_row(agent: str, baseline: str, scores: Sequence[float], per: int
     lo, hi = wilson(wins, n)
     half = Z95 * float(s.std(ddof=1)) / math.sqrt(n) if n > 1 else float("nan")
     return {"agent": agent, "baseline": baseline, "games": n, "wins": wins,
-            "losses": n - wins, "win_rate": round(wins / n, 4), "ci_low": round(lo, 4),
-            "ci_high": round(hi, 4), "win_rate_seat0": round(float((s[:per] > 0).mean()), 4),
+            "losses": n - wins, "win_rate": round(wins / n, 4), "win_rate_lo": round(lo, 4),
+            "win_rate_hi": round(hi, 4), "win_rate_seat0": round(float((s[:per] > 0).mean()), 4),
             "win_rate_seat1": round(float((s[per:] > 0).mean()), 4),
             "mean_score": round(float(s.mean()), 3),
-            "score_ci_low": round(float(s.mean()) - half, 3),
-            "score_ci_high": round(float(s.mean()) + half, 3)}
+            "mean_score_lo": round(float(s.mean()) - half, 3),
+            "mean_score_hi": round(float(s.mean()) + half, 3)}
 
 
 # --- the exact solver's effort -----------------------------------------------------------------

@@ -18,7 +18,7 @@ Rows (``comparison``):
   taken in selection) and fully plain UCT, each ``rollouts.games_per_colour`` games per
   colour.
 
-``score`` is the agent's win rate counting a draw as half a win; ``ci_low``/``ci_high`` the 95%
+``score`` is the agent's win rate counting a draw as half a win; ``score_lo``/``score_hi`` the 95%
 Wilson score interval of that rate over the games (draws as half a success: an
 approximation, slightly wide when there are draws).
 
@@ -44,7 +44,7 @@ Spec = tuple[str, str, str]
 """(name, kind, params as sorted JSON): hashable, so each worker builds a bot once."""
 
 COLUMNS = ["comparison", "agent", "opponent", "simulations", "games", "wins", "draws", "losses",
-           "score", "ci_low", "ci_high", "score_first", "score_second"]
+           "score", "score_lo", "score_hi", "score_first", "score_second"]
 
 
 def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -118,8 +118,8 @@ def _row(comparison: str, hero: Spec, opponent: str, scores: list[float], per: i
     name, sims = hero[0].split("@")
     return {"comparison": comparison, "agent": name, "opponent": opponent,
             "simulations": int(sims), "games": n, "wins": wins, "draws": draws,
-            "losses": n - wins - draws, "score": round(rate, 4), "ci_low": round(lo, 4),
-            "ci_high": round(hi, 4), "score_first": round(sum(first) / (2 * per), 4),
+            "losses": n - wins - draws, "score": round(rate, 4), "score_lo": round(lo, 4),
+            "score_hi": round(hi, 4), "score_first": round(sum(first) / (2 * per), 4),
             "score_second": round(sum(second) / (2 * per), 4)}
 
 

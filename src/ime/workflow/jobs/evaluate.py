@@ -117,7 +117,8 @@ def job_similarity(smk: Any) -> None:
     """Every (agent, target) S1/S2 with CIs, and the pairwise table among the originals."""
     from ime.evaluate.keyset import read_keyset
     from ime.evaluate.scoring import read_scores, stored_scores
-    from ime.evaluate.similarity import pairwise_similarity, similarity
+    from ime.evaluate.similarity import Similarity, pairwise_similarity, similarity
+    from ime.report.columns import SIMILARITY_PERCENT, to_percent
 
     p = smk.params.spec
     boot = {"n_boot": int(p["bootstrap"]), "level": float(p["ci"]), "seed": int(p["seed"])}
@@ -147,10 +148,12 @@ def job_similarity(smk: Any) -> None:
             subset = keys[target].merge(df[on], on=on)  # the keys a held-out fold could play
             rows.append(similarity(subset, df, agent=info["agent"], target=target,
                                    **boot).to_row())
-        sims = pd.DataFrame(rows)
-        write_csv(sims, smk.output.similarity, float_format=FLOATS)
+        sims = pd.DataFrame(rows, columns=list(Similarity.__dataclass_fields__))
+        write_csv(to_percent(sims, SIMILARITY_PERCENT), smk.output.similarity,
+                  float_format=FLOATS)
         pairs = pairwise_similarity({t: k for t, k in keys.items() if len(k)}, scores,
                                     p["targets"], **boot)
-        write_csv(pairs, smk.output.pairwise, float_format=FLOATS)
+        write_csv(to_percent(pairs, SIMILARITY_PERCENT[:2]), smk.output.pairwise,
+                  float_format=FLOATS)
         log.info("similarities of %d (agent, target) pairs; %d pairs of originals", len(sims),
                  len(pairs))

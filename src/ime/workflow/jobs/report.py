@@ -18,9 +18,11 @@ FLOATS = "%.6g"
 
 
 def _sims(path: str) -> list:
+    """``similarity.csv`` back as fractions (the table is in percent)."""
     from ime.evaluate.similarity import Similarity
+    from ime.report.columns import SIMILARITY_PERCENT, from_percent
 
-    df = pd.read_csv(path)
+    df = from_percent(pd.read_csv(path), SIMILARITY_PERCENT)
     return [Similarity(**{k: r[k] for k in Similarity.__dataclass_fields__})
             for r in df.to_dict("records")]
 
@@ -36,6 +38,7 @@ def job_similarity_tables(smk: Any) -> None:
     )
     from ime.evaluate.similarity import to_matrix
     from ime.report import figures, tables
+    from ime.report.columns import SIMILARITY_PERCENT, TABLE4_5_PERCENT, from_percent, to_percent
 
     p = smk.params.spec
     o = smk.output
@@ -43,15 +46,15 @@ def job_similarity_tables(smk: Any) -> None:
         targets: list[str] = p["targets"]
         specs = p["specs"]
         sims = _sims(smk.input.similarity)
-        pairs = pd.read_csv(smk.input.pairwise)
+        pairs = from_percent(pd.read_csv(smk.input.pairwise), SIMILARITY_PERCENT[:2])
         t45 = tables.table4_5(sims, specs, targets)
-        write_csv(t45, o.s1s2_imitator, float_format=FLOATS)
-        write_csv(tables.pairwise_table(pairs, targets, "s1", tables.imbot_values(sims, "s1")),
-                  o.s1_pairwise, float_format=FLOATS)
-        write_csv(tables.pairwise_table(pairs, targets, "s2", tables.imbot_values(sims, "s2")),
-                  o.s2_pairwise, float_format=FLOATS)
-        write_csv(tables.table6_1(t45, specs, game=p["game"]), o.difficulty_by_class,
-                  float_format=FLOATS)
+        write_csv(to_percent(t45, TABLE4_5_PERCENT), o.s1s2_imitator, float_format=FLOATS)
+        matrix_cols = [*targets, "IMBOT"]
+        for col, out in (("s1", o.s1_pairwise), ("s2", o.s2_pairwise)):
+            mat = tables.pairwise_table(pairs, targets, col, tables.imbot_values(sims, col))
+            write_csv(to_percent(mat, matrix_cols), out, float_format=FLOATS)
+        write_csv(to_percent(tables.table6_1(t45, specs, game=p["game"]), ["S2"]),
+                  o.difficulty_by_class, float_format=FLOATS)
 
         k = int(p["clusters"])
         classes = {b: algorithm_class(specs.get(b, {})) for b in targets}

@@ -1,0 +1,396 @@
+"""What every column of every results table means, and in which unit: one dictionary, used by
+each results directory's ``index.md`` (:mod:`ime.workflow.artifacts`), and the one place where
+fractions become percent at the table boundary.
+
+The convention (docs/evaluation.md, "Units and column names"):
+
+* **Percent.** Every accuracy, agreement and similarity in a results table, and the random
+  baselines they are compared with, is in percent (0-100): S1, S2, self-agreement, train / val
+  accuracy, the baselines. The computations keep fractions (:mod:`ime.evaluate.similarity`);
+  the writers convert with :func:`to_percent` just before a table is written, and a job that
+  reads such a table back converts with :func:`from_percent`.
+* **Not percent.** Counts, Elo, points (win 3 / draw 1 / loss 0), card scores and seconds are in
+  their own units; the win rates of the games' own studies (Connect Four's ``score``, Big-2's
+  ``win_rate``) are fractions of games (0-1), as the studies' docs quote them: they count game
+  outcomes, not how alike two agents play.
+* **CIs.** An estimate's interval is two columns beside it, ``<col>_lo`` and ``<col>_hi``
+  (95 % unless ``evaluate.ci`` says otherwise), in the estimate's unit.
+
+:data:`TABLES` lists each table's columns (a name in ``<angle brackets>`` stands for several
+columns, e.g. one per bot), :data:`COLUMNS` says what a column means wherever it appears, and
+:data:`LOCAL` what a name means in one table when that differs (``baseline`` is a bot in Big-2's
+``agent_strength.csv``). ``tests/stages/test_columns.py`` checks that every column the writers
+produce is defined here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+PERCENT = "%"
+"""The unit of every accuracy, agreement, similarity and baseline in a results table."""
+CI_SUFFIXES = ("_lo", "_hi")
+"""An estimate ``x``'s interval: columns ``x_lo`` and ``x_hi``."""
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column's meaning and unit (empty unit: a name, label or id)."""
+
+    meaning: str
+    unit: str = ""
+
+
+def _ci(col: str, what: str, unit: str) -> dict[str, Column]:
+    """An estimate and its two CI columns."""
+    return {col: Column(what, unit),
+            f"{col}_lo": Column(f"lower end of the CI of {col}", unit),
+            f"{col}_hi": Column(f"upper end of the CI of {col}", unit)}
+
+
+def to_percent(df: pd.DataFrame, columns: Iterable[str]) -> pd.DataFrame:
+    """A copy of ``df`` with each of ``columns``, and its ``_lo``/``_hi`` CI columns where
+    present, from fractions (0-1) to percent (0-100): the results tables' unit."""
+    out = df.copy()
+    for c in _with_cis(out, columns):
+        out[c] = out[c].astype(float) * 100.0
+    return out
+
+
+def from_percent(df: pd.DataFrame, columns: Iterable[str]) -> pd.DataFrame:
+    """The inverse of :func:`to_percent`: a results table read back for a computation that
+    works in fractions (clustering by 1 - S, the heat maps)."""
+    out = df.copy()
+    for c in _with_cis(out, columns):
+        out[c] = out[c].astype(float) / 100.0
+    return out
+
+
+def _with_cis(df: pd.DataFrame, columns: Iterable[str]) -> list[str]:
+    cols = []
+    for c in columns:
+        if c not in df.columns:
+            raise KeyError(f"no column {c!r} to convert; the table has {list(df.columns)}")
+        cols += [c, *(c + s for s in CI_SUFFIXES if c + s in df.columns)]
+    return cols
+
+
+SIMILARITY_PERCENT = ("s1", "s2", "baseline")
+"""``similarity.csv``'s and ``similarity_pairs.csv``'s percent columns (the CIs follow)."""
+TABLE4_5_PERCENT = ("S1", "S2", "baseline_S1", "S1_heldout", "S2_heldout",
+                    "baseline_S1_heldout")
+"""``s1s2_imitator.csv``'s percent columns (the CIs follow)."""
+
+_ACC = "accuracy of the imitator, the share of decisions on which its top action is the bot's"
+_TABLE4_4 = ("bot", "baseline", "net", "train_acc_mean", "train_acc_std", "val_acc_mean",
+             "val_acc_std", "folds", "pairs", "epochs_mean", "val_acc_unseen_mean",
+             "val_seen_share_mean", "self_agreement", "self_agreement_lo", "self_agreement_hi",
+             "train_acc_<head>_mean", "val_acc_<head>_mean")
+
+TABLES: dict[str, tuple[str, ...]] = {
+    "dataset_stats.csv": ("bot", "pairs", "baseline"),
+    "net_architectures.csv": ("net", "params", "thesis_params", "layers"),
+    "imitation_accuracy.csv": _TABLE4_4,
+    "accuracy_clusters.csv": ("bot", "baseline", "val_acc", "val_acc_min", "val_acc_max",
+                              "above_baseline", "nets", "cluster"),
+    "s1s2_imitator.csv": ("rank", "bot", "thesis_bot", "algorithm", "imitator",
+                          "S1", "S1_lo", "S1_hi", "S2", "S2_lo", "S2_hi", "baseline_S1", "keys",
+                          "key_matches", "S1_heldout", "S1_heldout_lo", "S1_heldout_hi",
+                          "S2_heldout", "S2_heldout_lo", "S2_heldout_hi", "baseline_S1_heldout",
+                          "keys_heldout"),
+    "s1_pairwise.csv": ("bot", "<bot>", "IMBOT"),
+    "s2_pairwise.csv": ("bot", "<bot>", "IMBOT"),
+    "difficulty_by_class.csv": ("game", "bot", "class", "algorithm", "S2", "S2_lo", "S2_hi"),
+    "clusters.csv": ("bot", "class", "cluster_imitation", "cluster_distance_s1",
+                     "cluster_distance_s2"),
+    "similarity.csv": ("agent", "target", "n", "n_matches", "s1", "s1_lo", "s1_hi", "s2",
+                       "s2_lo", "s2_hi", "baseline"),
+    "similarity_pairs.csv": ("a", "b", "s1", "s1_lo", "s1_hi", "s2", "s2_lo", "s2_hi", "n",
+                             "sets"),
+    "tournament.csv": ("rank", "bot", "type", "imitates", "points", "games", "wins", "draws",
+                       "losses", "elo", "elo_lo", "elo_hi"),
+    "tournament_games.csv": ("round", "match_id", "player<s>", "score<s>", "outcome<s>",
+                             "plies"),
+    "move_counts.csv": ("bot", "square", "count"),
+    "eval_timing.csv": ("stage", "what", "items", "unit", "candidates", "seconds", "workers",
+                        "per_s"),
+    "sweep_<keys>.csv": ("<swept key>", *_TABLE4_4, "val_acc_unseen_std"),
+    "fit_sweep_<keys>.csv": ("bot", "series", "points", "x_min", "x_max", "a", "per_doubling",
+                             "r2", "target", "x_at_target"),
+    # the games' own results (GamePlugin.results)
+    "seed002.csv": ("comparison", "agent", "opponent", "simulations", "games", "wins", "draws",
+                    "losses", "score", "score_lo", "score_hi", "score_first", "score_second"),
+    "agent_strength.csv": ("agent", "baseline", "games", "wins", "losses", "win_rate",
+                           "win_rate_lo", "win_rate_hi", "win_rate_seat0", "win_rate_seat1",
+                           "mean_score", "mean_score_lo", "mean_score_hi"),
+    "solver_effort.csv": ("cards", "positions", "solved", "nodes_median", "nodes_mean",
+                          "nodes_p90", "nodes_max", "seconds_mean", "seconds_max", "nodes_per_s"),
+    "table5_10.csv": ("rank", "agent", "type", "imitates", "points", "games", "wins",
+                      "landlord_games", "landlord_wins", "farmer_games", "farmer_wins",
+                      "points_per_game"),
+    "split_vs_thesis.csv": ("bot", "thesis_bot", "family", "val_acc", "baseline", "cluster",
+                            "group", "thesis_group", "agrees"),
+}
+"""Every results table (generic name, or a game's own result) -> its columns, in order."""
+
+COLUMNS: dict[str, Column] = {
+    "bot": Column("the bot (an original: a target whose imitator is trained)"),
+    "net": Column("the imitation net (`config/net/<net>.yaml`)"),
+    "baseline": Column("random-choice baseline: how often a uniformly random legal action is "
+                       "the bot's, the mean of 1 / #legal actions over its decisions (thesis "
+                       "eq. 4-1)", PERCENT),
+    "pairs": Column("(state, action) pairs in the bot's dataset", "count"),
+    "params": Column("our trainable parameters of the net", "count"),
+    "thesis_params": Column("the thesis's parameter count (per branch, joined by +)", "count"),
+    "layers": Column("the net's layers and their sizes"),
+    "train_acc_mean": Column(f"training {_ACC}; mean over folds", PERCENT),
+    "train_acc_std": Column("sample std over folds of the training accuracy", PERCENT),
+    "val_acc_mean": Column(f"validation {_ACC}; mean over folds", PERCENT),
+    "val_acc_std": Column("sample std over folds of the validation accuracy", PERCENT),
+    "folds": Column("folds trained (of the k-fold split by match)", "count"),
+    "epochs_mean": Column("epochs trained (early stopping); mean over folds", "count"),
+    "val_acc_unseen_mean": Column("validation accuracy on positions that never occur in the "
+                                  "fold's training rows; mean over folds", PERCENT),
+    "val_acc_unseen_std": Column("sample std over folds of val_acc_unseen", PERCENT),
+    "val_seen_share_mean": Column("share of validation rows whose position also occurs in "
+                                  "training; mean over folds", PERCENT),
+    **_ci("self_agreement", "the bot against itself: how often it replays its logged action "
+                            "when asked again under another seed, the most an imitator can "
+                            "reach", PERCENT),
+    "train_acc_<head>_mean": Column("a multi-head net's training accuracy on its first head "
+                                    "alone (Doudizhu: the major action); mean over folds",
+                                    PERCENT),
+    "val_acc_<head>_mean": Column("a multi-head net's validation accuracy on its first head "
+                                  "alone; mean over folds", PERCENT),
+    "val_acc": Column("validation accuracy, mean over the nets (each a mean over folds)",
+                      PERCENT),
+    "val_acc_min": Column("the lowest net's validation accuracy", PERCENT),
+    "val_acc_max": Column("the highest net's validation accuracy", PERCENT),
+    "above_baseline": Column("val_acc minus baseline", "percentage points"),
+    "nets": Column("nets averaged", "count"),
+    "cluster": Column("the bot's cluster by imitation accuracy (1 = first cluster met)"),
+    "rank": Column("the original's ladder rank (thesis Table 4.1; blank when unknown)"),
+    "thesis_bot": Column("the thesis's number of the bot (blank when it has none)"),
+    "algorithm": Column("the bot's algorithm (its spec's algorithm, or its description)"),
+    "imitator": Column("the imitator's agent id (`imit_<bot>`)"),
+    **_ci("S1", "S1, single-step action similarity of the imitator to its original on the "
+                "original's key endgames (thesis eq. 3-1)", PERCENT),
+    **_ci("S2", "S2, endgame win/loss similarity of the imitator to its original: finishing "
+                "the key endgames in the original's seat, the same result (eq. 3-2)", PERCENT),
+    "baseline_S1": Column("random-choice S1 on the same keys: the mean of 1 / #legal", PERCENT),
+    "keys": Column("key endgames of the original", "count"),
+    "key_matches": Column("distinct matches the keys come from (the bootstrap's clusters)",
+                          "count"),
+    **_ci("S1_heldout", "S1 on the keys whose match no trained fold saw, each scored by such "
+                        "a fold (blank when there are none)", PERCENT),
+    **_ci("S2_heldout", "S2 on those held-out keys", PERCENT),
+    "baseline_S1_heldout": Column("random-choice S1 on the held-out keys", PERCENT),
+    "keys_heldout": Column("held-out keys", "count"),
+    "<bot>": Column("similarity between the row's original and this column's (pooled over "
+                    "both key sets; 100 on the diagonal)", PERCENT),
+    "IMBOT": Column("the row bot's imitator against it on its own keys (s1s2_imitator's "
+                    "value)", PERCENT),
+    "game": Column("the game"),
+    "class": Column("the bot's algorithm class (thesis Table 6.1)"),
+    "cluster_imitation": Column("cluster by the imitator's (S1, S2) against the bot"),
+    "cluster_distance_s1": Column("cluster by the distance 100 - S1 between originals"),
+    "cluster_distance_s2": Column("cluster by the distance 100 - S2 between originals"),
+    "agent": Column("the scored agent: an original, an imitator (`imit_<bot>`, `@heldout`: each "
+                    "key scored by a fold that never saw its match) or an extra agent"),
+    "target": Column("the bot whose key endgames were played"),
+    "n": Column("key endgames scored", "count"),
+    "n_matches": Column("distinct matches the keys come from", "count"),
+    **_ci("s1", "S1 of agent against target (eq. 3-1)", PERCENT),
+    **_ci("s2", "S2 of agent against target (eq. 3-2)", PERCENT),
+    "a": Column("the first original of the pair"),
+    "b": Column("the second original of the pair"),
+    "sets": Column("key sets pooled (2: both bots' keys; 1: only one has keys)", "count"),
+    "type": Column("original, imitator or other"),
+    "imitates": Column("the original an imitator imitates (blank otherwise)"),
+    "points": Column("tournament points, win 3 / draw 1 / loss 0 (evaluate.tournament.points)",
+                     "points"),
+    "games": Column("games played", "count"),
+    "wins": Column("games won", "count"),
+    "draws": Column("games drawn", "count"),
+    "losses": Column("games lost", "count"),
+    **_ci("elo", "Bradley-Terry rating on an Elo scale (mean 1500); CI from resampling "
+                 "rounds", "Elo"),
+    "round": Column("the tournament round", "count"),
+    "match_id": Column("the game's match id (its logs' key)"),
+    "player<s>": Column("the agent in seat s"),
+    "score<s>": Column("seat s's score as the judge gives it", "game score"),
+    "outcome<s>": Column("seat s's result: 2 win, 1 draw, 0 loss"),
+    "plies": Column("plies played", "count"),
+    "square": Column("the action code (Reversi: the square, A1 = 0 ... H8 = 63)"),
+    "count": Column("decisions of the bot with that action code", "count"),
+    "stage": Column("key mining, scoring or tournament"),
+    "what": Column("the job (target, agent on target, or pair); TOTAL per stage"),
+    "items": Column("forks or games the job played", "count"),
+    "unit": Column("what items counts (forks or games)"),
+    "candidates": Column("candidate positions forked while mining keys", "count"),
+    "seconds": Column("the job's wall time", "s"),
+    "workers": Column("worker processes", "count"),
+    "per_s": Column("items per second", "1/s"),
+    "<swept key>": Column("the value of a swept config key at this point (a swept net is the "
+                          "net column)"),
+    "series": Column("the fitted series: the net and the values of any further swept keys"),
+    "x_min": Column("the smallest swept value fitted"),
+    "x_max": Column("the largest swept value fitted"),
+    "per_doubling": Column("the fitted slope: gain in val_acc_unseen_mean per doubling of x",
+                           "percentage points"),
+    "r2": Column("share of the variance the line explains (blank with two points)"),
+    "x_at_target": Column("the swept value where the line reaches target (blank: never, or "
+                          "too far)"),
+}
+"""Column name -> meaning and unit, wherever the name appears (unless :data:`LOCAL` says
+otherwise for one table)."""
+
+LOCAL: dict[str, dict[str, Column]] = {
+    "similarity.csv": {
+        "baseline": Column("random-choice S1 on the target's keys: the mean of 1 / #legal",
+                           PERCENT)},
+    "similarity_pairs.csv": {
+        **_ci("s1", "S1 between a and b, pooled: b on a's keys and a on b's", PERCENT),
+        **_ci("s2", "S2 between a and b, pooled over both key sets", PERCENT),
+        "n": Column("keys pooled", "count")},
+    "s1_pairwise.csv": {
+        "bot": Column("the row's original"),
+        "<bot>": Column("S1 between the row's original and this column's (pooled over both "
+                        "key sets; 100 on the diagonal; thesis Table 4.6)", PERCENT),
+        "IMBOT": Column("S1 of the row bot's imitator against it (s1s2_imitator's S1)",
+                        PERCENT)},
+    "s2_pairwise.csv": {
+        "bot": Column("the row's original"),
+        "<bot>": Column("S2 between the row's original and this column's (pooled over both "
+                        "key sets; 100 on the diagonal; thesis Table 4.7)", PERCENT),
+        "IMBOT": Column("S2 of the row bot's imitator against it (s1s2_imitator's S2)",
+                        PERCENT)},
+    "tournament.csv": {
+        "rank": Column("standing by points (ties share the better rank)"),
+        "bot": Column("the agent: an original, an imitator (`imit_<bot>`) or an extra agent")},
+    "fit_sweep_<keys>.csv": {
+        "points": Column("sweep points fitted", "count"),
+        "a": Column("the fitted line's intercept: val_acc_unseen_mean at x = 1", PERCENT),
+        "target": Column("the accuracy the line is extended to (blank: none)", PERCENT)},
+    "seed002.csv": {
+        "comparison": Column("graded (against graded opponents) or rollouts (plain against "
+                             "heuristic rollouts)"),
+        "agent": Column("the UCT agent (and its rollout kind)"),
+        "opponent": Column("the opponent"),
+        "simulations": Column("the agent's simulations per move", "count"),
+        **_ci("score", "the agent's win rate, a draw counted as half a win; 95% Wilson "
+                       "interval", "fraction of games"),
+        "score_first": Column("score as the first player", "fraction of games"),
+        "score_second": Column("score as the second player", "fraction of games")},
+    "agent_strength.csv": {
+        "agent": Column("the agent (study.agent)"),
+        "baseline": Column("the opponent bot"),
+        **_ci("win_rate", "the agent's win rate; 95% Wilson interval", "fraction of games"),
+        "win_rate_seat0": Column("win rate in seat 0", "fraction of games"),
+        "win_rate_seat1": Column("win rate in seat 1", "fraction of games"),
+        **_ci("mean_score", "the agent's mean score per game (cards; t-interval)", "cards")},
+    "solver_effort.csv": {
+        "cards": Column("cards in each hand (a+b)"),
+        "positions": Column("deals tried", "count"),
+        "solved": Column("deals solved within max_nodes", "count"),
+        "nodes_median": Column("median nodes of the solved deals", "count"),
+        "nodes_mean": Column("mean nodes", "count"),
+        "nodes_p90": Column("90th percentile of nodes", "count"),
+        "nodes_max": Column("most nodes", "count"),
+        "seconds_mean": Column("mean solve time", "s"),
+        "seconds_max": Column("longest solve time", "s"),
+        "nodes_per_s": Column("nodes searched per second", "1/s")},
+    "table5_10.csv": {
+        "rank": Column("standing by points (ties share the better rank)"),
+        "agent": Column("the agent: an original or an imitator"),
+        "points": Column("win 3 / loss 0 over the thesis-protocol games", "points"),
+        "landlord_games": Column("games as the landlord", "count"),
+        "landlord_wins": Column("games won as the landlord", "count"),
+        "farmer_games": Column("games in both farmer seats", "count"),
+        "farmer_wins": Column("games won as the farmers", "count"),
+        "points_per_game": Column("points / games", "points")},
+    "split_vs_thesis.csv": {
+        "family": Column("the thesis's family of the bot (Fig 2.4)"),
+        "group": Column("our group: the cluster with the lower mean accuracy is harder"),
+        "thesis_group": Column("the thesis's group (harder: its bots 1-7, 10, 13, 15, 16)"),
+        "agrees": Column("our group is the thesis's (blank: no thesis number)")},
+}
+"""Per table, the names whose meaning there differs from :data:`COLUMNS`."""
+
+
+def _pattern(name: str) -> re.Pattern[str]:
+    """``player<s>`` -> ``player(.+)``; a bare ``<bot>`` matches any name."""
+    return re.compile("".join("(.+)" if p.startswith("<") else re.escape(p)
+                              for p in re.split(r"(<[^>]+>)", name) if p))
+
+
+def table_key(name: str) -> str | None:
+    """The :data:`TABLES` key of a results file name (a sweep's ``sweep_<keys>.csv`` is one)."""
+    if name in TABLES:
+        return name
+    return next((k for k in TABLES if "<" in k and _pattern(k).fullmatch(name)), None)
+
+
+def define(table: str, column: str) -> tuple[str, Column] | None:
+    """The entry of :data:`TABLES` that ``column`` of ``table`` is (itself, or a pattern such as
+    ``player<s>``), with its meaning; None when the table or the column is not defined."""
+    key = table_key(table)
+    if key is None:
+        return None
+    names = TABLES[key]
+    if column in names:
+        entry = column
+    else:
+        patterned = [n for n in names if "<" in n and not n.startswith("<")]
+        entry = next((n for n in patterned if _pattern(n).fullmatch(column)), None)
+        if entry is None:  # a whole-name placeholder (<bot>, <swept key>): any other name
+            entry = next((n for n in names if n.startswith("<")), None)
+        if entry is None:
+            return None
+    col = LOCAL.get(key, {}).get(entry) or COLUMNS.get(entry)
+    return (entry, col) if col is not None else None
+
+
+def undefined(table: str, columns: Iterable[str]) -> list[str]:
+    """The columns of ``table`` that have no definition here."""
+    return [c for c in columns if define(table, c) is None]
+
+
+def dictionary(table: str) -> list[tuple[str, Column]]:
+    """Every column of ``table`` with its meaning, in the table's order (``index.md``)."""
+    key = table_key(table)
+    if key is None:
+        raise KeyError(f"no column dictionary for {table!r}; tables: {sorted(TABLES)}")
+    out = []
+    for name in TABLES[key]:
+        col = LOCAL.get(key, {}).get(name) or COLUMNS.get(name)
+        if col is None:
+            raise KeyError(f"{key}: column {name!r} has no meaning in ime.report.columns")
+        out.append((name, col))
+    return out
+
+
+def plain(table: str) -> list[list[str]]:
+    """:func:`dictionary` as ``[name, meaning, unit]`` lists: part of the ``results_index``
+    job's params, so that ``index.md`` is rebuilt when a meaning changes."""
+    return [[n, c.meaning, c.unit] for n, c in dictionary(table)]
+
+
+def markdown(sections: Mapping[str, Sequence[Sequence[str]]]) -> list[str]:
+    """``index.md``'s column section: per heading (the table's file names), one row per column
+    (``[name, meaning, unit]``, :func:`plain`)."""
+    if not sections:
+        return []
+    lines = ["## Columns", "",
+             "Accuracies, agreements, similarities and their baselines are in percent (0-100); "
+             "an estimate's CI is `<col>_lo` / `<col>_hi`, in the estimate's unit. A name in "
+             "`<...>` stands for several columns.", ""]
+    for heading, cols in sections.items():
+        lines += [f"### {heading}", "", "| column | meaning | unit |", "|---|---|---|"]
+        lines += [f"| `{n}` | {m} | {u} |" for n, m, u in cols]
+        lines.append("")
+    return lines
