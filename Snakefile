@@ -4,6 +4,7 @@
     snakemake -j8 results/reversi/table4_4.csv        # one file; the game comes from the path
     snakemake -j8 results/connect4/s1s2_imitator.csv  # another game, with no override
     snakemake -j8 all_games                           # every game's results
+    snakemake -j8 reversi_tables --config overrides='[net=mlp2]'  # a variant's, by game name
     snakemake -j8 --config overrides='[scale=thesis]'
     snakemake -n --config overrides='[dataset.matches=100]'   # what a variant would run
 
@@ -43,13 +44,25 @@ wildcard_constraints:
 
 rule all:
     input:
-        WF.targets(),
+        lambda wc: WF.checked(WF.targets),
     default_target: True
 
 
 rule all_games:
     input:
         lambda wc: WF.checked(WF.all_games_targets),
+
+
+# <game>_tables: what rule all builds for that game, wherever the overrides put it, so that a
+# variant's results need no directory name: snakemake -j8 reversi_tables --config overrides='[...]'
+for _game in WF.games:
+
+    rule:
+        name:
+            f"{_game}_tables"
+        input:
+            lambda wc, _g=_game: WF.checked(WF.targets, _g),
+        localrule: True
 
 
 include: "rules/matches.smk"

@@ -2,7 +2,9 @@
 # (copies, e.g. Reversi's table4_5.csv of s1s2_imitator.csv; ime.workflow.artifacts), the game
 # plug-in's own results (GamePlugin.results), and index.md listing what every file is. A target
 # of a game whose config failed to compose raises that game's config error here, and a file
-# under results/<game>/ that this composition does not write says where its results are.
+# under results/<game>/ that this composition does not write says where its results are; any
+# other path under results/ that no rule writes (a mistyped game or file name) names the games,
+# the composed results directory and the nearest file names (rule unknown_result, kept last).
 
 
 rule artifact:
@@ -77,3 +79,23 @@ rule misplaced_result:
         P.MISPLACED_LOG,
     shell:
         "exit 1"
+
+
+# The catch-all: a path under results/ that no rule above writes (its regex excludes every other
+# rule's outputs, so it never competes with one; Workflow.unknown_constraint). It must stay the
+# last rule defined: a rule added after it is not excluded.
+rule unknown_result:
+    input:
+        lambda wc: WF.checked(WF.unknown_result, wc.unknown_result),
+    output:
+        P.UNKNOWN_RESULT,
+    wildcard_constraints:
+        unknown_result=WF.unknown_constraint(str(o) for r in workflow.rules for o in r.output),
+    localrule: True
+    threads: 1
+    log:
+        P.UNKNOWN_LOG,
+    run:
+        # never reached: the input function raises first (a run block, not a shell command, so
+        # the catch-all needs no software environment)
+        raise WorkflowError(f"IME config error: {output[0]} is no file of this workflow")

@@ -75,11 +75,21 @@ def test_another_games_config_error_waits_until_that_game_is_asked_for() -> None
             wf.all_games_targets()
 
 
-def test_the_default_games_config_error_stops_at_once() -> None:
+def test_each_games_config_error_is_raised_for_that_game_and_a_shared_one_at_once() -> None:
+    """A bot that no game has: every game's error names its own bots file, raised when that
+    game is asked for (rule ``all`` asks for the default game's), so a Doudizhu target never
+    reports Reversi's bots. An error every game shares stops the setup at once."""
+    wf = setup_workflow({"overrides": ["game.targets=[nobody]"]}, CONFIG)
+    assert wf.plans == {} and set(wf.errors) == set(GAMES)
     with pytest.raises(ConfigError, match="not in config/bots/reversi.yaml"):
-        setup_workflow({"overrides": ["game.targets=[nobody]"]}, CONFIG)
+        wf.targets()
+    for game in GAMES:
+        with pytest.raises(ConfigError, match=f"game {game}: .*config/bots/{game}.yaml"):
+            wf.targets(game)
     with pytest.raises(ConfigError, match="unknown --config key"):
         setup_workflow({"scale": "tiny"}, CONFIG)
+    with pytest.raises(ConfigError, match="Could not override 'no.such'"):
+        setup_workflow({"overrides": ["no.such=1"]}, CONFIG)
 
 
 def test_reversi_names_its_results_after_the_thesis() -> None:

@@ -12,7 +12,7 @@ import argparse
 import json
 import time
 
-from ime.cli.games import add_game_argument
+from ime.cli.games import add_game_argument, positive_int
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--device", default="cpu",
                    help="train section: cpu | cuda | auto (default cpu); cuda (or auto with a "
                         "GPU) measures on the GPU as well as on CPU")
-    p.add_argument("--threads", type=int, default=1,
+    p.add_argument("--threads", type=positive_int, default=1,
                    help="train section: torch threads (default 1, as one train job uses)")
     p.add_argument("--members", default="1,5,15,75", metavar="M,M,...",
                    help="train section: also time this many members trained at once "

@@ -1,6 +1,8 @@
 """``ime pipeline show [OVERRIDES...]``: a variant's composed config and directories.
 
-Prints the directories the stages of a variant write and its tags (``--json``: the plain composed
+Prints, first, the variant's results folder (``results: results/reversi/quick__.../``) and the
+command that builds it by the game's name (``snakemake -j8 reversi_tables --config ...``), then
+the directories the stages of a variant write and its tags (``--json``: only the plain composed
 config), without running anything. Composition, variants and paths are :mod:`ime.workflow`'s.
 """
 
@@ -38,6 +40,17 @@ def describe_variant(v: Any) -> dict[str, Any]:
     }
 
 
+def headline(plan: Any, overrides: Sequence[str]) -> list[str]:
+    """The first lines of ``ime pipeline show``: where the results go and the command that builds
+    them by the game's name (a variant's directory is named after its overrides, so a user who
+    changed the config should not have to spell it)."""
+    from ime.workflow.compose import config_arg
+
+    rdir = plan.sweep.results_dir if plan.sweep is not None else plan.main.results_dir
+    build = f"snakemake -j8 {plan.main.game}_tables {config_arg(overrides)}".rstrip()
+    return [f"results: {rdir}/", f"build:   {build}"]
+
+
 def run_show(args: argparse.Namespace) -> int:
     from ime.workflow import make_plan
 
@@ -45,6 +58,8 @@ def run_show(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(plan.main.cfg, indent=1, sort_keys=True))
         return 0
+    for line in headline(plan, args.overrides):
+        print(line)
     print(json.dumps(describe_variant(plan.main), indent=1))
     if plan.sweep is not None:
         print(f"sweep {plan.sweep.describe_axes()}: results in {plan.sweep.results_dir}/")

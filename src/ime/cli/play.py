@@ -7,6 +7,8 @@ directory is an error naming the path, exit 2). While playing, SIGTERM, SIGINT a
 every bot program and its descendants, then exit with 128 + the signal number
 (:func:`ime.bots.external.signals.exit_on_signals`). After playing, a fault summary (matches
 ended by a fault, verdict counts per bot) goes to stderr; ``--strict`` exits 1 if there was any.
+Then the win/draw/loss tally per bot and seat goes to stdout (:func:`tally`), so a quick
+``ime play`` answers who won without reading the log.
 
 Durable: each finished match is appended to ``--out`` as it completes (schedule order, one
 flushed line). Run the same command again after an interruption (a signal, a crash, a full
@@ -22,7 +24,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ime.cli.games import add_game_argument
+from ime.cli.games import add_game_argument, positive_int
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -32,12 +34,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="bot ids in seat order (see config/bots/<game>.yaml)")
     p.add_argument("--black", help="two-player games: bot id in seat 0 (same as --seats A B)")
     p.add_argument("--white", help="two-player games: bot id in seat 1")
-    p.add_argument("--games", type=int, default=1, help="number of matches (default 1)")
+    p.add_argument("--games", type=positive_int, default=1,
+                   help="number of matches (default 1)")
     p.add_argument("--seed", type=int, default=0, help="run seed; match ids derive from it")
     p.add_argument("--out", required=True, help="output file (JSON lines, one match per line)")
     p.add_argument("--bots-file", action="append", default=[],
                    help="extra YAML of bot specs (id -> spec), e.g. an external program")
-    p.add_argument("--workers", type=int, default=0, help="processes (0 = all cores)")
+    p.add_argument("--workers", type=positive_int, default=None,
+                   help="processes, >= 1 (default: every core)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.add_argument("--restart", action="store_true",
                    help="delete --out first and play every match again (default: resume an "
@@ -79,8 +83,6 @@ def run(args: argparse.Namespace) -> int:
     from ime.core.registry import get_game
     from ime.matches.runner import ForeignOutputError, MatchSpec, play_schedule, resume_point
 
-    if args.games < 1:
-        raise ValueError("--games must be >= 1")
     specs = load_specs(args.game, args.bots_file)
     seats = seat_ids(args, get_game(args.game).num_players)
     seats = [resolve_bot_id(b, specs) for b in seats]
@@ -101,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with exit_on_signals():
             n = play_schedule(args.game, schedule, specs, args.out, seed=args.seed,
-                              workers=args.workers, progress=not args.no_progress,
+                              workers=args.workers or 0, progress=not args.no_progress,
                               desc=" vs ".join(seats))
     except BaseException:
         try:
@@ -114,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
         raise
     print(f"wrote {n} matches to {args.out}", file=sys.stderr)
     faulted = print_fault_summary(args.out)
+    print_tally(args.out)
     return 1 if args.strict and faulted else 0
 
 
@@ -169,6 +172,43 @@ def print_fault_summary(path: str | Path) -> int:
         items = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
         print(f"  {bot}: " + ", ".join(f"{v} {n}" for v, n in items), file=sys.stderr)
     return faulted
+
+
+def tally(path: str | Path) -> dict[tuple[str, int], dict[str, int]]:
+    """``{(bot, seat): {"win": n, "draw": n, "loss": n}}`` over the readable matches of ``path``.
+
+    A seat wins when its final score is the highest and some seat scored less (Doudizhu's two
+    winning farmers both win), draws when every seat scored the same, and loses otherwise: the
+    evaluation's own rule (:func:`ime.evaluate.forks.outcome`), so the tally agrees with the
+    tournament tables. Keyed by seat too, since the first mover's edge is what a user checks.
+    """
+    from ime.evaluate.forks import OUTCOME_NAMES, outcome
+    from ime.matches.logs import BadMatch, finish_scores, iter_raw_matches
+
+    out: dict[tuple[str, int], dict[str, int]] = {}
+    for item in iter_raw_matches(path):
+        if isinstance(item, BadMatch):
+            continue
+        try:
+            scores = finish_scores(item.data)
+        except (KeyError, IndexError, TypeError, ValueError):
+            continue  # no final scores (a torn match): the fault summary counts it
+        for seat, bot in enumerate(item.bot_ids()[:len(scores)]):
+            counts = out.setdefault((bot, seat), {"win": 0, "draw": 0, "loss": 0})
+            counts[OUTCOME_NAMES[outcome(scores, seat)]] += 1
+    return out
+
+
+def print_tally(path: str | Path) -> None:
+    """Print the win/draw/loss tally per bot and seat to stdout, one line each, after a run."""
+    rows = tally(path)
+    if not rows:
+        return
+    print("win/draw/loss by bot and seat:")
+    for (bot, seat), c in sorted(rows.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        games = sum(c.values())
+        print(f"  seat {seat} {bot}: {c['win']} win, {c['draw']} draw, {c['loss']} loss "
+              f"({games} games)")
 
 
 def seat_ids(args: argparse.Namespace, num_players: int) -> list[str]:

@@ -5,8 +5,9 @@ stdout is exactly two lines, so that scripts (and the thesis's tables) can parse
     score <game-theoretic score for the side to move, in the game's unit>
     best <all optimal moves by name, e.g. "G3 C7" | "pass" for a forced pass | "-" if over>
 
-``nodes <n> time <s>`` goes to stderr. Bad input exits with code 2 and a message on stderr. A
-board may start with ``-`` (an empty first square): ``--board -OO...`` is read as the value.
+``nodes <n> time <seconds> s`` (e.g. ``nodes 1234 time 0.120 s``) goes to stderr. Bad input exits
+with code 2 and a message on stderr. A board may start with ``-`` (an empty first square):
+``--board -OO...`` is read as the value.
 """
 
 from __future__ import annotations
@@ -45,5 +46,5 @@ def run(args: argparse.Namespace) -> int:
     print(f"score {r.score}")
     print(f"best {' '.join(r.best) if r.best else '-'}")
     sys.stdout.flush()
-    print(f"nodes {r.nodes} time {r.seconds:.3f}", file=sys.stderr)
+    print(f"nodes {r.nodes} time {r.seconds:.3f} s", file=sys.stderr)
     return 0

@@ -75,6 +75,60 @@ def parse_overrides(value: Any) -> list[str]:
     raise ConfigError(f"bad overrides {value!r}: expected a list of Hydra override strings")
 
 
+SWEEP_HINT = ("sweep with sweep.key/sweep.values instead, e.g. "
+              "overrides='[sweep.key={key},\"sweep.values=[{values}]\"]' (several keys at once: "
+              "\"sweep.grid={{train.lr:[0.0005,0.002],net:[mlp1,conv]}}\"; docs/pipeline.md, "
+              "'Sweeps'); "
+              "for a list value write {key}=[a,b]")
+
+
+def refuse_hydra_sweeps(overrides: Sequence[str]) -> None:
+    """Raise on Hydra's multirun syntax (``train.lr=0.001,0.002``, ``choice(...)``,
+    ``range(...)``), pointing at ``sweep.key``/``sweep.values``.
+
+    Why: the workflow composes one config per game and sweeps through its own ``sweep.*`` keys
+    (every point a cached variant); Hydra's multirun does not exist here, and unquoted in the
+    ``--config`` list its commas split one override into pieces (``train.lr=0.001``, ``0.002``)
+    whose error from Hydra's lexer says nothing about what was meant.
+    """
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+    from hydra.errors import HydraException
+
+    parser = OverridesParser.create()
+    previous: str | None = None
+    for i, item in enumerate(overrides):
+        if "=" not in item and not item.startswith("~"):
+            if previous is not None:  # the rest of ``key=a,b`` split by the list's commas
+                key, _, first = previous.partition("=")
+                values = [first, *(o for o in overrides[i:] if "=" not in o)]
+                raise ConfigError(
+                    f"{item!r} is not an override (no '='): Hydra's comma sweep "
+                    f"{previous},{','.join(values[1:])} is not supported; "
+                    + SWEEP_HINT.format(key=key.lstrip("+~"), values=",".join(values)))
+            raise ConfigError(f"{item!r} is not an override: write key=value (e.g. scale=tiny)")
+        previous = item if "=" in item else None
+        try:
+            parsed = parser.parse_override(item)
+        except HydraException:
+            continue  # compose reports Hydra's own error for it
+        if parsed.is_sweep_override():
+            key = parsed.key_or_group
+            values = list(parsed.sweep_string_iterator())
+            raise ConfigError(
+                f"{item!r} is Hydra's multirun (sweep) syntax, which the workflow does not "
+                "support; " + SWEEP_HINT.format(key=key, values=",".join(values)))
+
+
+def config_arg(overrides: Sequence[str]) -> str:
+    """The ``--config`` words a user types for ``overrides`` (empty for none), for messages that
+    say which command to run: ``--config overrides='[net=mlp2,"game.targets=[rev1,rev2]"]'``
+    (an override holding brackets, braces, commas or spaces is quoted, as the list needs)."""
+    if not overrides:
+        return ""
+    items = [f'"{o}"' if any(c in o for c in "[]{},: ") else o for o in overrides]
+    return "--config overrides='[" + ",".join(items) + "]'"
+
+
 def override_value(value: Any) -> str:
     """A plain value written as a Hydra override's right-hand side."""
     if value is None:
@@ -154,6 +208,7 @@ def compose(overrides: Sequence[str] = (), config_dir: str | Path | None = None)
     if not (cdir / "config.yaml").is_file():
         raise ConfigError(f"no config.yaml in {cdir}")
     overrides = list(overrides)
+    refuse_hydra_sweeps(overrides)
     cfg = _hydra(cdir, overrides)
     scale = cfg.hydra.runtime.choices.get("scale")
     given = {o.lstrip("+~").split("=", 1)[0] for o in overrides}

@@ -66,6 +66,10 @@ MISPLACED_RESULT = RESULTS_DIR.replace("{game}", "{misplaced}") + "/{anything}"
 FAILED_LOG = JOB_LOG.replace("{game}", "{failed}").replace("{kind}/{job}",
                                                            "config_error/{anything}")
 MISPLACED_LOG = FAILED_LOG.replace("{failed}", "{misplaced}")
+UNKNOWN_RESULT = "{unknown_result}"
+"""Any path under ``results/`` that no other rule writes (a mistyped game or file name; the
+catch-all rule raising a config error that names the nearest ones)."""
+UNKNOWN_LOG = "logs/config_error/{unknown_result}.log"
 
 
 def fill(pattern: str, **wildcards: Any) -> str:

@@ -4,22 +4,37 @@
 ``config/game/<game>.yaml`` is composed with ``game=<game>`` plus the user's overrides, so
 ``snakemake results/<game>/<file>`` builds that game with no override; rule ``all`` (no target)
 builds the default game's results (``config.yaml``'s ``game``, or the ``game=`` override) and rule
-``all_games`` every game's. A config error of the default game stops the workflow at once; another
-game's error is kept and raised only when a target of that game is asked for, so one game's
-broken config or an override meant for another game (``game.targets=[rev1]``) never blocks the
-rest. Either way it happens while the DAG is built, before any job runs.
+``all_games`` every game's; rule ``<game>_tables`` builds what rule ``all`` builds for that game,
+wherever the overrides put it (a variant's directory is named after its overrides).
+
+**Config errors are raised for the game that is asked for.** An error that every game shares (an
+unknown key, Hydra's sweep syntax) stops the workflow at once. A game's own error is kept and
+raised only when a target of that game is asked for (rule ``all`` asks for the default game's),
+so one game's broken config or an override meant for another game (``game.targets=[rev1]``)
+never blocks the rest, and ``results/doudizhu/...`` with a bad Doudizhu override names Doudizhu's
+bots file, not Reversi's. A ``game=`` override composes that game only: a target of another game
+is an error saying so (the game comes from the path). Either way it happens while the DAG is
+built, before any job runs.
+
+**A path no rule writes says why.** A file under ``results/`` that matches no rule's output
+(an unknown game, a mistyped file name, another composition's directory) reaches
+``misplaced_result`` or ``unknown_result`` (rules/results.smk), whose input function raises a
+:class:`ConfigError` naming the games, this composition's results directory and the nearest file
+names, instead of Snakemake's bare "No rule to produce".
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import difflib
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ime.workflow import artifacts as A
 from ime.workflow import paths as P
-from ime.workflow.compose import game_options, parse_overrides
+from ime.workflow.compose import config_arg, game_options, parse_overrides, refuse_hydra_sweeps
 from ime.workflow.errors import ConfigError
 from ime.workflow.evalplan import EvalIndex
 from ime.workflow.index import WorkflowIndex, alternatives
@@ -76,10 +91,21 @@ class Workflow:
             raise WorkflowError(f"IME config error: {e}") from None
 
     def plan(self, game: str | None = None) -> Plan:
+        """``game``'s plan (the default game's without one); its config error if it failed."""
         game = game or self.default_game
         if game in self.errors:
-            raise ConfigError(f"game {game}: {self.errors[game]}")
+            hint = ""
+            if game == self.default_game and self.plans:
+                hint = (f" (these overrides do compose for {', '.join(self.plans)}: ask for "
+                        f"one of their files, e.g. snakemake -j8 {next(iter(self.plans))}_tables"
+                        f" {config_arg(self.overrides)})")
+            raise ConfigError(f"game {game}: {self.errors[game]}{hint}")
         return self.plans[game]
+
+    @property
+    def games(self) -> list[str]:
+        """Every game the workflow knows: composed or failed (each has a ``<game>_tables``)."""
+        return sorted({*self.plans, *self.errors})
 
     def main(self, game: str | None = None) -> Variant:
         return self.plan(game).main
@@ -109,11 +135,12 @@ class Workflow:
         evaluation's, and the results' file names."""
         games = list(self.plans)
         renamed = {n for g in games for n in A.game_names(g).values()}
-        return {**self.index.constraints(), **self.evals.constraints(),
-                "artifact": alternatives(renamed) or "(?!)",
+        out = {**self.index.constraints(), **self.evals.constraints(),
+               "artifact": alternatives(renamed) or "(?!)",
                 "result": alternatives(r for g in games for r in A.game_results(g)) or "(?!)",
-                "swkey": alternatives(sw.file_key for sw in self.index.sweeps.values())
-                or "(?!)"}
+               "swkey": alternatives(sw.file_key for sw in self.index.sweeps.values())
+               or "(?!)"}
+        return {k: v or "(?!)" for k, v in out.items()}  # no game composed: nothing matches
 
     def workers(self, game: str) -> int:
         """Worker processes of the evaluation's jobs (``evaluate.workers``)."""
@@ -145,18 +172,108 @@ class Workflow:
                 "anything": f"(?!({alternatives(subdirs)})/).+" if subdirs else ".+"}
 
     def misplaced(self, game: str, name: str) -> None:
-        """Raise: ``results/<game>/<name>`` is not a file of this composition."""
+        """Raise: ``results/<game>/<name>`` is not a file of this composition (another
+        composition's directory, the default's file, or no result at all), saying where this
+        composition's results are and how to build them without knowing the directory."""
         v = self.main(game)
-        first, _, rest = name.partition("/")
-        if rest and first != "figures":  # another variant's directory (names differ in tags)
+        parts = name.split("/")
+        cut = -2 if len(parts) >= 2 and parts[-2] == "figures" else -1
+        subdir, file = "/".join(parts[:cut]), "/".join(parts[cut:])
+        wrong_dir = bool(subdir)  # another variant's directory (their names differ in tags)
+        known = self.result_names(v.results_dir)
+        if file not in known:
+            close = difflib.get_close_matches(file, known, n=3, cutoff=0.6)
             raise ConfigError(
-                f"results/{game}/{first}/ is not a results directory of this composition; with "
-                f"the overrides {self.overrides} {game}'s results are in {v.results_dir}/: ask "
-                f"for {v.results_dir}/{rest} (docs/pipeline.md, 'Variants')")
+                f"results/{game}/{name}: {game} has no result {file!r}"
+                + (f" (nearest: {', '.join(close)})" if close else "")
+                + f"; {self._where(game)}")
+        what = (f"results/{game}/{subdir}/ is not a results directory of this composition"
+                if wrong_dir else f"results/{game}/{name} is the default composition's file")
+        raise ConfigError(f"{what}; with the overrides {self.overrides} {game}'s results are "
+                          f"in {v.results_dir}/: ask for {v.results_dir}/{file} or "
+                          + self._build_hint(game))
+
+    def _build_hint(self, game: str) -> str:
+        """How to build ``game``'s results and find their directory, as commands to type."""
+        cfg = config_arg(self.overrides)
+        show = [o for o in self.overrides if not o.startswith("game=")]
+        if game != self.default_game or any(o.startswith("game=") for o in self.overrides):
+            show = [f"game={game}", *show]
+        build = f"snakemake -j8 {game}_tables {cfg}".rstrip()
+        show_cmd = f"ime pipeline show {' '.join(show)}".rstrip()
+        return (f"build them all with: {build} (`{show_cmd}` prints the directory; "
+                "docs/pipeline.md, 'Variants')")
+
+    def _where(self, game: str) -> str:
+        v = self.main(game)
+        return (f"with the overrides {self.overrides} {game}'s results are in "
+                f"{v.results_dir}/ ({v.results_dir}/index.md lists every file once built); "
+                + self._build_hint(game))
+
+    def result_names(self, rdir: str) -> list[str]:
+        """Every file name a results directory of this composition can hold (the game's names,
+        the generic ones, the game's own results, a sweep's files), for suggestions."""
+        if rdir in self.index.sweeps:
+            sw = self.index.sweeps[rdir]
+            return sorted(A.sweep_results(sw.game, sw.files()))
+        game = self.index.results[rdir].game if rdir in self.index.results else rdir.split("/")[1]
+        names = {*A.variant_results(game), *A.game_names(game), *A.TRAIN_RESULTS,
+                 *A.EVAL_RESULTS, *A.OTHER_RESULTS}
+        names |= {n.removesuffix(".png") + ".pdf" for n in names if n.startswith("figures/")
+                  and n.endswith(".png")}
+        return sorted(names)
+
+    @staticmethod
+    def unknown_constraint(outputs: Iterable[str]) -> str:
+        """The regex of a path under ``results/`` that none of ``outputs`` matches.
+
+        ``outputs`` are the other rules' output patterns as Snakemake holds them, with their
+        wildcards' constraints written in (``{rdir,results/reversi|...}/table4_4.csv``); a
+        wildcard without one matches ``.+``, as in Snakemake. A path that any rule can write is
+        excluded, so the catch-all rule never competes with a real one (an overlap would be
+        Snakemake's AmbiguousRuleException, which the dry runs of every target would show).
+        """
+        wildcard = re.compile(r"\{\s*(\w+)\s*(?:,\s*((?:[^{}]+|\{\d+(?:,\d+)?\})*))?\s*\}")
+        alts = []
+        for pattern in dict.fromkeys(outputs):
+            if not pattern.startswith(("results/", "{")):
+                continue
+            parts, pos = [], 0
+            for m in wildcard.finditer(pattern):
+                parts.append(re.escape(pattern[pos:m.start()]))
+                parts.append(f"(?:{m.group(2) or '.+'})")
+                pos = m.end()
+            parts.append(re.escape(pattern[pos:]))
+            alts.append("".join(parts))
+        if not alts:
+            return "results/.+"
+        return "(?!(?:" + "|".join(alts) + ")$)results/.+"
+
+    def unknown_result(self, path: str) -> None:
+        """Raise: ``path`` (under ``results/``) is a file no rule writes: an unknown game, a
+        file the game's results directory does not have, or a directory not composed."""
+        games = self.games
+        _, _, rest = path.partition("/")
+        game, _, name = rest.partition("/")
+        listed = f"the games: {', '.join(games)}"
+        if game not in games or not name:
+            close = difflib.get_close_matches(game, games, n=1, cutoff=0.5)
+            guess = (f"; did you mean results/{close[0]}/{name}?" if close and name else "")
+            raise ConfigError(f"{path}: no game {game!r} ({listed}){guess} Results are "
+                              "results/<game>/<file>, e.g. results/reversi/table4_4.csv")
+        self.plan(game)  # that game's config error, if it has one
+        mine = [r for r in [*self.index.results, *self.index.sweeps]
+                if r.startswith(f"results/{game}/") or r == f"results/{game}"]
+        rdir = max((r for r in mine if path.startswith(r + "/")), key=len, default=None)
+        file = path[len(rdir) + 1:] if rdir is not None else ""
+        if rdir is None or "/" in file.removeprefix("figures/"):
+            self.misplaced(game, name)  # a directory this composition does not write
+        known = self.result_names(rdir)
+        close = difflib.get_close_matches(file, known, n=3, cutoff=0.6)
         raise ConfigError(
-            f"results/{game}/{name} is the default composition's file; with the overrides "
-            f"{self.overrides} {game}'s results are in {v.results_dir}/: ask for "
-            f"{v.results_dir}/{name} (docs/pipeline.md, 'Variants')")
+            f"{path}: {rdir}/ has no file {file!r}"
+            + (f" (nearest: {', '.join(close)})" if close else "")
+            + f"; {self._where(game)}; {listed}")
 
     # --- results-directory jobs ------------------------------------------------------------
     def artifact_source(self, rdir: str, name: str) -> str:
@@ -195,12 +312,29 @@ class Workflow:
         return {"game": v.game, "name": name, "config": v.cfg}
 
 
+def _default_game(overrides: list[str], config_dir: str | Path) -> str:
+    """The game rule ``all`` builds: the last ``game=`` override, else ``config.yaml``'s."""
+    given = [o.split("=", 1)[1] for o in overrides if o.startswith("game=")]
+    if given:
+        return given[-1]
+    from omegaconf import OmegaConf
+
+    defaults = OmegaConf.to_container(OmegaConf.load(Path(config_dir) / "config.yaml")).get(
+        "defaults", [])
+    for item in defaults:
+        if isinstance(item, Mapping) and "game" in item:
+            return str(item["game"])
+    raise ConfigError(f"{config_dir}/config.yaml chooses no game in its defaults list")
+
+
 def setup_workflow(snakemake_config: Mapping[str, Any], config_dir: str | Path,
                    base: str | Path = ".") -> Workflow:
     """Overrides from ``--config``, every game's plan, the indexes.
 
     Only the ``overrides`` key is accepted in ``--config`` (it cannot set nested keys, and a
-    stray ``--config scale=thesis`` would otherwise be silently ignored).
+    stray ``--config scale=thesis`` would otherwise be silently ignored). Errors that do not
+    depend on the game (the overrides' syntax, an error every game shares) are raised here; a
+    game's own error is kept in :attr:`Workflow.errors` (see the module doc).
     """
     unknown = sorted(set(snakemake_config) - {"overrides"})
     if unknown:
@@ -209,19 +343,40 @@ def setup_workflow(snakemake_config: Mapping[str, Any], config_dir: str | Path,
             "--config overrides='[scale=quick,net=conv]'"
         )
     overrides = parse_overrides(snakemake_config.get("overrides"))
-    main_plan, main_specs = _game_plan(overrides, config_dir, base)
-    first = main_plan.main.game
-    plans: dict[str, Plan] = {first: main_plan}
-    specs: dict[str, dict[str, Any]] = {first: main_specs}
-    errors: dict[str, str] = {}
+    refuse_hydra_sweeps(overrides)
+    first = _default_game(overrides, config_dir)
+    known = game_options(config_dir)
+    explicit = any(o.startswith("game=") for o in overrides)
+    if explicit and first not in known:
+        raise ConfigError(f"game={first}: no config/game/{first}.yaml; the games: "
+                          f"{', '.join(known)}")
     rest = [o for o in overrides if not o.startswith("game=")]
-    for game in game_options(config_dir):
-        if game == first:
+    plans: dict[str, Plan] = {}
+    specs: dict[str, dict[str, Any]] = {}
+    errors: dict[str, str] = {}
+    raised: dict[str, Exception] = {}
+    for game in [first, *(g for g in known if g != first)]:
+        if explicit and game != first:
+            errors[game] = (
+                f"the overrides {overrides} set game={first}, so only {first} is composed, "
+                f"but results/{game}/... and {game}_tables are {game}'s: drop game={first} "
+                f"(the game comes from the target path), or ask for {first}'s files "
+                f"(snakemake -j8 {first}_tables {config_arg(overrides)})")
             continue
         try:
-            plans[game], specs[game] = _game_plan([f"game={game}", *rest], config_dir, base)
+            ovr = overrides if game == first else [f"game={game}", *rest]
+            plans[game], specs[game] = _game_plan(ovr, config_dir, base)
         except Exception as e:  # noqa: BLE001 - kept, raised when a target of this game is asked
+            raised[game] = e
             errors[game] = f"{e}" if isinstance(e, ConfigError) else f"{type(e).__name__}: {e}"
+    if first in raised and not isinstance(raised[first], ConfigError):
+        raise raised[first]  # a bug, not a config error: never hidden behind another target
+    if not plans and first in raised:
+        # no game composes: an error they all share (an unknown key) stops the workflow at once
+        # (a game's own error, like a bot missing from its bots file, waits for its target)
+        shared = {errors[g].replace(f"'game={g}', ", "").replace(g, "<game>") for g in raised}
+        if len(shared) == 1:
+            raise raised[first]
     index = WorkflowIndex(list(plans.values()), specs)
     evals = EvalIndex(index.variants(), specs)
     return Workflow(overrides, first, plans, errors, index, evals)
