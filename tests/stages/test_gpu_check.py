@@ -22,7 +22,7 @@ def test_prepare_and_train_match_the_pipelines_training(tmp_path: Path) -> None:
     subprocess.run([sys.executable, str(SCRIPT), "prepare", "--dir", str(spec_dir),
                     "scale=tiny"], check=True, capture_output=True)
     spec = json.loads((spec_dir / "spec.json").read_text())
-    assert spec["train"]["max_epochs"] == 2 and spec["train"]["folds"] == 2
+    assert spec["train"]["max_epochs"] == 10 and spec["train"]["folds"] == 2
     assert spec["train"]["augment"] == "none" and "mlp1" in spec["nets"]
     _one_head(ds)
     subprocess.run([sys.executable, str(SCRIPT), "train", "--dir", str(spec_dir), "--out",

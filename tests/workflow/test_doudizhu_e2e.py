@@ -4,28 +4,21 @@ hands, two-net (major + kicker) imitators, key endgames, S1/S2 and the thesis's 
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pandas as pd
 import pytest
-from test_pipeline_e2e import smk
+from learning_checks import head_scores
+from workflow_helpers import learning_margins
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(shutil.which("snakemake") is None, reason="snakemake CLI not installed"),
-]
+pytestmark = pytest.mark.slow
 
 RES = "results/doudizhu/tiny"
-TARGETS = [f"{RES}/{n}" for n in ("table5_4.csv", "table5_5.csv", "table5_6.csv",
-                                  "table5_7.csv", "table5_10.csv")]
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    work = tmp_path_factory.mktemp("ime_ddz")
-    smk(work, "-j2", *TARGETS, "--config", "overrides=[scale=tiny]", timeout=1200)
-    return work
+def run(tiny_run: Path) -> Path:
+    return tiny_run
 
 
 def test_logs_are_three_seat_botzone_logs(run: Path) -> None:
@@ -48,7 +41,7 @@ def test_tables(run: Path) -> None:
     assert len(t6) == 2 * 2 and t6.val_acc_mean.between(0, 100).all()
     t7 = pd.read_csv(run / RES / "table5_7.csv")
     assert list(t7.bot) == ["ddz4", "ddz5"]
-    assert t7[["S1", "S2"]].apply(lambda c: c.between(0, 1)).all().all()
+    assert t7[["S1", "S2"]].apply(lambda c: c.between(0, 100)).all().all()
     t10 = pd.read_csv(run / RES / "table5_10.csv")
     assert set(t10.agent) == {"ddz4", "ddz5", "imit_ddz4", "imit_ddz5"}
     games = pd.read_csv(run / RES / "tournament_games.csv")
@@ -57,5 +50,25 @@ def test_tables(run: Path) -> None:
 
 
 def test_imitators_learn_both_heads(run: Path) -> None:
-    m = json.loads((run / "data/doudizhu/models/tiny/ddz_conv1/ddz5/fold0.json").read_text())
-    assert m["val_acc_major"] >= m["val_acc"] and m["train_rows"] > 20
+    """Head by head, on each fold's held-out matches: the major head of ddz5's CONV-1 beats its
+    own chance (mean 1/legal majors over the rows; measured 60-61 % against 24-26 %), and
+    val_acc_major is that head's accuracy. The kicker heads see 0-3 held-out rows a fold at this
+    scale, too few to test here: tests/stages/test_action_heads.py checks a kicker head beyond
+    chance on held-out matches."""
+    ds = run / "data/doudizhu/datasets/tiny/ddz5.parquet"
+    for fold in (0, 1):
+        ckpt = run / f"data/doudizhu/models/tiny/ddz_conv1/ddz5/fold{fold}.pt"
+        major = head_scores(ds, ckpt)[0]
+        assert major.head == "major" and major.rows >= 20, major
+        assert major.accuracy >= major.chance + 20, major
+        m = json.loads(ckpt.with_suffix(".json").read_text())
+        assert m["val_acc_major"] == pytest.approx(major.accuracy)
+
+
+def test_the_imitator_of_the_smallest_first_bot_learns_beyond_chance(run: Path) -> None:
+    """ddz5 (always the smallest legal combination) is deterministic: its CONV-1 imitator beats
+    the random baseline on matches no fold trained on, and S1 beats a random player's.
+    Measured: val_acc +35.7 points, S1 +78.2 (8 keys)."""
+    acc, s1 = learning_margins(run, "doudizhu", "ddz5", "ddz_conv1")
+    assert acc >= 18, acc
+    assert s1 >= 40, s1

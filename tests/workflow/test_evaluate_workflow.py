@@ -1,56 +1,46 @@
-"""The evaluation rules through the snakemake CLI on a tiny setup (slow: about two minutes).
+"""The evaluation rules through the snakemake CLI, on the shared tiny run (Reversi's rev1 and
+rev2 as targets; the sparring pool and the references pinned to rev1..rev5, as at every scale).
 
-Cheap zoo bots stand in for the targets (fast, and different enough that keys are found in a few
-forks); everything else is the real pipeline at the tiny scale. After the run, dry runs check
-that a new agent adds only its score jobs, and that a new target adds only its own jobs (matches,
-decisions, dataset, train, keys, scores, held-out score, tournament pairs) and the aggregates.
+The run's evaluation results are checked (key sets, S1/S2 in percent, Tables 4.5-4.8 and 6.1,
+every column defined); then dry runs check that nothing is left to do, that a new agent adds only
+its score jobs, and that a new target adds only its own jobs (matches, decisions, dataset, train,
+keys, scores, held-out score, tournament pairs) and the aggregates.
 """
 
 from __future__ import annotations
 
 import json
-import re
+from pathlib import Path
 
 import pandas as pd
 import pytest
-from workflow_helpers import (
-    copy_workflow,
-    overrides_arg,
-    planned_jobs,
-    results_dir,
-    snakemake,
-)
+from workflow_helpers import TINY, job_counts, overrides_arg, planned_jobs, smk
 
+from ime.workflow import make_plan
 from ime.workflow.artifacts import undefined_columns
 
-# The sparring pool and the references are pinned (to cheap bots, one of which is not a target
-# in the first run), as the Reversi defaults pin them to rev1..rev5: then a third target adds
-# only its own jobs.
-POOL = "[opp_greedy,opp_positional,opp_noisy1]"
+pytestmark = pytest.mark.slow
+
+RDIR = "results/reversi/tiny"
+OUTPUTS = ["table4_5.csv", "table4_6.csv", "table4_7.csv", "table4_8.csv", "table6_1.csv",
+           "clusters.csv", "figures/fig4_2.png", "eval_timing.csv"]
+N_KEYS = 8  # config/scale/tiny.yaml
 
 
-def _overrides(*extra: str, targets: str = "[opp_greedy,opp_positional]") -> str:
-    return overrides_arg([
-        "scale=tiny", f"game.targets={targets}",
-        "game.opponents=[opp_random]", f"game.sparring={POOL}",
-        f"game.references={POOL}", "evaluate.n_keys=3",
-        "evaluate.tournament.rounds=1", "evaluate.bootstrap=50", *extra])
+def _dry(run: Path, *extra: str) -> tuple[str, str]:
+    """(results directory, dry-run output) of the evaluation outputs of ``scale=tiny`` plus
+    ``extra`` overrides, on the shared run (nothing is written)."""
+    ov = ["scale=tiny", *extra]
+    rdir = make_plan(ov).main.results_dir
+    out = smk(run, "-n", *[f"{rdir}/{o}" for o in OUTPUTS], "--config", overrides_arg(ov))
+    return rdir, out.stdout + out.stderr
 
 
-@pytest.mark.slow
-def test_evaluation_rules_end_to_end(tmp_path):
-    copy_workflow(tmp_path)
-    outputs = ["table4_5.csv", "table4_6.csv", "table4_7.csv", "table4_8.csv", "table6_1.csv",
-               "clusters.csv", "figures/fig4_2.png", "eval_timing.csv"]
-    rdir = results_dir(tmp_path, _overrides())  # where the variant's results go
-    run = snakemake(tmp_path, "-j2", *[f"{rdir}/{o}" for o in outputs], "--config",
-                    _overrides())
-    assert run.returncode == 0, (run.stdout + run.stderr)[-5000:]
-    res = tmp_path / rdir
-
+def test_evaluation_results(tiny_run: Path) -> None:
+    res = tiny_run / RDIR
     t45 = pd.read_csv(res / "table4_5.csv")
-    assert list(t45["bot"]) == ["opp_greedy", "opp_positional"]
-    assert t45["keys_heldout"].between(0, 3).all()
+    assert list(t45["bot"]) == ["rev1", "rev2"]
+    assert t45["keys_heldout"].between(0, N_KEYS).all()
     sims = pd.read_csv(res / "similarity.csv")
     for c in ("s1", "s1_lo", "s1_hi", "s2", "s2_lo", "s2_hi", "baseline"):  # percent
         assert sims[c].between(0, 100).all(), c
@@ -62,47 +52,42 @@ def test_evaluation_rules_end_to_end(tmp_path):
         assert (sq.diagonal() == 100).all()
     # every column of every table written here is in the column dictionary (index.md's)
     assert undefined_columns("reversi", res) == {}
-    for stats in (tmp_path / "data").glob("reversi/eval/*/*/keys/*[!g].json"):
+    for stats in (tiny_run / "data").glob("reversi/eval/*/*/keys/*[!g].json"):
         st = json.loads(stats.read_text())
-        assert st["self_fork_failed"] == 0 and st["n_keys"] == 3, st
+        assert st["self_fork_failed"] == 0 and st["n_keys"] == N_KEYS, st
     t48 = pd.read_csv(res / "table4_8.csv")
     assert len(t48) == 4 and (t48["games"] == 6).all()
 
-    # nothing left to do
-    again = snakemake(tmp_path, "-n", *[f"{rdir}/{o}" for o in outputs], "--config",
-                      _overrides())
+    # the thesis names are byte copies of the generic results
+    assert (res / "table4_5.csv").read_bytes() == (res / "s1s2_imitator.csv").read_bytes()
+    again = smk(tiny_run, "-n", *[f"{RDIR}/{o}" for o in OUTPUTS], "--config", TINY)
     assert "Nothing to be done" in again.stdout + again.stderr, again.stdout[-3000:]
 
-    # a new agent: only its score jobs and the aggregate tables (of its own results variant)
-    extra = "evaluate.agents=[opp_random]"
-    rdir2 = results_dir(tmp_path, _overrides(extra))
-    plus = snakemake(tmp_path, "-n", *[f"{rdir2}/{o}" for o in outputs], "--config",
-                     _overrides(extra))
-    text = plus.stdout + plus.stderr
-    assert plus.returncode == 0, text[-3000:]
-    counts = dict(re.findall(r"^(\w+)\s+(\d+)$", text, re.M))
-    assert counts.get("eval_score_zoo") == "2", counts  # opp_random on each target's keys
+
+def test_a_new_agent_adds_only_its_score_jobs(tiny_run: Path) -> None:
+    """opp_random scored on each target's keys, then the aggregate tables of its own results
+    directory; no key, imitator, tournament, training or match job."""
+    rdir, text = _dry(tiny_run, "evaluate.agents=[opp_random]")
+    counts = job_counts(text)
+    assert counts.get("eval_score_zoo") == 2, counts  # opp_random on rev1's and rev2's keys
     for rule in ("eval_keys", "eval_score_imitator", "eval_score_heldout",
                  "eval_tournament_pair", "train_reversi", "matches", "dataset"):
         assert rule not in counts, (rule, counts)
+    for rule, outs in planned_jobs(text):
+        assert rule == "eval_score_zoo" or all(o.startswith(rdir + "/") for o in outs), rule
 
-    # a third target: only its own jobs and the aggregates; nothing of the first two is redone
-    three = "[opp_greedy,opp_positional,opp_noisy1]"
-    rdir3 = results_dir(tmp_path, _overrides(targets=three))
-    plan = snakemake(tmp_path, "-n", *[f"{rdir3}/{o}" for o in outputs], "--config",
-                     _overrides(targets=three))
-    text = plan.stdout + plan.stderr
-    assert plan.returncode == 0, text[-3000:]
+
+def test_a_new_target_adds_only_its_own_jobs(tiny_run: Path) -> None:
+    """rev3 (from the pinned pool) as a third target: only its own jobs and the aggregates;
+    nothing of rev1's and rev2's is redone."""
+    rdir, text = _dry(tiny_run, "game.targets=[rev1,rev2,rev3]")
     jobs = planned_jobs(text)
-    counts: dict[str, int] = {}
-    for rule, _ in jobs:
-        counts[rule] = counts.get(rule, 0) + 1
-    assert counts == {
+    assert job_counts(text) == {
         # train: only the imitator's net (conv), its 2 folds in one job; the tables asked for
         # need no other
         "matches": 2, "decisions": 2, "dataset": 1, "train_reversi": 1, "eval_keys": 1,
         "eval_score_heldout": 1,
-        # imit_opp_noisy1 on the 3 key sets, the 2 other imitators on opp_noisy1's keys
+        # imit_rev3 on the 3 key sets, the 2 other imitators on rev3's keys
         "eval_score_imitator": 5,
         # 6 players: 15 pairs, 6 of them played already
         "eval_tournament_pair": 9,
@@ -110,16 +95,14 @@ def test_evaluation_rules_end_to_end(tmp_path):
         "report_moves": 1, "report_eval_timing": 1,
         # the thesis names asked for (table4_5..4_8, 6_1, fig4_2) are copies of the generic files
         "artifact": 6,
-    }, counts
+    }, job_counts(text)
     per_target = {"matches", "decisions", "dataset", "train_reversi", "eval_keys",
                   "eval_score_heldout"}
     for rule, outs in jobs:
         assert outs, rule
         if rule in per_target:
-            assert all("/opp_noisy1" in o for o in outs), (rule, outs)
+            assert all("/rev3" in o for o in outs), (rule, outs)
         elif rule in ("eval_score_imitator", "eval_tournament_pair"):
-            assert all("opp_noisy1" in o for o in outs), (rule, outs)
+            assert all("rev3" in o for o in outs), (rule, outs)
         else:
-            assert all(o.startswith(rdir3 + "/") for o in outs), (rule, outs)
-    # the thesis names are byte copies of the generic results
-    assert (res / "table4_5.csv").read_bytes() == (res / "s1s2_imitator.csv").read_bytes()
+            assert all(o.startswith(rdir + "/") for o in outs), (rule, outs)

@@ -29,13 +29,13 @@ def test_reversi_tiny_paths_are_unchanged() -> None:
     assert v.dataset_stats_path("rev1") == "data/reversi/datasets/tiny/rev1.json"
     assert v.checkpoint_path("rev2", "conv", 1) == "data/reversi/models/tiny/conv/rev2/fold1.pt"
     assert v.metrics_path("rev2", "mlp1", 0) == "data/reversi/models/tiny/mlp1/rev2/fold0.json"
-    assert ep.keys_path("rev1") == "data/reversi/eval/tiny/n3_l2_s0/keys/rev1.parquet"
+    assert ep.keys_path("rev1") == "data/reversi/eval/tiny/n8_l2_s0/keys/rev1.parquet"
     assert ep.keys_path("rev1", P.KEYS_CANDIDATES) == \
-        "data/reversi/eval/tiny/n3_l2_s0/keys/rev1.candidates.parquet"
+        "data/reversi/eval/tiny/n8_l2_s0/keys/rev1.candidates.parquet"
     assert ep.score_path("imit_rev2", "rev1") == \
-        "data/reversi/eval/tiny/n3_l2_s0/scores/imit/tiny/conv/ensemble/imit_rev2/rev1.parquet"
+        "data/reversi/eval/tiny/n8_l2_s0/scores/imit/tiny/conv/ensemble/imit_rev2/rev1.parquet"
     assert ep.heldout_path("rev1") == \
-        "data/reversi/eval/tiny/n3_l2_s0/scores/heldout/tiny/conv/imit_rev1/rev1.parquet"
+        "data/reversi/eval/tiny/n8_l2_s0/scores/heldout/tiny/conv/imit_rev1/rev1.parquet"
     assert ep.pair_path("rev1", "imit_rev2") == \
         "data/reversi/eval/tournament/tiny/conv/ensemble/r1_p4_g3_s0/rev1__imit_rev2.csv"
     assert [ep.pair_path(a, b) for a, b in ep.pairs()][0].endswith("rev1__rev2.csv")

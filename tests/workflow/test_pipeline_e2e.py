@@ -1,58 +1,36 @@
-"""The tiny pipeline end to end through the real ``snakemake`` CLI, in a temporary directory.
+"""Reversi's tiny pipeline end to end through the real ``snakemake`` CLI.
 
-One module-scoped run (``scale=tiny``: 2 targets, a few dozen matches, 2 folds, 2 epochs) is
-checked for the tables' shapes and value ranges, a no-op re-run, what a changed override would
-re-run (adding a target: only its own jobs), byte-identical datasets and identical CPU metrics on
-re-running, the same models from ``train.stack_bots`` (one job per net for both bots), and the
-clear failure of a bad override before any job runs.
+The shared tiny run (``tests/workflow/conftest.py``: ``scale=tiny``, 2 targets, a few dozen
+matches, 2 folds) is checked for the tables' shapes and value ranges, that the imitators learn
+(validation accuracy on matches no fold trained on, well above the random baseline), a no-op
+re-run, what a changed override would re-run (adding a target: only its own jobs), byte-identical
+datasets and identical CPU metrics on re-running, the same models from ``train.stack_bots`` (one
+job per net for both bots), and the clear failure of a bad override before any job runs.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from workflow_helpers import ROOT, TINY, copy_run, learning_margins, smk
 
 from ime.workflow import make_plan
 
-REPO = Path(__file__).resolve().parents[2]
-SNAKEFILE = REPO / "Snakefile"
-TINY = "overrides=[scale=tiny]"
 RES = "results/reversi/tiny"
-TRAIN = "train_reversi_2folds"  # the train rule of (reversi, 2 folds): a job trains both folds
+TRAIN = "train_reversi"  # the train rule: a job trains every fold of one bot x net
 TABLES = [f"{RES}/table4_2.csv", f"{RES}/table4_3.csv", f"{RES}/table4_4.csv",
           f"{RES}/run_report.json"]
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(shutil.which("snakemake") is None, reason="snakemake CLI not installed"),
-]
-
-
-def smk(workdir: Path, *args: str, check: bool = True,
-        timeout: int = 600) -> subprocess.CompletedProcess:
-    """Run ``snakemake`` on the repository's Snakefile with outputs under ``workdir``.
-
-    Targets go before ``--config`` (which takes every following word as a config entry).
-    """
-    cmd = ["snakemake", "-s", str(SNAKEFILE), "--directory", str(workdir), *args]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    if check and proc.returncode != 0:
-        raise AssertionError(f"{' '.join(cmd)} failed ({proc.returncode}):\n"
-                             f"{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
-    return proc
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    work = tmp_path_factory.mktemp("ime_e2e")
-    smk(work, "-j2", *TABLES, "--config", TINY)
-    return work
+def run(tiny_run: Path) -> Path:
+    return tiny_run
 
 
 def test_tables(run: Path) -> None:
@@ -94,7 +72,7 @@ def test_noop_rerun(run: Path) -> None:
 def _dry_jobs(run: Path, *overrides: str) -> dict[str, int]:
     """Job counts of a dry run of the tables of a variant."""
     ov = ["scale=tiny", *overrides]
-    v = make_plan(ov, REPO / "config").main
+    v = make_plan(ov, ROOT / "config").main
     targets = [v.table_path(t) for t in ("table4_2.csv", "table4_3.csv", "table4_4.csv",
                                          "run_report.json")]
     quoted = [f'"{o}"' if "[" in o else o for o in ov]
@@ -142,7 +120,9 @@ def test_adding_a_target_runs_only_its_jobs(run: Path) -> None:
     assert first["_id"].startswith("reversi-s0-rev1-") and first["seed"] == 0
 
 
-def test_same_config_same_bytes(run: Path) -> None:
+def test_same_config_same_bytes(run: Path, tmp_path: Path) -> None:
+    """Forced re-runs (on a copy of the shared run) give the same dataset bytes and metrics."""
+    run = copy_run(run, tmp_path / "again")
     ds = run / "data/reversi/datasets/tiny/rev1.parquet"
     metrics = run / "data/reversi/models/tiny/conv/rev1/fold0.json"
     before = ds.read_bytes()
@@ -163,9 +143,8 @@ def test_stacked_bots_train_the_same_files_in_one_job_per_net(run: Path, tmp_pat
     and, on CPU, to the same weights and metrics as the per-bot jobs of the module's run."""
     import torch
 
-    work = tmp_path / "stacked"
-    shutil.copytree(run, work, symlinks=True)
-    stacked = "train_reversi_stacked_tiny"
+    work = copy_run(run, tmp_path / "stacked")
+    stacked = "train_reversi_stacked"
     jobs = _dry_jobs(work, "train.stack_bots=true")
     assert jobs.get(stacked) == 3 and TRAIN not in jobs, jobs  # 3 nets, not 2 bots x 3 nets
     assert not {"matches", "decisions", "dataset"} & set(jobs)
@@ -202,3 +181,15 @@ def test_bad_override_fails_before_any_job(tmp_path: Path) -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(pytest.main([__file__, "-v"]))
+
+
+@pytest.mark.parametrize("bot", ["rev1", "rev2"])
+def test_the_imitators_learn_beyond_chance(run: Path, bot: str) -> None:
+    """The thesis's central quantity, at the tiny scale: both targets are deterministic
+    alpha-beta bots; on matches no fold trained on, CONV beats the random baseline (mean 1/legal
+    moves) by far, and the imitator agrees with its original on the key positions far more
+    often than a random player does. Measured (2 folds, 10 epochs): val_acc +16.9 / +12.8
+    points over the baseline, S1 +61.5 / +70.4 (8 keys); shuffled labels fail both."""
+    acc, s1 = learning_margins(run, "reversi", bot, "conv")
+    assert acc >= 8, (bot, acc)
+    assert s1 >= 30, (bot, s1)

@@ -4,29 +4,20 @@ decide every turn), the Table 2.2 nets, key endgames and S1/S2 of the imitators.
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pandas as pd
 import pytest
-from test_pipeline_e2e import smk
+from workflow_helpers import learning_margins
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(shutil.which("snakemake") is None, reason="snakemake CLI not installed"),
-]
+pytestmark = pytest.mark.slow
 
 RES = "results/snake/tiny"
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    work = tmp_path_factory.mktemp("ime_snake")
-    smk(work, "-j2", f"{RES}/imitation_accuracy.csv", f"{RES}/s1s2_imitator.csv",
-        f"{RES}/table2_2.csv", f"{RES}/fig2_7.png", f"{RES}/fig2_7.pdf",
-        f"{RES}/split_vs_thesis.csv",
-        "--config", "overrides=[scale=tiny]", timeout=1200)
-    return work
+def run(tiny_run: Path) -> Path:
+    return tiny_run
 
 
 def test_logs_hold_both_players_in_one_entry(run: Path) -> None:
@@ -49,19 +40,29 @@ def test_tables(run: Path) -> None:
     assert t4.baseline.between(25, 100).all()  # 4 directions at most, fewer when some kill
     t5 = pd.read_csv(run / RES / "s1s2_imitator.csv")
     assert list(t5.bot) == ["snk04", "snk18"]
-    assert t5[["S1", "S2"]].apply(lambda c: c.between(0, 1)).all().all()
+    assert t5[["S1", "S2"]].apply(lambda c: c.between(0, 100)).all().all()
 
 
 def test_fig2_7_and_the_split_beside_the_thesiss(run: Path) -> None:
     """Fig 2.7 is the generic accuracy figure under Snake's name; the split table lays our two
-    accuracy clusters beside the thesis's {1,2,3,4,5,6,7,10,13,15,16} vs the rest."""
+    accuracy clusters beside the thesis's {1,2,3,4,5,6,7,10,13,15,16} vs the rest, and at this
+    scale they agree: alpha-beta snk04 (thesis: harder) is imitated worse than the depth-1
+    expert snk18 (thesis: easier). Measured: 64.8 % against 73.1 % (mean over the five nets)."""
     assert (run / RES / "fig2_7.png").read_bytes() == (
         run / RES / "figures/accuracy.png").read_bytes()
     assert (run / RES / "fig2_7.pdf").is_file()
-    acc = pd.read_csv(run / RES / "accuracy_clusters.csv")
-    assert list(acc.bot) == ["snk04", "snk18"] and set(acc.cluster) == {1, 2}
-    split = pd.read_csv(run / RES / "split_vs_thesis.csv")
-    assert list(split.thesis_bot) == [4, 18]
-    assert list(split.thesis_group) == ["harder", "easier"]
-    harder = acc.loc[acc.val_acc.idxmin(), "bot"]
-    assert split.set_index("bot").loc[harder, "group"] == "harder"
+    acc = pd.read_csv(run / RES / "accuracy_clusters.csv").set_index("bot")
+    split = pd.read_csv(run / RES / "split_vs_thesis.csv").set_index("bot")
+    assert list(split.index) == ["snk04", "snk18"] and set(split.cluster) == {1, 2}
+    assert split.val_acc.to_dict() == acc.val_acc.to_dict()
+    assert split.loc["snk04", "group"] == "harder" and split.loc["snk18", "group"] == "easier"
+    assert split.agrees.astype(bool).all(), split[["group", "thesis_group"]]
+
+
+def test_the_imitators_of_the_depth_1_expert_learn_beyond_chance(run: Path) -> None:
+    """snk18 (depth-1 rules) is deterministic: averaged over the five Table 2.2 nets, validation
+    accuracy beats the random baseline on matches no fold trained on, and the imitator's S1
+    beats a random player's. Measured: val_acc +18.5 points, S1 +39.6 (8 keys)."""
+    acc, s1 = learning_margins(run, "snake", "snk18")
+    assert acc >= 9, acc
+    assert s1 >= 20, s1

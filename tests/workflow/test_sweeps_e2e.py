@@ -1,6 +1,7 @@
 """Sweeps through the real ``snakemake`` CLI: variant isolation, the figure, the report.
 
-The default target runs first (``scale=tiny``), then a dataset-size sweep. The sweep must write
+The default target's results come from the shared tiny run (a copy of it), then a dataset-size
+sweep runs in that copy. The sweep must write
 only under its own results directory and its points' data directories: afterwards a dry run of
 the default has nothing to do and none of the default's files changed; running the sweep again
 is a no-op and still leaves the default alone. The sweep's figure is in ``snakemake --report``.
@@ -9,17 +10,13 @@ is a no-op and still leaves the default alone. The sweep's figure is in ``snakem
 from __future__ import annotations
 
 import hashlib
-import shutil
 from pathlib import Path
 
 import pandas as pd
 import pytest
-from test_pipeline_e2e import smk
+from workflow_helpers import copy_run, smk
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(shutil.which("snakemake") is None, reason="snakemake CLI not installed"),
-]
+pytestmark = pytest.mark.slow
 
 DEFAULT = "overrides=[scale=tiny]"
 SWEEP = 'overrides=[scale=tiny,sweep.key=dataset.matches,"sweep.values=[4,8]"]'
@@ -33,10 +30,9 @@ def _hashes(root: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    work = tmp_path_factory.mktemp("ime_sweep")
-    smk(work, "-j2", "--config", DEFAULT)
-    return work
+def work(tiny_run: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the shared tiny run (its default Reversi results are built), to sweep in."""
+    return copy_run(tiny_run, tmp_path_factory.mktemp("ime_sweep") / "run")
 
 
 def test_sweep_leaves_the_default_alone(work: Path) -> None:

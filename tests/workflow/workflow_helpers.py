@@ -38,14 +38,16 @@ def overrides_arg(items: list[str] | tuple[str, ...]) -> str:
     return "overrides=[" + ",".join(f'"{o}"' for o in items) + "]"
 
 
-def snakemake(workdir: Path, *args: str, timeout: int = 400) -> subprocess.CompletedProcess:
-    """``snakemake`` on ``workdir``'s own Snakefile (a copy), outputs under ``workdir``.
+def snakemake(workdir: Path, *args: str, timeout: int = 400,
+              snakefile: Path | None = None) -> subprocess.CompletedProcess:
+    """``snakemake`` (this Python's: ``python -m snakemake``) on ``workdir``'s own Snakefile (a
+    copy), or on ``snakefile``, with outputs under ``workdir``.
 
-    ``IME_CONFIG_DIR`` is dropped so the copy's ``config/`` (bots included) is what is read.
+    ``IME_CONFIG_DIR`` is dropped so the Snakefile's own ``config/`` (bots included) is read.
     Targets go before ``--config`` (which takes every following word as a config entry).
     """
-    cmd = [sys.executable, "-m", "snakemake", "-s", str(workdir / "Snakefile"), "-d",
-           str(workdir), *args]
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(snakefile or workdir / "Snakefile"),
+           "-d", str(workdir), *args]
     env = dict(os.environ, PYTHONHASHSEED="0")
     env.pop("IME_CONFIG_DIR", None)
     return subprocess.run(cmd, cwd=workdir, capture_output=True, text=True, timeout=timeout,
@@ -97,3 +99,61 @@ def planned_jobs(dry_run_output: str) -> list[tuple[str, list[str]]]:
         if out and jobs:
             jobs[-1][1].extend(x.strip() for x in out.group(1).split(",") if x.strip())
     return jobs
+
+
+def smk(workdir: Path, *args: str, check: bool = True,
+        timeout: int = 600) -> subprocess.CompletedProcess:
+    """:func:`snakemake` on the repository's Snakefile with outputs under ``workdir``; with
+    ``check``, a failure raises with the tail of its output."""
+    proc = snakemake(workdir, *args, timeout=timeout, snakefile=ROOT / "Snakefile")
+    if check and proc.returncode != 0:
+        raise AssertionError(f"snakemake {' '.join(args)} failed ({proc.returncode}):\n"
+                             f"{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
+    return proc
+
+
+#: The shared tiny run's ``--config`` (``tests/workflow/conftest.py``).
+TINY = overrides_arg(["scale=tiny"])
+
+#: What the end-to-end modules read, per game (``results/<game>/tiny/<file>``). Reversi: every
+#: result of rule ``all`` at the tiny scale (the sweep test compares against them).
+TINY_RESULTS: dict[str, tuple[str, ...]] = {
+    "reversi": ("index.md", "table4_2.csv", "table4_3.csv", "table4_4.csv", "table4_5.csv",
+                "run_report.json"),
+    "doudizhu": ("table5_4.csv", "table5_5.csv", "table5_6.csv", "table5_7.csv",
+                 "table5_10.csv"),
+    "snake": ("imitation_accuracy.csv", "s1s2_imitator.csv", "table2_2.csv", "fig2_7.png",
+              "fig2_7.pdf", "split_vs_thesis.csv"),
+    "big2": ("dataset_stats.csv", "net_architectures.csv", "imitation_accuracy.csv",
+             "s1s2_imitator.csv", "tournament.csv"),
+    "gongzhu": ("dataset_stats.csv", "imitation_accuracy.csv", "s1s2_imitator.csv",
+                "tournament.csv"),
+}
+
+
+def tiny_targets() -> list[str]:
+    """Every file of :data:`TINY_RESULTS`, plus rule ``all`` (Reversi's whole tiny chapter)."""
+    return ["all", *(f"results/{g}/tiny/{f}" for g, files in TINY_RESULTS.items()
+                     for f in files)]
+
+
+def copy_run(run: Path, dst: Path) -> Path:
+    """A copy of a run to write into (data, results, logs and Snakemake's metadata)."""
+    shutil.copytree(run, dst, symlinks=True)
+    return dst
+
+
+def learning_margins(run: Path, game: str, bot: str, net: str | None = None) -> tuple[float,
+                                                                                      float]:
+    """(val_acc_mean - baseline, S1 - baseline_S1), in points, of ``bot``'s imitators in the
+    tiny results of ``game``: one net's row of ``imitation_accuracy.csv``, or with ``net=None``
+    the mean over the nets; S1 of the evaluated imitator from ``s1s2_imitator.csv``."""
+    import pandas as pd
+
+    rdir = run / "results" / game / "tiny"
+    acc = pd.read_csv(rdir / "imitation_accuracy.csv")
+    rows = acc[(acc.bot == bot) & ((acc.net == net) if net else True)]
+    assert len(rows) >= 1, (bot, net, acc[["bot", "net"]].to_dict("records"))
+    s = pd.read_csv(rdir / "s1s2_imitator.csv").set_index("bot").loc[bot]
+    return (float(rows.val_acc_mean.mean() - rows.baseline.mean()),
+            float(s.S1 - s.baseline_S1))

@@ -120,6 +120,7 @@ def test_cli_play_perft_and_bench(tmp_path, monkeypatch, capsys):
     assert main(["play", "snake", "--seats", "random", "greedy", "--games", "3", "--seed", "1",
                  "--out", str(out), "--workers", "1", "--no-progress"]) == 0
     assert len(read_matches(out, GAME).accepted) == 3
+    assert "win/draw/loss by bot and seat:" in capsys.readouterr().out  # the tally
     assert main(["perft", "snake", "--depth", "5"]) == 0
     assert capsys.readouterr().out.split()[0] == "400"
     assert main(["bench", "snake", "--only", "perft", "--quick"]) == 0

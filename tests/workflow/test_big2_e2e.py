@@ -5,33 +5,21 @@ key endgames, S1/S2 and the tournament (tests/workflow/test_doudizhu_e2e.py's sh
 from __future__ import annotations
 
 import json
-import shutil
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from learning_checks import head_scores
+from workflow_helpers import learning_margins
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "workflow"))
-from workflow_helpers import copy_workflow, snakemake  # noqa: E402
-
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(shutil.which("snakemake") is None, reason="snakemake CLI not installed"),
-]
+pytestmark = pytest.mark.slow
 
 RES = "results/big2/tiny"
-TARGETS = [f"{RES}/{n}" for n in ("dataset_stats.csv", "net_architectures.csv",
-                                  "imitation_accuracy.csv", "s1s2_imitator.csv",
-                                  "tournament.csv")]
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    work = copy_workflow(tmp_path_factory.mktemp("ime_big2"))
-    proc = snakemake(work, "-j2", *TARGETS, "--config", "overrides=[scale=tiny]", timeout=900)
-    assert proc.returncode == 0, (proc.stdout[-3000:], proc.stderr[-3000:])
-    return work
+def run(tiny_run: Path) -> Path:
+    return tiny_run
 
 
 def test_logs_are_two_seat_logs_with_hidden_hands(run: Path) -> None:
@@ -55,7 +43,7 @@ def test_tables(run: Path) -> None:
     s = pd.read_csv(run / RES / "s1s2_imitator.csv")
     assert sorted(s.bot) == ["b2_negamax", "b2_smallest"] and (s["keys"] > 0).all()
     assert s[["S1", "S2", "S1_lo", "S1_hi", "S2_lo", "S2_hi"]].apply(
-        lambda c: c.between(0, 1)).all().all()
+        lambda c: c.between(0, 100)).all().all()
     assert (s.S1_lo <= s.S1).all() and (s.S1 <= s.S1_hi).all()
     t = pd.read_csv(run / RES / "tournament.csv", keep_default_na=False)
     assert {"b2_negamax", "b2_smallest", "imit_b2_negamax", "imit_b2_smallest"} <= set(t.bot)
@@ -64,5 +52,25 @@ def test_tables(run: Path) -> None:
 
 
 def test_imitators_learn_both_heads(run: Path) -> None:
-    m = json.loads((run / "data/big2/models/tiny/ddz_conv1/b2_smallest/fold0.json").read_text())
-    assert m["val_acc_major"] >= m["val_acc"] and m["train_rows"] > 20
+    """Head by head, on each fold's held-out matches: the major head of b2_smallest's CONV-1
+    beats its own chance (mean 1/legal majors over the rows; measured 61-71 % against 18-24 %),
+    and
+    val_acc_major is that head's accuracy. The kicker heads see 0-3 held-out rows a fold at this
+    scale, too few to test here: tests/stages/test_action_heads.py checks a kicker head beyond
+    chance on held-out matches."""
+    ds = run / "data/big2/datasets/tiny/b2_smallest.parquet"
+    for fold in (0, 1):
+        ckpt = run / f"data/big2/models/tiny/ddz_conv1/b2_smallest/fold{fold}.pt"
+        major = head_scores(ds, ckpt)[0]
+        assert major.head == "major" and major.rows >= 20, major
+        assert major.accuracy >= major.chance + 20, major
+        m = json.loads(ckpt.with_suffix(".json").read_text())
+        assert m["val_acc_major"] == pytest.approx(major.accuracy)
+
+
+def test_the_imitator_of_the_smallest_first_bot_learns_beyond_chance(run: Path) -> None:
+    """b2_smallest is deterministic: CONV-1 beats the random baseline on matches no fold trained
+    on, and S1 beats a random player's. Measured: val_acc +43.6 points, S1 +82.6 (8 keys)."""
+    acc, s1 = learning_margins(run, "big2", "b2_smallest", "ddz_conv1")
+    assert acc >= 20, acc
+    assert s1 >= 40, s1

@@ -4,32 +4,20 @@ phase as decisions, key endgames, S1/S2 of the imitators and the 4-seat tourname
 from __future__ import annotations
 
 import json
-import shutil
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from workflow_helpers import learning_margins
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "workflow"))
-from workflow_helpers import copy_workflow, overrides_arg, snakemake  # noqa: E402
-
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(shutil.which("snakemake") is None, reason="snakemake CLI not installed"),
-]
+pytestmark = pytest.mark.slow
 
 RES = "results/gongzhu/tiny"
-TARGETS = [f"{RES}/{n}" for n in ("dataset_stats.csv", "s1s2_imitator.csv", "tournament.csv")]
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    work = copy_workflow(tmp_path_factory.mktemp("ime_gz"))
-    proc = snakemake(work, "-j2", *TARGETS, "--config", overrides_arg(["scale=tiny"]),
-                     timeout=900)
-    assert proc.returncode == 0, (proc.stdout[-3000:], proc.stderr[-3000:])
-    return work
+def run(tiny_run: Path) -> Path:
+    return tiny_run
 
 
 def test_logs_are_four_seat_logs_with_shows(run: Path) -> None:
@@ -51,7 +39,7 @@ def test_s1s2_table(run: Path) -> None:
     assert list(t.bot) == ["gz_dmc", "gz_low"]
     assert list(t.imitator) == ["imit_gz_dmc", "imit_gz_low"]
     for col in ("S1", "S2", "S1_lo", "S1_hi", "S2_lo", "S2_hi", "baseline_S1"):
-        assert t[col].between(0, 1).all(), col
+        assert t[col].between(0, 100).all(), col
     assert (t.S1_lo <= t.S1).all() and (t.S1 <= t.S1_hi).all()
     assert (t["keys"] > 0).all()
 
@@ -64,3 +52,14 @@ def test_dataset_and_tournament(run: Path) -> None:
     assert {f"score{s}" for s in range(4)} <= set(games.columns)
     t = pd.read_csv(run / RES / "tournament.csv")
     assert {"gz_dmc", "gz_low", "imit_gz_dmc", "imit_gz_low"} <= set(t.bot)
+
+
+def test_the_imitators_learn_beyond_chance(run: Path) -> None:
+    """Both targets are deterministic (the DMC agent plays its greedy argmax Q). The DMC agent's
+    CONV imitator beats the random baseline on matches no fold trained on (measured +28.2
+    points); lowest-card is learnt less well at this size (+8.7, ~60 validation rows a fold) but
+    its imitator's S1 is far above a random player's (measured +68.3, 8 keys)."""
+    acc, _ = learning_margins(run, "gongzhu", "gz_dmc", "conv")
+    assert acc >= 14, acc
+    _, s1 = learning_margins(run, "gongzhu", "gz_low", "conv")
+    assert s1 >= 30, s1
