@@ -8,7 +8,7 @@ files, so this script does the whole check in one process tree and writes few fi
    15 and 75 members at once, per Table 4.3 net, in the stack's ``grouped`` and ``loop`` modes
    (``bench.json``). Nothing else runs on the GPU meanwhile.
 2. ``train``: the pipeline's own training call (``ime.train.ensemble.train_members``, what the
-   ``train_<game>_<k>folds`` rule runs) on thesis-scale datasets copied from this machine, several
+   ``train_<game>`` rule runs) on thesis-scale datasets copied from this machine, several
    jobs at once as a multi-target run would place them (one job per bot and net, as the rule),
    each job's wall time and every member's accuracies gathered in ``train.json``, while
    ``nvidia-smi`` samples GPU use once a second (``gpu_util.csv``).
