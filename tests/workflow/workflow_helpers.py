@@ -157,3 +157,24 @@ def learning_margins(run: Path, game: str, bot: str, net: str | None = None) -> 
     s = pd.read_csv(rdir / "s1s2_imitator.csv").set_index("bot").loc[bot]
     return (float(rows.val_acc_mean.mean() - rows.baseline.mean()),
             float(s.S1 - s.baseline_S1))
+
+
+def first_head_margins(run: Path, game: str, bot: str, net: str) -> list[tuple[float, float]]:
+    """Per fold of ``bot``'s ``net`` in the tiny run: (major head's held-out accuracy, its
+    chance), both in %, after checking that ``val_acc_major`` in the fold's metrics is that
+    head's accuracy and that the fold holds at least 20 held-out rows."""
+    import json
+
+    import pytest
+    from learning_checks import head_scores
+
+    ds = run / f"data/{game}/datasets/tiny/{bot}.parquet"
+    out = []
+    for ckpt in sorted((run / f"data/{game}/models/tiny/{net}/{bot}").glob("fold*.pt")):
+        major = head_scores(ds, ckpt)[0]
+        assert major.head == "major" and major.rows >= 20, (ckpt, major)
+        metrics = json.loads(ckpt.with_suffix(".json").read_text())
+        assert metrics["val_acc_major"] == pytest.approx(major.accuracy), ckpt
+        out.append((major.accuracy, major.chance))
+    assert len(out) == 2, out  # the tiny scale's 2 folds
+    return out
