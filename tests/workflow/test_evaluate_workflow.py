@@ -24,7 +24,7 @@ pytestmark = pytest.mark.slow
 RDIR = "results/reversi/tiny"
 OUTPUTS = ["table4_5.csv", "table4_6.csv", "table4_7.csv", "table4_8.csv", "table6_1.csv",
            "clusters.csv", "figures/fig4_2.png", "eval_timing.csv"]
-N_KEYS = 8  # config/scale/tiny.yaml
+N_KEYS = int(make_plan(["scale=tiny"]).main.cfg["evaluate"]["n_keys"])  # key endgames a target
 
 
 def _dry(run: Path, *extra: str) -> tuple[str, str]:

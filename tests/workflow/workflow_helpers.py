@@ -8,12 +8,17 @@ leftover bot processes.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pandas as pd
+import pytest
+from learning_checks import head_scores
 
 from ime.paths import repo_root
 
@@ -148,8 +153,6 @@ def learning_margins(run: Path, game: str, bot: str, net: str | None = None) -> 
     """(val_acc_mean - baseline, S1 - baseline_S1), in points, of ``bot``'s imitators in the
     tiny results of ``game``: one net's row of ``imitation_accuracy.csv``, or with ``net=None``
     the mean over the nets; S1 of the evaluated imitator from ``s1s2_imitator.csv``."""
-    import pandas as pd
-
     rdir = run / "results" / game / "tiny"
     acc = pd.read_csv(rdir / "imitation_accuracy.csv")
     rows = acc[(acc.bot == bot) & ((acc.net == net) if net else True)]
@@ -163,11 +166,6 @@ def first_head_margins(run: Path, game: str, bot: str, net: str) -> list[tuple[f
     """Per fold of ``bot``'s ``net`` in the tiny run: (major head's held-out accuracy, its
     chance), both in %, after checking that ``val_acc_major`` in the fold's metrics is that
     head's accuracy and that the fold holds at least 20 held-out rows."""
-    import json
-
-    import pytest
-    from learning_checks import head_scores
-
     ds = run / f"data/{game}/datasets/tiny/{bot}.parquet"
     out = []
     for ckpt in sorted((run / f"data/{game}/models/tiny/{net}/{bot}").glob("fold*.pt")):

@@ -137,7 +137,7 @@ class Workflow:
         renamed = {n for g in games for n in A.game_names(g).values()}
         out = {**self.index.constraints(), **self.evals.constraints(),
                "artifact": alternatives(renamed) or "(?!)",
-                "result": alternatives(r for g in games for r in A.game_results(g)) or "(?!)",
+               "result": alternatives(r for g in games for r in A.game_results(g)) or "(?!)",
                "swkey": alternatives(sw.file_key for sw in self.index.sweeps.values())
                or "(?!)"}
         return {k: v or "(?!)" for k, v in out.items()}  # no game composed: nothing matches
