@@ -132,8 +132,9 @@ TABLES: dict[str, tuple[str, ...]] = {
     "table5_10.csv": ("rank", "agent", "type", "imitates", "points", "games", "wins",
                       "landlord_games", "landlord_wins", "farmer_games", "farmer_wins",
                       "points_per_game"),
-    "split_vs_thesis.csv": ("bot", "thesis_bot", "family", "val_acc", "baseline", "cluster",
-                            "group", "thesis_group", "agrees"),
+    "split_vs_thesis.csv": ("bot", "thesis_bot", "family", "val_acc", "baseline", "rank",
+                            "group", "thesis_group", "agrees", "cluster", "cluster_group",
+                            "cluster_agrees"),
 }
 """Every results table (generic name, or a game's own result) -> its columns, in order."""
 
@@ -315,9 +316,16 @@ LOCAL: dict[str, dict[str, Column]] = {
         "points_per_game": Column("points / games", "points")},
     "split_vs_thesis.csv": {
         "family": Column("the thesis's family of the bot (Fig 2.4)"),
-        "group": Column("our group: the cluster with the lower mean accuracy is harder"),
+        "rank": Column("rank by mean validation accuracy over the nets, 1 = least accurately "
+                       "imitated (ties: the lower bot id first)"),
+        "group": Column("our group by the thesis's rule: the n // 2 bots of lowest rank are "
+                        "harder, the rest (the middle one of an odd n too) easier"),
         "thesis_group": Column("the thesis's group (harder: its bots 1-7, 10, 13, 15, 16)"),
-        "agrees": Column("our group is the thesis's (blank: no thesis number)")},
+        "agrees": Column("our group is the thesis's (blank: no thesis number)"),
+        "cluster_group": Column("the accuracy cluster's group: of two clusters, the one of "
+                                "lower mean accuracy is harder (blank: not two clusters)"),
+        "cluster_agrees": Column("the cluster's group is the thesis's (blank: no thesis number "
+                                 "or no cluster group)")},
 }
 """Per table, the names whose meaning there differs from :data:`COLUMNS`."""
 

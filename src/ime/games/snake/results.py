@@ -1,16 +1,18 @@
-"""Snake's own result: our two-way split of the zoo by imitation accuracy beside the thesis's.
+"""Snake's own result: the zoo bisected by imitation accuracy, beside the thesis's split.
 
-The thesis (2.1.3, Fig 2.7) splits its 22 ladder bots by how well they are imitated into
-{1, 2, 3, 4, 5, 6, 7, 10, 13, 15, 16} (the MCTS and Nash-equilibrium bots: harder to imitate)
-and the rest (DFS and expert bots: easier). Our zoo's ``snkNN`` is the thesis's bot NN (its spec
-says so: ``thesis.bot`` in ``config/bots/snake.yaml``), so the two splits can be laid side by
-side, bot by bot. The generic ``accuracy_clusters.csv`` holds our clusters; of two, the one with
-the lower mean accuracy is the "harder" group.
+The thesis (2.1.3, after Fig 2.7) takes each bot's mean validation accuracy (Fig 2.7's bar: the
+average over its five nets, not the margin over the random baseline) and "按照数量进行二分",
+bisects the 22 bots *by count*: the 11 least accurately imitated, {1, 2, 3, 4, 5, 6, 7, 10, 13,
+15, 16}, are the harder group, the other 11 the easier. ``split_vs_thesis.csv`` makes the same
+cut on our zoo (:func:`bisect_by_count`) and lays it beside the thesis's, bot by bot: our
+``snkNN`` is the thesis's bot NN (``thesis.bot`` in ``config/bots/snake.yaml``). The generic
+``accuracy_clusters.csv`` (a hierarchical cut of the same accuracies, whose groups need not be
+of equal size) stays beside it as ``cluster`` / ``cluster_group``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +23,8 @@ from ime.bots.registry import load_bot_specs
 THESIS_HARDER = frozenset({1, 2, 3, 4, 5, 6, 7, 10, 13, 15, 16})
 """The thesis's harder-to-imitate group (its bot numbers, Fig 2.7)."""
 
-SPLIT_COLUMNS = ["bot", "thesis_bot", "family", "val_acc", "baseline", "cluster", "group",
-                 "thesis_group", "agrees"]
+SPLIT_COLUMNS = ["bot", "thesis_bot", "family", "val_acc", "baseline", "rank", "group",
+                 "thesis_group", "agrees", "cluster", "cluster_group", "cluster_agrees"]
 
 
 def thesis_bot(spec: Mapping[str, Any]) -> int | None:
@@ -31,34 +33,66 @@ def thesis_bot(spec: Mapping[str, Any]) -> int | None:
     return int(thesis["bot"]) if isinstance(thesis, Mapping) and "bot" in thesis else None
 
 
+def accuracy_ranks(bots: Sequence[str], val_acc: Sequence[float]) -> list[int]:
+    """Per bot, its rank from the least accurately imitated (1) up; ties go to the lower bot
+    id first, so the same table always gives the same ranks (``accuracy_clusters.csv`` rounds
+    accuracies to 0.01, so equal values do occur)."""
+    if len(bots) != len(val_acc):
+        raise ValueError(f"{len(bots)} bots but {len(val_acc)} accuracies")
+    if len(set(bots)) != len(bots):
+        raise ValueError(f"a bot appears twice: {sorted(bots)}")
+    order = sorted(range(len(bots)), key=lambda i: (float(val_acc[i]), str(bots[i])))
+    ranks = [0] * len(bots)
+    for r, i in enumerate(order, start=1):
+        ranks[i] = r
+    return ranks
+
+
+def bisect_by_count(bots: Sequence[str], val_acc: Sequence[float]) -> list[str]:
+    """The thesis's split of ``n`` bots: the ``n // 2`` least accurately imitated are "harder",
+    the rest "easier" (ranks from :func:`accuracy_ranks`). With an odd ``n`` the middle bot goes
+    to the easier group: the thesis's 22 give 11 / 11, and nothing in it says where a middle bot
+    would go, so the harder group is kept to the bots strictly below the median."""
+    n = len(bots)
+    return ["harder" if r <= n // 2 else "easier" for r in accuracy_ranks(bots, val_acc)]
+
+
 def split_vs_thesis(clusters: pd.DataFrame, specs: Mapping[str, Mapping[str, Any]]
                     ) -> pd.DataFrame:
-    """Per bot: our accuracy cluster and group beside the thesis's group.
+    """Per bot: our by-count group (``group``) beside the thesis's, and the accuracy cluster's.
 
-    Needs exactly two clusters (``evaluate.clusters=2``, the default); bots without a thesis
-    number (extra bots) get an empty ``thesis_group``.
+    ``clusters`` is ``accuracy_clusters.csv`` (``val_acc``: the mean over the nets). Bots without
+    a thesis number (extra bots) get an empty ``thesis_group`` and no agreement; they still count
+    in the bisection. ``cluster_group`` names the cluster of lower mean accuracy "harder" when
+    there are exactly two clusters (``evaluate.clusters=2``, the default) and is empty otherwise.
     """
-    if clusters["cluster"].nunique() != 2:
-        raise ValueError("the thesis's split has two groups: run with evaluate.clusters=2 "
-                         f"(got {clusters['cluster'].nunique()} clusters)")
-    means = clusters.groupby("cluster")["val_acc"].mean()
-    harder = int(means.idxmin())
     out = clusters[["bot", "val_acc", "baseline", "cluster"]].copy()
-    numbers = [thesis_bot(specs.get(b, {})) for b in out["bot"]]
+    bots = [str(b) for b in out["bot"]]
+    accs = [float(a) for a in out["val_acc"]]
+    numbers = [thesis_bot(specs.get(b, {})) for b in bots]
     out["thesis_bot"] = pd.array(numbers, dtype="Int64")
     out["family"] = [str((specs.get(b, {}).get("thesis") or {}).get("fig2_4", "")).split(",")[0]
-                     for b in out["bot"]]
-    out["group"] = ["harder" if int(c) == harder else "easier" for c in out["cluster"]]
+                     for b in bots]
+    out["rank"] = accuracy_ranks(bots, accs)
+    out["group"] = bisect_by_count(bots, accs)
     out["thesis_group"] = ["" if n is None else ("harder" if n in THESIS_HARDER else "easier")
                            for n in numbers]
-    out["agrees"] = [g == t if t else pd.NA for g, t in zip(out["group"], out["thesis_group"],
-                                                            strict=True)]
+    if out["cluster"].nunique() == 2:
+        harder = int(out.groupby("cluster")["val_acc"].mean().idxmin())
+        out["cluster_group"] = ["harder" if int(c) == harder else "easier"
+                                for c in out["cluster"]]
+    else:
+        out["cluster_group"] = ""
+    for mine, agrees in (("group", "agrees"), ("cluster_group", "cluster_agrees")):
+        out[agrees] = pd.array([g == t if g and t else None
+                                for g, t in zip(out[mine], out["thesis_group"], strict=True)],
+                               dtype="boolean")
     return out[SPLIT_COLUMNS]
 
 
 def split_vs_thesis_hook(plain_cfg: Mapping[str, Any], out_path: str) -> None:
-    """Our two-way split of the zoo by imitation accuracy beside the thesis's split
-    {1,2,3,4,5,6,7,10,13,15,16} vs the rest (2.1.3), bot by bot."""
+    """The zoo bisected by count on mean validation accuracy beside the thesis's split
+    {1,2,3,4,5,6,7,10,13,15,16} vs the rest (2.1.3), bot by bot, with our accuracy clusters."""
     rdir = Path(out_path).parent
     table = split_vs_thesis(pd.read_csv(rdir / "accuracy_clusters.csv"),
                             load_bot_specs("snake"))
