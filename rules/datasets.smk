@@ -57,11 +57,14 @@ rule dataset_stats:
         "../workflow_scripts/dataset_stats.py"
 
 
+# run_report.json is deterministic (same config, same bytes); provenance.json (commit, package
+# versions, machine, the stages' times so far) describes this run and differs between runs.
 rule run_report:
     input:
         unpack(lambda wc: INDEX.run_report_inputs(wc.rdir)),
     output:
         P.result("run_report.json"),
+        provenance=P.result("provenance.json"),
     params:
         spec=lambda wc: INDEX.run_report_spec(wc.rdir),
     threads: 1

@@ -24,6 +24,12 @@ from ime.report import columns as C
 OTHER_RESULTS: dict[str, str] = {
     "run_report.json": "log lines, accepted / rejected / faulted matches with reasons, per-bot "
                        "counts, and the variant's tags and full config",
+    "provenance.json": "the run's provenance, apart so that run_report.json keeps the same "
+                       "bytes for the same config: git commit and dirty flag of the code, "
+                       "versions of python, torch, numpy, numba, pandas, pyarrow, snakemake and "
+                       "hydra-core, the machine (CPU, cores, memory, GPUs, OS), a UTC time, and "
+                       "wall / CPU seconds and job counts per stage from benchmarks/ (the "
+                       "stages done when run_report ran)",
     "similarity.csv": "S1 and S2 with CIs of every (agent, target) pair: originals, imitators, "
                       "extra agents, and each imitator held out on its own target's keys",
     "similarity_pairs.csv": "S1 and S2 between every pair of original bots (long form)",

@@ -60,15 +60,42 @@ def job_dataset_stats(smk: Any) -> None:
 
 
 def job_run_report(smk: Any) -> None:
-    """Log lines, accepted / rejected / faulted matches, per-bot counts, tags and config."""
+    """Log lines, accepted / rejected / faulted matches, per-bot counts, tags and config; and,
+    apart, the run's provenance.
+
+    ``run_report.json`` depends on the config and the logs only (a re-run writes the same
+    bytes). ``provenance.json`` holds what differs between runs of one config: the code's git
+    commit, package versions, the machine, a UTC time, and the variant's stage times from the
+    benchmark files written so far (this job runs once the datasets exist, so its summary covers
+    matches, decisions and datasets; :func:`ime.core.provenance.stage_times` gives the later
+    stages' to whoever reads the benchmarks after the run).
+    """
+    from ime.core.provenance import collect, stage_times
     from ime.datasets.build import run_report
+    from ime.paths import repo_root
+    from ime.workflow.paths import JOB_BENCHMARK
 
     p = smk.params.spec
+    out = Path(smk.output[0])
+    prov_path = Path(smk.output.provenance)
     with job_logging(smk):
         rep = run_report(read_json(list(smk.input.reports)), read_json(list(smk.input.stats)),
-                         extra=p)
-        Path(smk.output[0]).parent.mkdir(parents=True, exist_ok=True)
-        Path(smk.output[0]).write_text(json.dumps(rep, indent=1, sort_keys=True) + "\n")
+                         extra={**p, "provenance_file": prov_path.name})
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(rep, indent=1, sort_keys=True) + "\n")
         log.info("%d log lines: %d matches accepted, %d rejected, %d faulted (excluded)",
                  rep["log_lines"], rep["matches_accepted"], rep["lines_rejected"],
                  rep["matches_faulted_excluded"])
+        game = p["config"]["game"]["name"]
+        bench = Path(JOB_BENCHMARK.split("/", 1)[0])  # relative to the workdir, as the rules
+        prov = {"results_dir": p["results_dir"], "variant": p["variant"], "game": game,
+                "tags": p["tags"], **collect(repo_root()),
+                "stage_times": stage_times(bench, game, set(p["tags"].values()),
+                                           p["results_dir"]),
+                "stage_times_note": "summed from benchmarks/ when the run_report job ran: the "
+                                    "stages it waits for (matches of generated logs, "
+                                    "decisions, dataset)"}
+        prov_path.write_text(json.dumps(prov, indent=1, sort_keys=True) + "\n")
+        g = prov["git"]
+        log.info("provenance: commit %s%s, %s", g["commit"] or f"unknown ({g['reason']})",
+                 " (dirty)" if g["dirty"] else "", prov_path)
