@@ -127,6 +127,9 @@ class GameType:
     (Doudizhu hands); forks of logged matches then re-deal nothing, they replay the log's deal.
     ``botzone_game_id``: the platform's game id (``None`` for games not on Botzone).
     ``simple_interaction``: Botzone's line-based "simple" bot protocol exists for this game.
+    ``teams``: the seats that play as one side (Doudizhu: ``((0,), (1, 2))``, the landlord
+    against the two farmers); empty: every seat is its own side. Stages read it through
+    :func:`team_of` when one program is to fill every seat of its side (``matches.team_seats``).
     """
 
     short_name: str
@@ -136,6 +139,16 @@ class GameType:
     hidden_information: bool = False
     botzone_game_id: str | None = None
     simple_interaction: bool = False
+    teams: tuple[tuple[int, ...], ...] = ()
+
+
+def team_of(game_type: GameType, seat: int) -> tuple[int, ...]:
+    """The seats of ``seat``'s side, ascending (``(seat,)`` when the game declares no teams or
+    leaves the seat out of them)."""
+    for team in game_type.teams:
+        if seat in team:
+            return tuple(sorted(team))
+    return (seat,)
 
 
 class Game(ABC):

@@ -150,6 +150,9 @@ def build_dataset(
                 meta0.get("encoder_version"), meta0.get("state_shape")):
             raise ValueError(f"{p}: encoder {meta.get('encoder_version')} differs from "
                              f"{part_paths[0]}'s {meta0.get('encoder_version')}")
+        elif bool(meta.get("keep_forced")) != bool(meta0.get("keep_forced")):
+            raise ValueError(f"{p}: keep_forced={bool(meta.get('keep_forced'))} differs from "
+                             f"{part_paths[0]}'s (parts of one dataset keep the same rows)")
         t = part.filter(pc.equal(part["bot"], bot))
         tables.append(t.replace_schema_metadata(None))
     table = pa.concat_tables(tables).combine_chunks()
@@ -212,7 +215,8 @@ def build_dataset(
         "encoder_version": meta0.get("encoder_version"),
         "state_shape": meta0.get("state_shape"),
         "num_actions": meta0.get("num_actions"),
-        **{k: meta0[k] for k in ("heads", "game_params", "position_planes") if k in meta0},
+        **{k: meta0[k] for k in ("heads", "game_params", "position_planes", "keep_forced")
+           if k in meta0},
         "dedup": dedup,
         "dedup_policy": ("keep: repeated (state, action) pairs are real frequency and are kept"
                          if dedup == "keep" else
@@ -262,6 +266,8 @@ def run_report(
                                      for r in part_reports),
         **({"unencodable_dropped": n} if (n := sum(int(r.get("unencodable_dropped", 0))
                                                    for r in part_reports)) else {}),
+        **({"forced_kept": sum(int(r.get("forced_kept", 0)) for r in part_reports)}
+           if any(r.get("keep_forced") for r in part_reports) else {}),
         "rejects": [x for r in part_reports for x in r.get("reject_reasons", [])][:50],
         "faults": [x for r in part_reports for x in r.get("faults", [])][:50],
         "bots": {s["bot"]: {k: s[k] for k in (

@@ -11,8 +11,13 @@ seat's observation, one legal mask per action head and one label per head (see
 What is kept, and why:
 
 * only decisions of the target bots (the thesis trains one imitator per bot, never pooled);
-* only real choices: a decision whose first-head mask is empty (a forced pass) has nothing for
-  the net to predict; such rows are dropped and counted (``forced_passes_dropped``);
+* only real choices, by default: a decision whose first-head mask is empty (a forced pass) has
+  nothing for the net to predict; such rows are dropped and counted (``forced_passes_dropped``).
+  ``keep_forced=True`` (``dataset.keep_forced``) asks the encoder to give a decision with a
+  single legal action its mask instead, so it is a row (always right, as the thesis's Doudizhu
+  datasets counted them: Table 5.4's 52-59 % baselines); the part report counts them
+  (``forced_kept``). Only an encoder with a ``keep_forced`` option can; asking another is an
+  error naming the game;
 * only decisions the encoder can express: a played action it cannot encode (first-head label
   :data:`ime.core.encoding.UNENCODABLE`, e.g. a Doudizhu space shuttle) is dropped and counted
   (``unencodable_dropped``, in a part report only when some were);
@@ -23,6 +28,7 @@ What is kept, and why:
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -32,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from ime.core.encoding import UNENCODABLE, Encoder
-from ime.core.registry import get_encoder, get_game
+from ime.core.registry import get_encoder, get_game, get_plugin
 from ime.datasets.schema import (
     SCHEMA_VERSION,
     empty_table,
@@ -43,6 +49,44 @@ from ime.datasets.schema import (
 from ime.matches.logs import read_matches
 
 MAX_LISTED = 50
+FORCED_LABEL = "-forced"
+"""Suffix of the decisions directory (``data/<game>/decisions/<ltag>/<mode>``) whose parts keep
+forced decisions: they are other rows than the default's, so they never share a file."""
+
+
+def decisions_label(mode: str, keep_forced: bool) -> str:
+    """The ``{mode}`` directory of a decisions part: the replay mode, ``-forced`` appended
+    when forced decisions are kept (``strict``, ``strict-forced``, ...)."""
+    return f"{mode}{FORCED_LABEL}" if keep_forced else mode
+
+
+def parse_decisions_label(label: str) -> tuple[str, bool]:
+    """``(mode, keep_forced)`` of a decisions directory name (:func:`decisions_label`)."""
+    if label.endswith(FORCED_LABEL):
+        return label[: -len(FORCED_LABEL)], True
+    return label, False
+
+
+def dataset_encoder(game: str, game_params: Mapping[str, Any] | None = None, *,
+                    keep_forced: bool = False) -> Encoder:
+    """The game's encoder as the datasets use it: the cached default one, or, with
+    ``keep_forced``, one built by the plug-in's ``make_encoder(game, keep_forced=True)``.
+
+    Raises ``ValueError`` naming the game and the config key when the plug-in's encoder factory
+    has no ``keep_forced`` option, rather than silently dropping forced decisions anyway.
+    """
+    if not keep_forced:
+        return get_encoder(game, game_params)
+    make = get_plugin(game).make_encoder
+    try:
+        accepts = "keep_forced" in inspect.signature(make).parameters
+    except (TypeError, ValueError):  # a builtin or odd callable: no option we can see
+        accepts = False
+    if not accepts:
+        raise ValueError(f"dataset.keep_forced=true: the {game} encoder has no keep_forced "
+                         "option (its plug-in's make_encoder(game, keep_forced=...)); set "
+                         "dataset.keep_forced=false for this game")
+    return make(get_game(game, game_params), keep_forced=True)
 
 
 def encode_decisions(enc: Encoder, states: Sequence[Any], players: Sequence[int],
@@ -94,6 +138,7 @@ def extract_part(
     mode: str = "strict",
     rejects_path: str | Path | None = None,
     game_params: Mapping[str, Any] | None = None,
+    keep_forced: bool = False,
 ) -> dict[str, Any]:
     """Replay one log file and write the target bots' decisions (Parquet) plus a JSON report.
 
@@ -101,9 +146,11 @@ def extract_part(
     first bad matches; lenient mode quarantines them into ``rejects_path`` and counts them.
     ``num_actions``, when given, must be the encoder's first-head size (a config check);
     ``game_params`` are the game's board options (``game.params``), kept in the metadata.
+    ``keep_forced``: decisions with a single legal action are rows too (the module doc).
+    A target that holds several seats of a match (team seating) gives every seat's decisions.
     """
     g = get_game(game, game_params)
-    enc = get_encoder(game, game_params)
+    enc = dataset_encoder(game, game_params, keep_forced=keep_forced)
     if num_actions is not None and enc.num_actions != num_actions:
         raise ValueError(f"encoder {enc.version} gives {enc.num_actions} actions but "
                          f"game.num_actions is {num_actions}")
@@ -161,9 +208,11 @@ def extract_part(
         keep.update(enc_cols)
         table = make_table(keep, state_len, enc.num_actions, extra_heads)
         forced = len(states) - len(rows) - unencodable
+        kept_forced = (sum(len(states[i].legal_actions(cols["seat"][i])) == 1 for i in rows)
+                       if keep_forced else 0)
     else:
         table = empty_table(state_len, enc.num_actions, extra_heads)
-        forced = unencodable = 0
+        forced = unencodable = kept_forced = 0
     table = table.sort_by([("match_id", "ascending"), ("ply", "ascending")])
     part_report = {
         "file": str(log_path),
@@ -180,6 +229,7 @@ def extract_part(
         "faulted_per_bot": {b: faulted[b] for b in targets},
         "forced_passes_dropped": forced,
         **({"unencodable_dropped": unencodable} if unencodable else {}),
+        **({"keep_forced": True, "forced_kept": int(kept_forced)} if keep_forced else {}),
     }
     per_bot = Counter(table["bot"].to_pylist())
     part_report["decisions_per_bot"] = {b: per_bot.get(b, 0) for b in targets}
@@ -190,6 +240,8 @@ def extract_part(
     }
     if game_params:
         metadata["game_params"] = dict(game_params)
+    if keep_forced:
+        metadata["keep_forced"] = True
     if enc.position_planes is not None:
         metadata["position_planes"] = int(enc.position_planes)
     write_table(table, out_path, metadata)

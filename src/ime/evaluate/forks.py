@@ -15,6 +15,14 @@ three or more seats a shared top score is a win for each seat that has it. Key e
 compare one seat's outcome before and after another program takes that seat, so this rule is
 all they need.
 
+**Sides held by one program.** Where a game declares sides (``GameType.teams``) and the logged
+program in the evaluated seat also held other seats of its side (team seating,
+``matches.team_seats: all``, or a Botzone log where one program played both Doudizhu farmers),
+the agent takes all of them (:func:`agent_seats`): the agent under test replaces the program,
+not one of its seats. In logs where the side's other seats are other programs (``one``) it
+takes the one seat, as before. So a fork follows the seating its log was played with, and the
+target's self-fork reproduces the log either way.
+
 Simultaneous moves need nothing special either: a turn's player entry holds every
 mover's response, a prefix replays them together (``apply_actions``), and the evaluated seat's
 response at the fork ply is its first decision there.
@@ -126,6 +134,15 @@ class ForkOutcome:
     moves_same: bool | None  # for self-forks: did the whole game replay move for move?
 
 
+def agent_seats(game: Game, players: Sequence[str], seat: int) -> tuple[int, ...]:
+    """The seats an agent taking ``seat`` of a logged match takes: ``seat`` and every other seat
+    of its side (``GameType.teams``) that the same logged program held (the module doc)."""
+    from ime.core.game import team_of
+
+    return tuple(s for s in team_of(game.game_type, seat)
+                 if s == seat or players[s] == players[seat])
+
+
 def finish_as(
     game: Game,
     match: LoggedMatch,
@@ -137,14 +154,16 @@ def finish_as(
     compare_moves: bool = False,
     state: State | None = None,
 ) -> ForkOutcome:
-    """``agent`` takes ``seat`` at ``ply``; every other seat keeps the program it had.
+    """``agent`` takes ``seat`` at ``ply`` (with the seats of its side that the same program
+    held: :func:`agent_seats`); every other seat keeps the program it had.
 
     The agent's first response (turn ``ply``) is its single-step action (S1); the end result
     is its endgame outcome (S2). ``compare_moves`` checks the whole continuation against the
     log (used for the target's self-fork). ``state``: the position at ``ply`` when the caller
     has it already (saves a replay when decoding the first response).
     """
-    bots = [agent if p == seat else provider(pid) for p, pid in enumerate(match.players)]
+    mine = agent_seats(game, match.players, seat)
+    bots = [agent if p in mine else provider(pid) for p, pid in enumerate(match.players)]
     ids = list(match.players)
     res = fork(game, match, ply, bots, player_ids=ids)
     entries = [e for k, e in enumerate(res.log) if k % 2 == 1]

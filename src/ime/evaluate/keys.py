@@ -30,7 +30,9 @@ Choices made here (see ``docs/evaluation.md``):
   programs in every other seat (:func:`ime.evaluate.forks.finish_as`), and the outcome is that
   seat's against all others (:func:`ime.evaluate.forks.outcome`); a turn with several movers is
   one ply whose player entry holds every mover's response. A target in several seats of one
-  match (self-play, a side of two seats) gives one candidate list per seat.
+  match (self-play, a side of two seats) gives one candidate list per seat. Where the target
+  held every seat of its side (team seating), the reference takes them all
+  (:func:`ime.evaluate.forks.agent_seats`), and the ``opponent`` column lists only the others.
 * **The position as the nets see it** is stored with every key: the game encoder's observation of
   the target's seat and its legal masks (:func:`observe_for_nets`).
 
@@ -67,6 +69,7 @@ from ime.evaluate.forks import (
     BotProvider,
     action_column,
     action_key,
+    agent_seats,
     finish_as,
     outcome,
     state_at,
@@ -293,7 +296,8 @@ def _frames(game: Game, pool: MatchPool, results: Sequence[CandidateResult], tar
         m = pool.matches[c.index]
         row: dict[str, Any] = {
             "match_id": m.match_id, "ply": c.ply, "seat": c.seat,
-            "opponent": ",".join(p for s, p in enumerate(m.players) if s != c.seat),
+            "opponent": ",".join(p for s, p in enumerate(m.players)
+                                 if s not in agent_seats(game, m.players, c.seat)),
             "n_legal": c.n_legal, "action": action_key(r.target_action),
             "target_outcome": r.target_outcome,
             "self_outcome": -1 if r.self_outcome is None else r.self_outcome,

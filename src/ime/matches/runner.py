@@ -19,6 +19,13 @@ the target's with one sparring partner (a partner's match: the target's seat mov
 pool and from one pass to the next, as the colours do with two seats) or with opponents drawn
 independently per seat (the target sits in seat ``r mod seats`` of its ``r``-th such match); two
 seats are the schedule described above, draw for draw.
+
+**Team seating** (``teams``, from ``matches.team_seats: all`` and the game's declared sides,
+:attr:`ime.core.game.GameType.teams`): the target also fills every other seat of its side, as on
+Botzone, where one program plays both Doudizhu farmers. The schedule is drawn exactly as without
+it (the same draws, the same target seat); the target then replaces whoever was drawn for its
+teammates' seats. A dataset takes the target's decisions from every seat it holds
+(:mod:`ime.datasets.extract`), so a farmer's match gives two seats' decisions.
 """
 
 from __future__ import annotations
@@ -69,6 +76,7 @@ def build_target_schedule(
     seed: int,
     vs_targets: float = 0.1,
     seats: int = 2,
+    teams: Sequence[Sequence[int]] = (),
 ) -> list[MatchSpec]:
     """``target``'s ``matches`` matches: ``round(vs_targets * matches)`` against ``sparring``
     (all of them when there are no opponents), the rest against random ``opponents``.
@@ -77,6 +85,8 @@ def build_target_schedule(
     and the colours alternate both along the pool and from one pass to the next, so each partner
     meets the target with both colours. ``target`` is never its own sparring partner or
     opponent. ``seats``: the game's number of players (see the module doc for more than two).
+    ``teams``: the sides whose every seat the target fills (team seating, the module doc);
+    empty: the target holds one seat.
     """
     if seats < 2:
         raise ValueError(f"a match needs at least 2 seats, got {seats}")
@@ -110,6 +120,8 @@ def build_target_schedule(
             others = [opponents[int(i)] for i in rng.integers(len(opponents), size=seats - 1)]
             pairs.append(_seat(target, others, r % seats))
     order = rng.permutation(len(pairs))
+    if teams:
+        pairs = [fill_team(p, target, teams) for p in pairs]
     return [MatchSpec(n, f"{game}-s{seed}-{target}-{n:07d}", pairs[int(i)])
             for n, i in enumerate(order)]
 
@@ -118,6 +130,21 @@ def _seat(target: str, others: Sequence[str], seat: int) -> tuple[str, ...]:
     """``target`` in ``seat``, ``others`` in the remaining seats in order."""
     out = list(others)
     out.insert(seat, target)
+    return tuple(out)
+
+
+def fill_team(players: Sequence[str], target: str,
+              teams: Sequence[Sequence[int]]) -> tuple[str, ...]:
+    """``players`` with ``target`` also in every other seat of the side of its (first) seat."""
+    out = list(players)
+    seat = out.index(target)
+    for team in teams:
+        if seat in team:
+            for s in team:
+                if not 0 <= s < len(out):
+                    raise ValueError(f"team {tuple(team)} names seat {s} of a "
+                                     f"{len(out)}-seat game")
+                out[s] = target
     return tuple(out)
 
 
@@ -130,6 +157,7 @@ def build_schedule(
     vs_targets: float = 0.1,
     sparring: Sequence[str] | None = None,
     seats: int = 2,
+    teams: Sequence[Sequence[int]] = (),
 ) -> list[MatchSpec]:
     """Every target's own schedule (:func:`build_target_schedule`), one after the other.
 
@@ -142,7 +170,7 @@ def build_schedule(
     for t in targets:
         pool = list(targets) if sparring is None else list(sparring)
         out += build_target_schedule(game, t, opponents, pool, matches_per_target, seed,
-                                     vs_targets, seats)
+                                     vs_targets, seats, teams)
     return out
 
 
@@ -262,8 +290,8 @@ def play_schedule(
 
 
 __all__ = ["ForeignOutputError", "MatchSpec", "build_schedule", "build_target_schedule",
-           "duplicate_stats", "journal_path", "play_schedule", "resume_point", "run_fingerprint",
-           "shard"]
+           "duplicate_stats", "fill_team", "journal_path", "play_schedule", "resume_point",
+           "run_fingerprint", "shard"]
 
 
 def duplicate_stats(log_paths: Iterable[str | Path], bot_id: str) -> dict[str, float]:

@@ -20,7 +20,9 @@ from ime.workflow.tags import (
     HOW_TRAIN_RUNS,
     RUNTIME_TRAIN_KEYS,
     dataset_key,
+    dataset_settings,
     logs_key,
+    plays_team_seats,
     results_key,
     train_key,
 )
@@ -139,7 +141,7 @@ class WorkflowIndex:
             "netdir": alternatives(d for _, _, d in self.nets),
             "part": alternatives(p for v in vs for p in v.parts()),
             "bot": alternatives(b for v in vs for b in v.targets),
-            "mode": "strict|lenient",
+            "mode": "strict|lenient|strict-forced|lenient-forced",
             "fold": r"\d+",
             "rdir": alternatives([*self.results, *self.sweeps]),
         }
@@ -164,13 +166,16 @@ class WorkflowIndex:
         sparring = v.sparring(target)
         used = unique([target, *opponents, *sparring])
         specs = self.specs(game)
-        return {
+        out = {
             "game": game, "game_params": v.game_params, "target": target,
             "opponents": opponents, "sparring": sparring,
             "per_target": m["per_target"], "vs_targets": m["vs_targets"], "seed": m["seed"],
             "shards": m["shards"], "shard": int(shard.removeprefix("shard")),
             "bot_specs": {b: specs[b] for b in sorted(used)},
         }
+        if plays_team_seats(v.cfg):  # absent otherwise: the parts of `one` keep their params
+            out["team_seats"] = "all"
+        return out
 
     def decisions_input(self, game: str, ltag: str, part: str) -> str:
         v = self.logs[(game, ltag)]
@@ -182,11 +187,18 @@ class WorkflowIndex:
                        part: str | None = None) -> dict[str, Any]:
         """A generated part keeps its own target's decisions only (the matches scheduled for
         it); a raw part keeps every target's."""
+        from ime.datasets.extract import dataset_encoder, parse_decisions_label
+
         v = self.logs[(game, ltag)]
         target = self.split_part(part)[0] if part is not None and v.source != "raw" else None
-        return {"game": game, "game_params": v.game_params,
-                "targets": [target] if target else v.targets, "mode": mode,
-                "num_actions": encoder_shape(game, v.game_params)[1]}
+        replay, keep_forced = parse_decisions_label(mode)
+        out = {"game": game, "game_params": v.game_params,
+               "targets": [target] if target else v.targets, "mode": replay,
+               "num_actions": encoder_shape(game, v.game_params)[1]}
+        if keep_forced:  # absent otherwise: the default parts keep their params
+            dataset_encoder(game, v.game_params, keep_forced=True)  # an encoder without: fail now
+            out["keep_forced"] = True
+        return out
 
     def dataset_inputs(self, game: str, dtag: str, bot: str | None = None) -> dict[str, list[str]]:
         """The decision parts (and their reports) ``bot``'s dataset reads: its own generated
@@ -200,7 +212,7 @@ class WorkflowIndex:
         d = v.cfg["dataset"]
         return {"game": game, "game_params": v.game_params, "bot": bot,
                 "max_matches": d["matches"], "dedup": d["dedup"],
-                "config": {"dataset": d, "logs": logs_key(v.cfg)}}
+                "config": {"dataset": dataset_settings(v.cfg), "logs": logs_key(v.cfg)}}
 
     def train_input(self, game: str, ttag: str, bot: str) -> str:
         return self.trains[(game, ttag)].dataset_path(bot)

@@ -59,6 +59,25 @@ def game_log_settings(c: Mapping[str, Any]) -> dict[str, Any]:
             if k not in GAME_NON_LOG_KEYS and not (k == "params" and not v)}
 
 
+def plays_team_seats(c: Mapping[str, Any]) -> bool:
+    """True when a target fills every seat of its side in its generated matches:
+    ``matches.team_seats: all`` and the game declares sides (``GameType.teams``). Otherwise the
+    key changes no log and stays out of the logs' key, so the logs of ``one`` (and of a game
+    without sides) keep the tags and metadata they had before the option existed."""
+    if c["matches"].get("team_seats", "one") != "all":
+        return False
+    from ime.core.registry import get_plugin
+
+    return bool(get_plugin(c["game"]["name"]).game_type.teams)
+
+
+def dataset_settings(c: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``dataset`` section as the datasets depend on it: ``keep_forced: false`` (the
+    default, the datasets made before the option existed) is left out, so those datasets keep
+    their tags, metadata and params."""
+    return {k: v for k, v in c["dataset"].items() if not (k == "keep_forced" and not v)}
+
+
 def logs_key(c: Mapping[str, Any]) -> dict[str, Any]:
     """The config keys (flat, dotted) the match logs depend on.
 
@@ -78,13 +97,14 @@ def logs_key(c: Mapping[str, Any]) -> dict[str, Any]:
     out = flatten(game_log_settings(c), "game")
     if not _targets_couple(c):
         del out["game.targets"]
-    out.update(flatten({k: v for k, v in m.items() if k != "raw_dir"}, "matches"))
+    skip = {"raw_dir"} | (set() if plays_team_seats(c) else {"team_seats"})
+    out.update(flatten({k: v for k, v in m.items() if k not in skip}, "matches"))
     return out
 
 
 def dataset_key(c: Mapping[str, Any]) -> dict[str, Any]:
-    """The keys a dataset depends on: the logs' plus ``dataset.*``."""
-    return {**logs_key(c), **flatten(c["dataset"], "dataset")}
+    """The keys a dataset depends on: the logs' plus ``dataset.*`` (:func:`dataset_settings`)."""
+    return {**logs_key(c), **flatten(dataset_settings(c), "dataset")}
 
 
 def train_key(c: Mapping[str, Any]) -> dict[str, Any]:

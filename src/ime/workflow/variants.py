@@ -120,8 +120,11 @@ class Variant:
 
     def decisions_path(self, part: str, pattern: str = P.DECISIONS) -> str:
         """A decisions part (or, with ``pattern=P.DECISIONS_REPORT``, its report)."""
+        from ime.datasets.extract import decisions_label
+
+        d = self.cfg["dataset"]
         return P.fill(pattern, game=self.game, ltag=self.logs_tag,
-                      mode=self.cfg["dataset"]["mode"], part=part)
+                      mode=decisions_label(d["mode"], bool(d.get("keep_forced"))), part=part)
 
     def dataset_path(self, bot: str) -> str:
         """Parquet dataset of ``bot`` (one row per decision)."""

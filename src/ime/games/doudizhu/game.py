@@ -52,6 +52,7 @@ GAME_TYPE = GameType(
     hidden_information=True,
     botzone_game_id="545840890003e2b77caf768f",
     simple_interaction=False,
+    teams=((0,), (1, 2)),  # the landlord against the two farmers (one side, one shared score)
 )
 
 

@@ -27,7 +27,8 @@ def job_decisions(smk: Any) -> None:
         rep = extract_part(smk.input[0], smk.output.parquet, smk.output.report, game=p["game"],
                            targets=p["targets"], num_actions=int(p["num_actions"]),
                            mode=p["mode"], rejects_path=smk.output.rejects,
-                           game_params=p["game_params"])
+                           game_params=p["game_params"],
+                           keep_forced=bool(p.get("keep_forced", False)))
         if p["mode"] != "lenient":
             Path(smk.output.rejects).write_text("")
         log.info("%s: %d lines, %d accepted, %d rejected, %d ended by a fault; decisions %s",

@@ -17,10 +17,13 @@ def job_matches(smk: Any) -> None:
 
     p = smk.params.spec
     with job_logging(smk):
-        seats = get_game(p["game"], p["game_params"]).num_players
+        game = get_game(p["game"], p["game_params"])
+        # matches.team_seats=all: the target fills every seat of its side (the game's teams)
+        teams = game.game_type.teams if p.get("team_seats") == "all" else ()
         specs = build_target_schedule(p["game"], p["target"], p["opponents"], p["sparring"],
                                       int(p["per_target"]), int(p["seed"]),
-                                      vs_targets=float(p["vs_targets"]), seats=seats)
+                                      vs_targets=float(p["vs_targets"]),
+                                      seats=game.num_players, teams=teams)
         mine = shard(specs, int(p["shard"]), int(p["shards"]))
         log.info("%s shard %d/%d: %d of %d scheduled matches (sparring partners %s), "
                  "%d worker(s)", p["target"], p["shard"], p["shards"], len(mine), len(specs),

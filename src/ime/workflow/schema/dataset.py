@@ -14,3 +14,5 @@ class Dataset(Section):
     """Only each target's first N matches (null: all)."""
     mode: Literal["strict", "lenient"]
     dedup: Literal["keep", "drop_exact"]
+    keep_forced: bool
+    """Keep decisions with a single legal action (encoders with a ``keep_forced`` option)."""

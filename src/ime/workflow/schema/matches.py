@@ -17,4 +17,6 @@ class Matches(Section):
     vs_targets: float = Field(ge=0, le=1)
     """The fraction of a target's matches played against its sparring partners."""
     shards: int = Field(ge=1)
+    team_seats: Literal["one", "all"]
+    """all: the target fills every seat of its side (the game's ``GameType.teams``)."""
     seed: int
