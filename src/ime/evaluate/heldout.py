@@ -5,7 +5,12 @@ ensemble of all folds has seen (in 4 of 5 folds) the very position it is tested 
 inflates S1/S2 (the thesis lists "key positions from the training data or disjoint?" among its
 open questions, 6.2). The held-out score answers it with the cross-validation already there:
 for a key from match m, the imitator is the model of the fold whose *validation* set holds m
-(the split is :func:`ime.train.folds.match_folds` over the dataset's match ids, as in training).
+(the split is :class:`ime.train.folds.Split` over the dataset's match ids, as in training).
+
+With ``train.split=holdout`` one model is trained (fold 0) and validated on ``train.holdout`` of
+the matches: the keys from those matches are played by it, and the keys from the other 90 %
+(its training matches, :data:`ime.train.folds.TRAIN_ONLY`) are left out, since no model held them
+out.
 
 Keys whose match fell into a fold that was not trained (``train.run_folds`` < ``train.folds``)
 are left out; keys whose match is in no dataset at all (``dataset.matches`` truncation) were never
@@ -27,13 +32,18 @@ def fold_agent_id(imitator: str, fold: int) -> str:
     return f"{imitator}{FOLD_SEP}{fold}"
 
 
-def dataset_match_folds(dataset_path: str | Path, folds: int, seed: int) -> dict[str, int]:
-    """``match id -> fold`` exactly as training split the target's dataset."""
+def dataset_match_folds(dataset_path: str | Path, folds: int, seed: int,
+                        holdout: float | None = None) -> dict[str, int]:
+    """``match id -> fold`` exactly as training split the target's dataset: the k-fold split
+    into ``folds``, or with ``holdout`` (``train.split=holdout``'s share) fold 0 for the
+    validation matches and :data:`ime.train.folds.TRAIN_ONLY` for the training ones."""
     from ime.datasets.integrity import read_parquet
-    from ime.train.folds import match_folds
+    from ime.train.folds import Split
 
     ids = read_parquet(dataset_path, columns=["match_id"]).column("match_id").to_pylist()
-    return match_folds(ids, folds, seed)
+    split = (Split("kfold", int(folds), 0.0, int(seed)) if holdout is None
+             else Split("holdout", 1, float(holdout), int(seed)))
+    return split.match_table(ids)
 
 
 def heldout_agents(keys: pd.DataFrame, fold_of: Mapping[str, int], trained: Sequence[int],

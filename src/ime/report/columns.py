@@ -87,7 +87,7 @@ TABLE4_5_PERCENT = ("S1", "S2", "baseline_S1", "S1_heldout", "S2_heldout",
 
 _ACC = "accuracy of the imitator, the share of decisions on which its top action is the bot's"
 _TABLE4_4 = ("bot", "baseline", "net", "train_acc_mean", "train_acc_std", "val_acc_mean",
-             "val_acc_std", "folds", "pairs", "epochs_mean", "val_acc_unseen_mean",
+             "val_acc_std", "folds", "split", "pairs", "epochs_mean", "val_acc_unseen_mean",
              "val_seen_share_mean", "self_agreement", "self_agreement_lo", "self_agreement_hi",
              "train_acc_<head>_mean", "val_acc_<head>_mean")
 
@@ -152,7 +152,11 @@ COLUMNS: dict[str, Column] = {
     "train_acc_std": Column("sample std over folds of the training accuracy", PERCENT),
     "val_acc_mean": Column(f"validation {_ACC}; mean over folds", PERCENT),
     "val_acc_std": Column("sample std over folds of the validation accuracy", PERCENT),
-    "folds": Column("folds trained (of the k-fold split by match)", "count"),
+    "folds": Column("folds trained (of the k-fold split by match; 1 for a hold-out)", "count"),
+    "split": Column("the training split by match (train.split): `5-fold` (k-fold "
+                    "cross-validation; `folds` says how many of its folds ran) or `holdout 10%` "
+                    "(one model on 90 % of the matches, validated on the other 10 %: the "
+                    "thesis's 9:1 split)"),
     "epochs_mean": Column("epochs trained (early stopping); mean over folds", "count"),
     "val_acc_unseen_mean": Column("validation accuracy on positions that never occur in the "
                                   "fold's training rows; mean over folds", PERCENT),

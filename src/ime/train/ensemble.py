@@ -55,6 +55,7 @@ from ime.core.registry import get_encoder
 from ime.core.seeding import derive_seed
 from ime.nets import MaskedPolicyNet, MultiHeadPolicyNet, build_net
 from ime.train.augment import Symmetries
+from ime.train.folds import Split
 from ime.train.loop import (
     EarlyStopping,
     TensorData,
@@ -131,7 +132,8 @@ def train_bots(jobs: Mapping[str, tuple[str | Path, Sequence[Member]]],
     """
     device = pick_device(str(train_cfg.get("device", "auto")))
     set_determinism(threads, device)
-    folds, seed = int(train_cfg["folds"]), int(train_cfg["seed"])
+    split = Split.of(train_cfg)  # k-fold or hold-out: each bot split by its own match ids
+    seed = split.seed
     monitor = monitor_of(train_cfg)
     loaded = {bot: load_dataset(path, device) for bot, (path, _) in jobs.items()}
     arrs = {bot: arr for bot, (_, arr) in loaded.items()}
@@ -144,7 +146,7 @@ def train_bots(jobs: Mapping[str, tuple[str | Path, Sequence[Member]]],
         splits: dict[int, TensorData] = {}
         for mem in members:
             if mem.fold not in splits:
-                splits[mem.fold] = _shifted(split_fold(base, arrs[bot], mem.fold, folds, seed),
+                splits[mem.fold] = _shifted(split_fold(base, arrs[bot], mem.fold, split),
                                             offsets[bot])
             net_name = str(mem.net_config.get("name", mem.net_config.get("kind")))
             run_seed = derive_seed("train", seed, bot, net_name, mem.fold)

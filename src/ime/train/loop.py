@@ -49,7 +49,7 @@ from ime.nets import (
     save_checkpoint,
 )
 from ime.train.augment import Symmetries
-from ime.train.folds import split_indices
+from ime.train.folds import Split
 
 log = logging.getLogger("ime.train")
 
@@ -165,11 +165,10 @@ def load_dataset(path: str | Path, device: torch.device) -> tuple[TensorData, De
     return data, arr
 
 
-def split_fold(data: TensorData, arr: DecisionArrays, fold: int, folds: int,
-               seed: int) -> TensorData:
-    """``data`` with the rows of ``fold`` of ``folds`` (split by match) as its indices; the
-    tensors are shared, not copied."""
-    tr, va = split_indices(arr.match_id, folds, fold, seed)
+def split_fold(data: TensorData, arr: DecisionArrays, fold: int, split: Split) -> TensorData:
+    """``data`` with the rows of model ``fold`` of ``split`` (by match: a k-fold's fold, or the
+    hold-out's one model) as its indices; the tensors are shared, not copied."""
+    tr, va = split.indices(arr.match_id, fold)
     unseen = va[~seen_states(position_part(arr.state, arr.metadata), tr, va)]
     device = data.planes.device
     return dataclasses.replace(data, train_idx=torch.from_numpy(tr).to(device),
@@ -177,11 +176,10 @@ def split_fold(data: TensorData, arr: DecisionArrays, fold: int, folds: int,
                                val_unseen_idx=torch.from_numpy(unseen).to(device))
 
 
-def load_fold(path: str | Path, fold: int, folds: int, seed: int,
-              device: torch.device) -> TensorData:
-    """Read a dataset file and split it by match for ``fold`` of ``folds``."""
+def load_fold(path: str | Path, fold: int, split: Split, device: torch.device) -> TensorData:
+    """Read a dataset file and split it by match for model ``fold`` of ``split``."""
     data, arr = load_dataset(path, device)
-    return split_fold(data, arr, fold, folds, seed)
+    return split_fold(data, arr, fold, split)
 
 
 @torch.no_grad()
@@ -315,10 +313,10 @@ def train_fold(
     """Train one fold, write the checkpoint and the metrics JSON, return the metrics."""
     device = pick_device(str(train_cfg.get("device", "auto")))
     set_determinism(threads, device)
-    folds = int(train_cfg["folds"])
-    seed = int(train_cfg["seed"])
+    split = Split.of(train_cfg)
+    folds, seed = split.models, split.seed
     net_name = str(net_config.get("name", net_config.get("kind")))
-    data = load_fold(dataset_path, fold, folds, seed, device)
+    data = load_fold(dataset_path, fold, split, device)
     run_seed = derive_seed("train", seed, bot, net_name, fold)
     torch.manual_seed(run_seed)
     model = build_net(net_config, data.in_shape, data.head_sizes, seed=run_seed).to(device)
@@ -393,7 +391,7 @@ def write_fold(model: MaskedPolicyNet | MultiHeadPolicyNet, data: TensorData, *,
     train_loss, train_acc = evaluate(model, data, data.train_idx)
     val_loss, val_acc = evaluate(model, data, data.val_idx)
     _, val_acc_unseen = evaluate(model, data, data.val_unseen_idx)
-    folds = int(train_cfg["folds"])
+    folds = Split.of(train_cfg).models  # models of the split: k, or 1 for a hold-out
     net_name = str(net_config.get("name", net_config.get("kind")))
     n_tr = int(data.train_idx.numel())
     n_va = int(data.val_idx.numel())

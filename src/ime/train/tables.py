@@ -1,4 +1,5 @@
-"""Tables 4.3 (the nets) and 4.4 (imitation accuracy, mean and std over the k folds)."""
+"""Tables 4.3 (the nets) and 4.4 (imitation accuracy, mean and std over the k folds, or the
+one model of a hold-out split; its ``split`` column says which ran)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pandas as pd
 from ime.nets import build_net, count_params, describe
 
 TABLE4_4_COLUMNS = ["bot", "baseline", "net", "train_acc_mean", "train_acc_std",
-                    "val_acc_mean", "val_acc_std", "folds", "pairs", "epochs_mean",
+                    "val_acc_mean", "val_acc_std", "folds", "split", "pairs", "epochs_mean",
                     "val_acc_unseen_mean", "val_seen_share_mean"]
 CEILING_COLUMNS = ["self_agreement", "self_agreement_lo", "self_agreement_hi"]
 """Table 4.4's ceiling (per bot, repeated on each net's row), when measured."""
@@ -90,7 +91,7 @@ def table4_4(metrics: Sequence[Mapping[str, Any]],
                 "bot": bot, "baseline": round(float(st["baseline"]), 2), "net": net,
                 "train_acc_mean": round(float(np.mean(tr)), 2), "train_acc_std": round(_std(tr), 2),
                 "val_acc_mean": round(float(np.mean(va)), 2), "val_acc_std": round(_std(va), 2),
-                "folds": len(ms), "pairs": int(st["pairs"]),
+                "folds": len(ms), "split": _split_of(ms, bot, net), "pairs": int(st["pairs"]),
                 "epochs_mean": round(float(np.mean([m["epochs"] for m in ms])), 1),
                 "val_acc_unseen_mean": _mean_of(ms, "val_acc_unseen"),
                 "val_seen_share_mean": _mean_of(ms, "val_seen_share"),
@@ -100,6 +101,24 @@ def table4_4(metrics: Sequence[Mapping[str, Any]],
     ceiling_cols = [c for c in CEILING_COLUMNS if ceilings is not None]
     extra = sorted({c for r in rows for c in r} - set(TABLE4_4_COLUMNS) - set(ceiling_cols))
     return pd.DataFrame(rows, columns=[*TABLE4_4_COLUMNS, *ceiling_cols, *extra])
+
+
+def _split_of(ms: Sequence[Mapping[str, Any]], bot: str, net: str) -> str:
+    """The ``split`` column: what the models' own metrics say they were trained with (their
+    ``config.train``, which training always writes; else the k-fold of their ``folds``, else
+    empty: unknown)."""
+    from ime.train.folds import split_label
+
+    def label(m: Mapping[str, Any]) -> str:
+        t = (m.get("config") or {}).get("train")
+        if t is None:
+            return split_label({"folds": m["folds"]}) if "folds" in m else ""
+        return split_label(t)
+
+    labels = {label(m) for m in ms}
+    if len(labels) != 1:
+        raise ValueError(f"bot {bot!r} net {net!r}: models of different splits {sorted(labels)}")
+    return labels.pop()
 
 
 def _first_head_keys(ms: Sequence[Mapping[str, Any]]) -> list[str]:

@@ -157,9 +157,12 @@ class EvalPlan:
                 [self.v.checkpoint_path(target, self.net, k)], target=target, net=self.net,
                 fold=k)
         t = self.cfg["train"]
+        # a hold-out's share (ime.evaluate.heldout); absent under k-fold (params as before)
+        split = {"holdout": float(t["holdout"])} if t.get("split") == "holdout" else {}
         return {"game": self.game, "game_params": self.game_params, "target": target,
                 "imitator": agent, "trained": trained, "folds": int(t["folds"]),
-                "train_seed": int(t["seed"]), "bot_specs": {b: specs[b] for b in sorted(specs)}}
+                "train_seed": int(t["seed"]), **split,
+                "bot_specs": {b: specs[b] for b in sorted(specs)}}
 
     def agent_inputs(self, agent: str) -> list[str]:
         t = imitated_target(agent)

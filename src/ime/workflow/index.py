@@ -25,6 +25,7 @@ from ime.workflow.tags import (
     plays_team_seats,
     results_key,
     train_key,
+    unused_split_keys,
 )
 from ime.workflow.variants import Plan, Variant, unique
 
@@ -291,8 +292,10 @@ class WorkflowIndex:
         The game's symmetries (``game.augment``) reach training as ``train.augment``. The job
         trains ``folds`` (every trained fold of the net) together (:mod:`ime.train.ensemble`)."""
         v = self.trains[(game, ttag)]
+        unused = unused_split_keys(v.cfg["train"])  # k-fold: no split keys (params as before)
         train = {k: x for k, x in v.cfg["train"].items()
-                 if k not in RUNTIME_TRAIN_KEYS or k == "device"}  # the job picks its device
+                 if (k not in RUNTIME_TRAIN_KEYS or k == "device")  # the job picks its device
+                 and k not in unused}
         train["augment"] = v.cfg["game"]["augment"]
         return {"bot": bot, "folds": list(range(self.fold_counts[(game, ttag)])),
                 "net": self.nets[(game, ttag, netdir)], "train": train}

@@ -26,6 +26,20 @@ RUNTIME_TRAIN_KEYS = ("nets", "run_folds", *HOW_TRAIN_RUNS)
 how it runs (``stack_bots``: several bots' folds in one job, the same files), and which nets /
 how many folds are trained at all."""
 
+
+def unused_split_keys(t: Mapping[str, Any]) -> tuple[str, ...]:
+    """``train`` keys left out of the models' key and the train jobs' settings: under k-fold
+    (the default) ``split`` and ``holdout``, which it does not read. So k-fold models keep the
+    tags, hashes and params they had before the option existed (nothing re-trains), and changing
+    ``train.holdout`` under k-fold re-trains nothing. A hold-out keeps every key: its tag says
+    ``train.holdout-0.1__train.split-holdout`` (never a k-fold model's), and ``train.folds``,
+    which it ignores, stays too, since a missing key would read ``train.folds-unset`` in every
+    hold-out tag (the price: changing ``train.folds`` under a hold-out re-trains it)."""
+    if t.get("split", "kfold") == "kfold":
+        return ("split", "holdout")
+    return ()
+
+
 GAME_NON_LOG_KEYS = ("augment", "references", "openings", "scales", "extra")
 """``game`` keys the match logs do not depend on: training's symmetries, the evaluation's
 references and tournament openings (each in the key of the stage that uses them), the
@@ -109,8 +123,10 @@ def dataset_key(c: Mapping[str, Any]) -> dict[str, Any]:
 
 def train_key(c: Mapping[str, Any]) -> dict[str, Any]:
     """The keys a trained model depends on (besides its architecture, which names its folder):
-    the dataset's, ``train.*`` and the game's training symmetries ``game.augment``."""
-    t = {k: v for k, v in c["train"].items() if k not in RUNTIME_TRAIN_KEYS}
+    the dataset's, ``train.*`` (the split's own keys: :func:`unused_split_keys`) and the game's
+    training symmetries ``game.augment``."""
+    unused = unused_split_keys(c["train"])
+    t = {k: v for k, v in c["train"].items() if k not in RUNTIME_TRAIN_KEYS and k not in unused}
     return {**dataset_key(c), **flatten(t, "train"), "game.augment": c["game"]["augment"]}
 
 

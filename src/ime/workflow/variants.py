@@ -76,10 +76,12 @@ class Variant:
         """How many folds are trained (checkpoints ``fold0 .. fold{folds-1}`` exist).
 
         ``train.folds`` is k of the k-fold split; ``train.run_folds`` (when set) trains only the
-        first folds of that split (the quick scale's time saver).
+        first folds of that split (the quick scale's time saver); ``train.split=holdout`` trains
+        one model, ``fold0`` (:func:`ime.train.folds.trained_models`).
         """
-        t = self.cfg["train"]
-        return int(t["run_folds"]) if t.get("run_folds") is not None else int(t["folds"])
+        from ime.train.folds import trained_models
+
+        return trained_models(self.cfg["train"])
 
     @property
     def source(self) -> str:

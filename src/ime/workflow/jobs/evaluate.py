@@ -77,7 +77,8 @@ def job_heldout(smk: Any) -> None:
     p = smk.params.spec
     with job_logging(smk):
         ks = read_keyset(smk.input.keyset)
-        fold_of = dataset_match_folds(smk.input.dataset, int(p["folds"]), int(p["train_seed"]))
+        fold_of = dataset_match_folds(smk.input.dataset, int(p["folds"]), int(p["train_seed"]),
+                                      holdout=p.get("holdout"))
         agents = heldout_agents(ks.df, fold_of, p["trained"], p["imitator"])
         df, info = score_per_key(ks, agents, _factory(p), workers=int(smk.threads),
                                  progress=True,

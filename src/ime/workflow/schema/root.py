@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ime.train.folds import trained_models
 from ime.workflow.schema.common import Section
 from ime.workflow.schema.dataset import Dataset
 from ime.workflow.schema.evaluate import Evaluate
@@ -70,10 +71,10 @@ def cross_section_problems(c: Mapping[str, Any]) -> list[str]:
             problems.append(f"sweep key {key!r} is not a config key (nor a config group: "
                             f"{', '.join(SWEEPABLE_GROUPS)})")
     im = c["evaluate"]["imitator"]
-    folds = int(t["run_folds"] or t["folds"])  # the folds actually trained
+    folds = trained_models(t)  # the folds actually trained (a hold-out: one)
     if isinstance(im["fold"], int) and im["fold"] >= folds:
         problems.append(f"evaluate.imitator.fold={im['fold']} but only folds 0..{folds - 1} "
-                        "are trained (train.folds / train.run_folds)")
+                        "are trained (train.folds / train.run_folds / train.split)")
     if im["net"] not in t["nets"] and im["net"] != c["net"]["name"]:
         problems.append(f"evaluate.imitator.net={im['net']!r} is not trained "
                         f"(train.nets={t['nets']})")

@@ -1,4 +1,4 @@
-"""``train``: k-fold training of the imitation nets (config/config.yaml)."""
+"""``train``: training of the imitation nets, k-fold or one hold-out (config/config.yaml)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,11 @@ from ime.workflow.schema.common import NonEmpty, Section
 
 class Train(Section):
     nets: Annotated[list[str], NonEmpty]
+    split: Literal["kfold", "holdout"]
     folds: int = Field(ge=2)
     run_folds: int | None = Field(ge=1)
+    # the validation share of a hold-out; at most half, so the model trains on most matches
+    holdout: float = Field(gt=0, le=0.5)
     max_epochs: int = Field(ge=1)
     patience: int = Field(ge=0)
     monitor: Literal["val_acc", "val_loss"]
@@ -31,4 +34,14 @@ class Train(Section):
         if self.run_folds is not None and self.run_folds > self.folds:
             raise ValueError(f"train.run_folds={self.run_folds} exceeds "
                              f"train.folds={self.folds}")
+        return self
+
+    @model_validator(mode="after")
+    def _holdout_trains_one_model(self) -> Train:
+        # run_folds picks folds of a k-fold split; a hold-out has one model, so a value there
+        # would be silently ignored (the quick scale sets run_folds: 2)
+        if self.split == "holdout" and self.run_folds is not None:
+            raise ValueError(f"train.split=holdout trains one model, but train.run_folds="
+                             f"{self.run_folds} picks folds of a k-fold split: add "
+                             "train.run_folds=null (or use train.split=kfold)")
         return self
