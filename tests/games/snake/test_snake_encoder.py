@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from ime.datasets.build import random_baseline
 from ime.games.snake import board as B
 from ime.games.snake.encode import (
     SnakeEgoEncoder,
@@ -67,11 +68,19 @@ def test_masks_are_the_engines_legal_directions():
     # snake 0's head (2, 2): up (1, 2), right (2, 3) own body, down (3, 2), left (2, 1)
     assert st.legal_actions(0) == [0, 2, 3]
     states = played_states(FIXED)
+    forced = 0
     for p in (0, 1):
         obs = make_encoder(FIXED).encode(states, [p] * len(states))
-        for s, m in zip(states, obs.mask, strict=True):
-            assert np.flatnonzero(m).tolist() == s.legal_actions(p)
-            assert m.any() == (not s.is_terminal())
+        kept = make_encoder(FIXED, keep_forced=True).encode(states, [p] * len(states))
+        assert np.array_equal(obs.planes, kept.planes)
+        for s, m, k in zip(states, obs.mask, kept.mask, strict=True):
+            legal = s.legal_actions(p)
+            assert np.flatnonzero(k).tolist() == legal
+            assert k.any() == (not s.is_terminal())
+            # a forced decision (one legal direction) has an empty mask unless keep_forced
+            assert np.flatnonzero(m).tolist() == (legal if len(legal) > 1 else [])
+            forced += len(legal) == 1
+    assert forced > 0  # random games run into corridors: the rule above was exercised
 
 
 def test_boxed_in_snake_gets_all_four_directions():
@@ -203,3 +212,77 @@ def test_labels_decode_and_select_are_legal():
         assert choice == st.legal_actions(p)[0]
     st.apply_actions({0: 2, 1: 0})
     assert enc.encode([st], [0]).planes[0, 0, 2, 1] == 1  # head moved down to (3, 2)
+
+
+# --- forced decisions and the random baseline (thesis 2.1.3: 40.0-47.3 %) ------------------------
+FAR = [(10, 11), (10, 10)]  # snake 1, out of the way in the bottom-right corner
+
+
+def corridor_positions():
+    """Hand-made 10 x 11 positions (ply 12: a growth turn, tails stay) where snake 0 has 1, 2,
+    3 and 4 legal directions, with those directions."""
+    return [
+        # head (1, 2), body (1, 1), (2, 1), obstacle (2, 2): up is the wall, left the body,
+        # down the obstacle -> right only
+        (FIXED.state_from_bodies(11, 10, [(2, 2), (9, 10)], [[(1, 2), (1, 1), (2, 1)], FAR],
+                                 ply=12), [1]),
+        # head (1, 5) on the top wall, body (1, 4): right and down
+        (FIXED.state_from_bodies(11, 10, [], [[(1, 5), (1, 4)], FAR], ply=12), [1, 2]),
+        # head (5, 5) in the open, body (5, 4): up, right, down
+        (FIXED.state_from_bodies(11, 10, [], [[(5, 5), (5, 4)], FAR], ply=12), [0, 1, 2]),
+        # a one-cell snake in the open: all four
+        (FIXED.state_from_bodies(11, 10, [], [[(5, 5)], FAR], ply=12), [0, 1, 2, 3]),
+    ]
+
+
+def test_forced_decision_is_dropped_and_the_baseline_is_over_real_choices():
+    """The baseline is the mean over dataset rows of 1 / #legal directions; the forced position
+    (one legal direction) is no row by default, so the baseline is (1/2 + 1/3 + 1/4) / 3 =
+    36.1 %; with ``keep_forced`` it is (1 + 1/2 + 1/3 + 1/4) / 4 = 52.1 %."""
+    pos = corridor_positions()
+    states = [s for s, _ in pos]
+    assert [s.legal_actions(0) for s in states] == [legal for _, legal in pos]
+    for keep, counts, expect in ((False, [0, 2, 3, 4], 36.11), (True, [1, 2, 3, 4], 52.08)):
+        rows = make_encoder(FIXED, keep_forced=keep).encode(states, [0] * 4).mask.sum(axis=1)
+        assert rows.tolist() == counts
+        assert random_baseline(rows[rows > 0]) == pytest.approx(expect, abs=0.01)
+
+
+def test_a_forced_direction_is_played_without_the_net():
+    def never(obs):
+        raise AssertionError("the net was asked about a forced decision")
+
+    def prefer_down(obs):
+        return [np.tile(np.array([[0.0, 0.1, 0.9, 0.0]]), (len(obs.planes), 1))]
+
+    enc = make_encoder(FIXED)
+    (forced, legal), (choice, _) = corridor_positions()[:2]
+    assert enc.select(forced, 0, never) == legal[0] == 1
+    assert enc.select(choice, 0, prefer_down) == 2  # a real choice goes to the policy
+
+
+def test_extracted_rows_have_real_choices_and_forced_ones_are_counted(tmp_path):
+    """Through the dataset extractor on played matches: every row has 2+ legal directions, and
+    rows + forced_passes_dropped are all the target's decisions, the forced ones exactly those
+    with one legal direction."""
+    import pyarrow.parquet as pq
+
+    from ime.bots.registry import load_bot_specs
+    from ime.datasets.extract import extract_part
+    from ime.matches.logs import read_matches
+    from ime.matches.runner import build_target_schedule, play_schedule
+
+    params = {"width": 11, "height": 10}
+    sched = build_target_schedule("snake", "greedy", ["random"], [], 4, 7, 0.0)
+    log = tmp_path / "m.jsonl"
+    play_schedule("snake", sched, load_bot_specs("snake"), log, seed=7, workers=1,
+                  progress=False, game_params=params)
+    rep = extract_part(log, tmp_path / "d.parquet", tmp_path / "d.json", game="snake",
+                       targets=["greedy"], game_params=params)
+    n_legal = pq.read_table(tmp_path / "d.parquet")["num_legal"].to_numpy()
+    decisions = [len(d.state.legal_actions(d.player))
+                 for m in read_matches(log, SnakeGame(**params)).accepted if m.fault is None
+                 for d in m.decisions if m.players[d.player] == "greedy"]
+    assert len(n_legal) > 0 and n_legal.min() >= 2
+    assert sorted(n_legal.tolist()) == sorted(a for a in decisions if a > 1)
+    assert rep["forced_passes_dropped"] == decisions.count(1) > 0
