@@ -7,6 +7,7 @@
     snakemake -j8 reversi_tables --config overrides='[net=mlp2]'  # a variant's, by game name
     snakemake -j8 --config overrides='[scale=thesis]'
     snakemake -n --config overrides='[dataset.matches=100]'   # what a variant would run
+    snakemake -j8 reproduction --config overrides='[scale=thesis]'  # the thesis reproduced
 
 The config is composed by Hydra from config/ (config.yaml + groups game/, net/, scale/,
 experiment/, evaluate/) with the overrides given under the single --config key `overrides`, for
@@ -22,6 +23,7 @@ from snakemake.utils import min_version
 from ime.workflow import ConfigError, setup_workflow
 from ime.workflow import paths as P
 from ime.workflow.index import alternatives
+from ime.workflow.thesis import ThesisPlan
 
 min_version("8.0")
 
@@ -35,6 +37,7 @@ except ConfigError as e:
 
 INDEX = WF.index  # stages 1-3: wildcards -> variant and job params (ime.workflow.index)
 EVAL = WF.evals  # stage 4 and results (ime.workflow.evalplan)
+THESIS = ThesisPlan(WF)  # the reproduction report (ime.workflow.thesis)
 # P: every path pattern (ime.workflow.paths); the rules' outputs are these patterns.
 
 
@@ -51,6 +54,14 @@ rule all:
 rule all_games:
     input:
         lambda wc: WF.checked(WF.all_games_targets),
+
+
+# reproduction: the reproduction report of this composition (rules/thesis.smk), wherever the
+# overrides put it: snakemake -j8 reproduction --config overrides='[scale=thesis]'
+rule reproduction:
+    input:
+        lambda wc: WF.checked(THESIS.directory) + "/reproduction.md",
+    localrule: True
 
 
 # <game>_tables: what rule all builds for that game, wherever the overrides put it, so that a
@@ -70,6 +81,7 @@ include: "rules/datasets.smk"
 include: "rules/train.smk"
 include: "rules/evaluate.smk"
 include: "rules/report.smk"
+include: "rules/thesis.smk"
 include: "rules/results.smk"
 
 
@@ -80,5 +92,6 @@ localrules:
     net_architectures,
     imitation_accuracy,
     run_report,
+    thesis_report,
     artifact,
     results_index,

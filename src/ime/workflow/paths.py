@@ -54,6 +54,13 @@ RESULTS_DIR = "results/{game}"
 RESULT = "{rdir}/{name}"
 """A file of a variant's results directory (``name`` may hold ``figures/``)."""
 
+# --- the thesis reproduction report (ime.workflow.thesis) --------------------------------------
+THESIS_DIR = "results/thesis"
+"""The default composition's reproduction report; any other variant's is ``THESIS_DIR/<name>``."""
+THESIS_FILE = "{trdir}/{tname}"
+"""A file of the report's folder (``trdir``: ``results/thesis[/<variant>]``)."""
+THESIS_LOG = "logs/thesis/{trdir}.log"
+
 # --- logs and benchmarks of the jobs ------------------------------------------------------------
 JOB_LOG = "logs/{game}/{kind}/{job}.log"
 JOB_BENCHMARK = "benchmarks/{game}/{kind}/{job}.tsv"
@@ -101,6 +108,16 @@ def result_benchmark(name: str) -> str:
 def result(name: str) -> str:
     """A results file's pattern: ``{rdir}/<name>`` (``rdir`` left as a wildcard)."""
     return RESULT.replace("{name}", name)
+
+
+def thesis_dir(name: str = "") -> str:
+    """``results/thesis`` for the default composition, else ``results/thesis/<name>``."""
+    return f"{THESIS_DIR}/{name}" if name else THESIS_DIR
+
+
+def thesis_file(name: str) -> str:
+    """A report file's pattern: ``{trdir}/<name>``."""
+    return THESIS_FILE.replace("{tname}", name)
 
 
 def results_dir(game: str, name: str = "") -> str:

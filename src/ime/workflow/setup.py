@@ -255,6 +255,15 @@ class Workflow:
         games = self.games
         _, _, rest = path.partition("/")
         game, _, name = rest.partition("/")
+        if game == "thesis":
+            from ime.workflow.thesis import ThesisPlan
+
+            where = ThesisPlan(self).directory()
+            raise ConfigError(f"{path}: no file of the reproduction report; with the overrides "
+                              f"{self.overrides} it is {where}/reproduction.md (beside it: "
+                              "numbers.csv, conclusions.csv, protocol.csv, table6_1.csv); "
+                              f"build it with: snakemake -j8 reproduction "
+                              f"{config_arg(self.overrides)}".rstrip())
         listed = f"the games: {', '.join(games)}"
         if game not in games or not name:
             close = difflib.get_close_matches(game, games, n=1, cutoff=0.5)

@@ -1,0 +1,351 @@
+"""The reproduction report: the thesis's numbers beside ours, its conclusions checked, its
+protocol beside ours, Table 6.1 across games, and the run's provenance, in one folder.
+
+Everything in it is generated from a run's result tables (:mod:`ime.thesis.results`) and the
+thesis data in ``config/thesis/``; nothing is typed by hand, so that rerunning the report after a
+change shows the change. Files (``results/thesis[/<variant>]/``):
+
+* ``reproduction.md`` the report;
+* ``numbers.csv`` every compared thesis number (:func:`ime.thesis.compare.compare`);
+* ``conclusions.csv`` each conclusion's verdict (:mod:`ime.thesis.conclusions`);
+* ``protocol.csv`` each protocol item, same or different (:mod:`ime.thesis.protocol`);
+* ``table6_1.csv`` / ``table6_1_by_class.csv`` and ``figures/table6_1.png`` (+pdf): imitation
+  difficulty by algorithm class over the games, by S2 and by accuracy;
+* ``provenance.json`` git commit, versions, machine, and time per stage.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ime.thesis import compare as K
+from ime.thesis import conclusions as C
+from ime.thesis import protocol as PR
+from ime.thesis.results import GameResults
+
+GAMES = ("reversi", "doudizhu", "snake")
+"""The thesis's games, in its chapters' order (2.1.3 Snake comes last: it is a side study)."""
+
+FILES = ("reproduction.md", "numbers.csv", "conclusions.csv", "protocol.csv", "table6_1.csv",
+         "table6_1_by_class.csv", "figures/table6_1.png", "figures/table6_1.pdf",
+         "provenance.json")
+"""What the report job writes, relative to its folder."""
+
+
+def verdicts(results: Mapping[str, GameResults], listed: pd.DataFrame) -> pd.DataFrame:
+    """Each conclusion of ``conclusions.csv`` with its check's verdict (a conclusion without a
+    check is an error: every stated conclusion must be checked)."""
+    missing = sorted(set(listed["id"]) - set(C.CHECKS))
+    if missing:
+        raise ValueError(f"conclusions without a check in ime.thesis.conclusions: {missing}")
+    from ime.thesis.own import thesis_results
+
+    own = thesis_results()
+    rows = []
+    for r in listed.itertuples():
+        v = C.run_check(r.id, results)
+        rows.append({"id": r.id, "section": r.section, "tables": r.tables,
+                     "statement": r.statement, "verdict": v.status,
+                     "significant": "" if v.significant is None else str(v.significant).lower(),
+                     "numbers": v.numbers, "thesis_verdict": C.run_check(r.id, own).status})
+    return pd.DataFrame(rows, columns=["id", "section", "tables", "statement", "verdict",
+                                       "significant", "numbers", "thesis_verdict"])
+
+
+def table6_1(results: Mapping[str, GameResults], numbers: pd.DataFrame) -> pd.DataFrame:
+    """Per evaluated bot of every game: its class, accuracy above baseline, S2 (with CI and on
+    held-out keys) and the thesis's Table 6.1 S2 where the thesis has the bot."""
+    rows = []
+    t61 = numbers[(numbers["table"] == "Table 6.1") & (numbers["metric"] == "S2")]
+    for game in GAMES:
+        g = results.get(game)
+        if g is None or g.get("difficulty_by_class.csv") is None:
+            continue
+        d = g.get("difficulty_by_class.csv")
+        s = g.get("s1s2_imitator.csv")
+        s = s.set_index("bot") if s is not None else pd.DataFrame()
+        try:
+            acc = C.accuracy_by_bot(g, "mean" if game == "snake" else None).set_index("bot")
+        except C.Missing:
+            acc = pd.DataFrame(columns=["val_acc", "baseline", "margin"])
+        for _, r in d.iterrows():
+            bot = r["bot"]
+            n = g.thesis_no(bot)
+            th = t61[(t61["game"] == game) & (t61["subject"] == str(n))]["value"]
+            rows.append({
+                "game": game, "bot": bot, "thesis_bot": n if n is not None else "",
+                "class": r["class"], "algorithm": r.get("algorithm", ""),
+                "val_acc": acc["val_acc"].get(bot, np.nan),
+                "baseline": acc["baseline"].get(bot, np.nan),
+                "val_acc_margin": acc["margin"].get(bot, np.nan),
+                "S2": r["S2"], "S2_lo": r.get("S2_lo", np.nan), "S2_hi": r.get("S2_hi", np.nan),
+                "S2_heldout": (s["S2_heldout"].get(bot, np.nan)
+                               if "S2_heldout" in s.columns else np.nan),
+                "thesis_S2": float(th.iloc[0]) if len(th) else np.nan})
+    cols = ["game", "bot", "thesis_bot", "class", "algorithm", "val_acc", "baseline",
+            "val_acc_margin", "S2", "S2_lo", "S2_hi", "S2_heldout", "thesis_S2"]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def table6_1_by_class(per_bot: pd.DataFrame) -> pd.DataFrame:
+    """Per (game, class), hardest class first: bots, mean S2 (ours and the thesis's), mean
+    accuracy above baseline."""
+    order = {c: i for i, c in enumerate(C.CLASS_ORDER)}
+    g = per_bot.assign(_o=per_bot["class"].map(lambda c: order.get(c, len(order))))
+    out = (g.groupby(["game", "class"], sort=False)
+           .agg(bots=("bot", "size"), S2=("S2", "mean"), thesis_S2=("thesis_S2", "mean"),
+                val_acc_margin=("val_acc_margin", "mean"), _o=("_o", "first"))
+           .reset_index())
+    gorder = {x: i for i, x in enumerate(GAMES)}
+    out = out.assign(_g=out["game"].map(gorder)).sort_values(["_g", "_o"])
+    return out.drop(columns=["_o", "_g"]).reset_index(drop=True)
+
+
+def plot_table6_1(per_bot: pd.DataFrame, png: str | Path, pdf: str | Path) -> None:
+    """S2 by class, one panel per game: ours with CIs (filled), the thesis's (hollow)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    games = [g for g in GAMES if g in set(per_bot["game"])] or ["(no results)"]
+    fig, axes = plt.subplots(1, len(games), figsize=(4.2 * len(games), 3.6), squeeze=False)
+    for ax, game in zip(axes[0], games, strict=True):
+        d = per_bot[per_bot["game"] == game]
+        classes = [c for c in (*C.CLASS_ORDER, *sorted(set(d["class"]) - set(C.CLASS_ORDER)))
+                   if c in set(d["class"])]
+        for i, cls in enumerate(classes):
+            dc = d[d["class"] == cls].reset_index(drop=True)
+            xs = i + np.linspace(-0.2, 0.2, len(dc)) if len(dc) > 1 else np.array([i])
+            lo = (dc["S2"] - dc["S2_lo"]).clip(lower=0).fillna(0)
+            hi = (dc["S2_hi"] - dc["S2"]).clip(lower=0).fillna(0)
+            ax.errorbar(xs, dc["S2"], yerr=[lo, hi], fmt="o", color="C0", capsize=2,
+                        label="ours" if i == 0 else None)
+            ax.scatter(xs, dc["thesis_S2"], facecolors="none", edgecolors="C3", zorder=3,
+                       label="thesis" if i == 0 else None)
+            for x, b in zip(xs, dc["bot"], strict=True):
+                ax.annotate(b, (x, 2), rotation=90, fontsize=6, ha="center")
+        ax.set_xticks(range(len(classes)))
+        ax.set_xticklabels([c.replace(" search", "\nsearch") for c in classes], fontsize=7)
+        ax.set_ylim(0, 100)
+        ax.set_title(game)
+        ax.set_ylabel("S2 (%)")
+        ax.legend(fontsize=7, loc="lower right")
+    fig.suptitle("Table 6.1: endgame similarity S2 by algorithm class (hardest left)")
+    fig.tight_layout()
+    Path(png).parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(png, dpi=120)
+    fig.savefig(pdf, metadata={"CreationDate": None})
+    plt.close(fig)
+
+
+# --- markdown ---------------------------------------------------------------------------------
+def _num(x: Any, nd: int = 1) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)) or x is pd.NA:
+        return ""
+    if isinstance(x, (int, np.integer)) or (isinstance(x, float) and float(x).is_integer()
+                                           and abs(x) >= 100):
+        return f"{int(x):,}"
+    return f"{float(x):.{nd}f}"
+
+
+def _cell(x: Any) -> str:
+    return str(x).replace("|", "\\|").replace("\n", " ")
+
+
+def _table_md(df: pd.DataFrame, cols: Sequence[str], heads: Sequence[str] | None = None
+              ) -> list[str]:
+    heads = list(heads or cols)
+    out = ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
+    out += ["| " + " | ".join(_cell(r[c]) for c in cols) + " |" for _, r in df.iterrows()]
+    return out
+
+
+def _ci(lo: Any, hi: Any) -> str:
+    a, b = _num(lo), _num(hi)
+    return f"[{a}, {b}]" if a and b else ""
+
+
+def summary(nums: pd.DataFrame, concl: pd.DataFrame, proto: pd.DataFrame) -> dict[str, int]:
+    """The counts of the report's summary."""
+    measured = nums[nums["agrees"].notna()]
+    return {"numbers": len(nums), "measured": len(measured),
+            "agree": int((measured["agrees"] == True).sum()),  # noqa: E712 - nullable
+            "not_measured": int(nums["agrees"].isna().sum()),
+            "holds": int((concl["verdict"] == C.HOLDS).sum()),
+            "holds_significant": int(((concl["verdict"] == C.HOLDS)
+                                      & (concl["significant"] == "true")).sum()),
+            "fails": int((concl["verdict"] == C.FAILS).sum()),
+            "untestable": int((concl["verdict"] == C.UNTESTABLE).sum()),
+            "conclusions": len(concl),
+            "protocol_same": int((proto["status"] == PR.SAME).sum()),
+            "protocol_different": int((proto["status"] == PR.DIFFERENT).sum())}
+
+
+def markdown(*, scale: str, rdirs: Mapping[str, str], command: str, nums: pd.DataFrame,
+             concl: pd.DataFrame, proto: pd.DataFrame, per_bot: pd.DataFrame,
+             by_class: pd.DataFrame, prov: Mapping[str, Any]) -> str:
+    """The text of ``reproduction.md``."""
+    s = summary(nums, concl, proto)
+    git = prov.get("git") or {}
+    commit = git.get("commit") or "unknown"
+    dirty = " (uncommitted changes)" if git.get("dirty") else ""
+    tol = ", ".join(f"{u} ±{v:g}" + (" points" if u == "percent" else "") if k == "abs"
+                    else f"{u} ±{100 * v:g} %" for u, (k, v) in K.TOLERANCE.items())
+    lines = [
+        f"# The thesis reproduced: scale={scale}", "",
+        "Generated by the workflow; do not edit. Every number and verdict below comes from "
+        "code (`ime.thesis`) over the result tables of "
+        + ", ".join(f"`{d}/`" for d in rdirs.values())
+        + f" and the thesis's numbers in `config/thesis/`. Commit `{commit}`{dirty}.", "",
+        f"Rebuild: `{command}`", "",
+        "## Summary", "",
+        f"- **Numbers:** {s['numbers']} of the thesis's numbers compared; {s['measured']} "
+        f"measured in this run, of which **{s['agree']} agree** within tolerance "
+        f"({tol}; or the thesis's value inside our 95 % CI); {s['not_measured']} are not "
+        "measured at this scale (a bot or table this run does not have).",
+        f"- **Conclusions:** {s['conclusions']} stated by the thesis: **{s['holds']} hold** "
+        f"({s['holds_significant']} of them with CIs that separate what they order), "
+        f"**{s['fails']} do not hold**, {s['untestable']} cannot be tested on these results.",
+        f"- **Protocol:** {s['protocol_same']} items as the thesis, "
+        f"{s['protocol_different']} different (each with its reason below).", "",
+        "## Conclusions", "",
+        "Verdicts of `ime.thesis.conclusions` (one named check per conclusion; the thesis "
+        "section it is stated in; 'significant': whether the CIs back the ordering; 'on the "
+        "thesis's tables': the same check run on the numbers the thesis printed, where they "
+        "suffice).", "",
+    ]
+    c = concl.assign(sig=concl["significant"].replace({"true": "yes", "false": "no"}))
+    lines += _table_md(c, ["id", "section", "statement", "verdict", "sig", "thesis_verdict",
+                           "numbers"],
+                       ["check", "§", "the thesis states", "verdict", "significant",
+                        "on the thesis's tables", "our numbers"])
+    lines += ["", "## Protocol: the thesis's against ours", ""]
+    for game in GAMES:
+        p = proto[proto["game"] == game]
+        if p.empty:
+            continue
+        lines += [f"### {game}", ""]
+        lines += _table_md(p, ["item", "section", "thesis", "ours", "status", "reason"],
+                           ["item", "§", "thesis", "ours", "", "why ours differs"])
+        lines.append("")
+    lines += ["## The thesis's numbers beside ours", "",
+              "Per table: the thesis's value, ours, the difference, our 95 % CI, and for S1/S2 "
+              "ours on held-out keys (matches no fold trained on) beside the in-sample figure. "
+              "Counts of decision pairs are scaled to the thesis's matches per bot, tournament "
+              "points to its games per agent (the note says from what).", ""]
+    for (table, game), t in nums.groupby(["table", "game"], sort=False):
+        t = t.assign(
+            thesis_=t["thesis"].map(_num), ours_=t["ours"].map(_num),
+            diff_=t["diff"].map(lambda x: ("+" if x > 0 else "") + _num(x) if pd.notna(x)
+                                else ""),
+            ci=[_ci(a, b) for a, b in zip(t["ours_lo"], t["ours_hi"], strict=True)],
+            held=[(_num(h) + (" " + _ci(a, b) if _ci(a, b) else "")) if pd.notna(h) else ""
+                  for h, a, b in zip(t["heldout"], t["heldout_lo"], t["heldout_hi"],
+                                     strict=True)],
+            ok=t["agrees"].map(lambda a: "" if a is pd.NA or pd.isna(a) else
+                               ("yes" if a else "no")),
+            what=[f"{m}{' ' + n if n else ''}" for m, n in zip(t["metric"], t["net"],
+                                                                strict=True)])
+        n_ok = int((t["agrees"] == True).sum())  # noqa: E712
+        n_meas = int(t["agrees"].notna().sum())
+        lines += [f"### {table} ({game}): {n_ok} of {n_meas} measured agree", ""]
+        lines += _table_md(t, ["subject", "ours_subject", "what", "thesis_", "ours_", "diff_",
+                               "ci", "held", "ok", "note"],
+                           ["thesis", "ours", "metric", "thesis", "ours", "diff", "our CI",
+                            "held-out", "agrees", "note"])
+        lines.append("")
+    lines += ["## Table 6.1 across games: imitation difficulty by algorithm class", "",
+              "Mean S2 (%) and mean validation accuracy above the random baseline (points) "
+              "per class, hardest class first as the thesis orders them; the thesis's S2 "
+              "where it has the bots. Per bot: `table6_1.csv`; figure: "
+              "`figures/table6_1.png`.", ""]
+    bc = by_class.assign(**{k: by_class[k].map(_num) for k in ("S2", "thesis_S2",
+                                                               "val_acc_margin")})
+    lines += _table_md(bc, ["game", "class", "bots", "S2", "thesis_S2", "val_acc_margin"],
+                       ["game", "class", "bots", "S2", "thesis S2", "accuracy above baseline"])
+    lines += ["", "## Provenance", ""]
+    vers = prov.get("packages") or {}
+    mach = prov.get("machine") or {}
+    lines += [f"- commit `{commit}`{dirty}; written {prov.get('timestamp_utc', '')}",
+              "- " + ", ".join(f"{k} {v}" for k, v in vers.items() if v),
+              "- machine: " + ", ".join(f"{k} {v}" for k, v in mach.items()
+                                        if v not in (None, "", [], {})), ""]
+    stages = prov.get("stages") or []
+    if stages:
+        st = pd.DataFrame(stages)
+        for col in ("wall_s", "cpu_s"):
+            if col in st.columns:
+                st[col] = st[col].map(lambda x: _num(x, 0))
+        cols = [c for c in ("game", "stage", "jobs", "wall_s", "cpu_s") if c in st.columns]
+        lines += ["Time per stage (sums over the jobs' `benchmark:` files under "
+                  "`benchmarks/`; jobs that ran in earlier sittings included):", ""]
+        lines += _table_md(st, cols, cols)
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def write(out_dir: str | Path, *, scale: str, results: Mapping[str, GameResults],
+          cfgs: Mapping[str, Mapping[str, Any]], rdirs: Mapping[str, str], command: str,
+          prov: Mapping[str, Any]) -> dict[str, int]:
+    """Write every file of :data:`FILES` into ``out_dir``; returns the summary counts."""
+    from ime.thesis import reference
+
+    out = Path(out_dir)
+    (out / "figures").mkdir(parents=True, exist_ok=True)
+    numbers = reference.numbers()
+    nums = K.compare(numbers, results)
+    concl = verdicts(results, reference.conclusions())
+    items = PR.load()
+    proto = pd.concat([PR.compare(g, cfgs[g], scale, items.get(g, [])) for g in GAMES
+                       if g in cfgs], ignore_index=True)
+    per_bot = table6_1(results, numbers)
+    by_class = table6_1_by_class(per_bot)
+    for name, df in [("numbers.csv", nums), ("conclusions.csv", concl),
+                     ("protocol.csv", proto), ("table6_1.csv", per_bot),
+                     ("table6_1_by_class.csv", by_class)]:
+        df.to_csv(out / name, index=False, float_format="%.6g")
+    plot_table6_1(per_bot, out / "figures/table6_1.png", out / "figures/table6_1.pdf")
+    (out / "provenance.json").write_text(json.dumps(prov, indent=1, default=str) + "\n")
+    (out / "reproduction.md").write_text(markdown(
+        scale=scale, rdirs=rdirs, command=command, nums=nums, concl=concl, proto=proto,
+        per_bot=per_bot, by_class=by_class, prov=prov), encoding="utf-8")
+    return summary(nums, concl, proto)
+
+
+def job_thesis_report(smk: Any) -> None:
+    """Snakemake job (rule thesis_report): read each game's tables, write every file."""
+    import logging
+
+    from ime.bots.registry import load_bot_specs
+    from ime.core.provenance import collect, stage_times
+    from ime.thesis.results import results_from_paths
+    from ime.workflow.jobs.logging import job_logging
+
+    log = logging.getLogger("ime.thesis")
+    with job_logging(smk):
+        spec = smk.params.spec
+        results, cfgs, rdirs, stages = {}, {}, {}, []
+        for game, g in spec["games"].items():
+            results[game] = results_from_paths(game, g["tables"], load_bot_specs(game),
+                                               g["eval_net"], g["matches_per_target"])
+            cfgs[game] = g["config"]
+            rdirs[game] = g["rdir"]
+            for st in stage_times("benchmarks", game, tags=g.get("tags")):
+                stages.append({"game": game, **st})
+        from ime.paths import config_dir
+
+        # the code's repository (the Snakefile's folder), not the run's working directory
+        prov = {**collect(config_dir().resolve().parent), "scale": spec["scale"],
+                "results": rdirs,
+                "stages": stages}
+        out = Path(smk.output.md).parent
+        counts = write(out, scale=spec["scale"], results=results, cfgs=cfgs, rdirs=rdirs,
+                       command=spec["command"], prov=prov)
+        log.info("reproduction report %s: %s", out, counts)

@@ -1,0 +1,88 @@
+"""The reproduction report's place in the workflow: its folder, inputs and job spec.
+
+The report (:mod:`ime.thesis.report`) reads the results of the thesis's three games, each
+composed with the same overrides as every other target, so that one ``--config`` decides the
+scale of everything: ``results/thesis/reproduction.md`` is the default composition's (scale
+quick), ``results/thesis/thesis/reproduction.md`` with ``overrides='[scale=thesis]'``, and in
+general ``results/thesis/<variant>/`` where ``<variant>`` is the games' results directory name
+(``results/<game>/<variant>/``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ime.thesis.report import FILES, GAMES
+from ime.thesis.results import TABLES
+from ime.workflow import paths as P
+from ime.workflow.compose import config_arg
+from ime.workflow.errors import ConfigError
+
+EXTRA: dict[str, tuple[str, ...]] = {
+    "doudizhu": ("table5_10.csv",),
+    "snake": ("split_vs_thesis.csv",),
+}
+"""The games' own results the conclusions read, by the games' names (beside :data:`TABLES`)."""
+CASE_STUDY = "case_study.csv"
+"""Generic: Table 5.11's case study, read by ``ddz_key_endgame_example``."""
+
+
+class ThesisPlan:
+    """Where the report of this composition goes and what it reads."""
+
+    def __init__(self, wf: Any) -> None:
+        self.wf = wf
+
+    def _variants(self) -> dict[str, Any]:
+        """Each thesis game's main variant (a game whose config failed raises its error)."""
+        return {g: self.wf.main(g) for g in GAMES if g in self.wf.games}
+
+    def directory(self) -> str:
+        """``results/thesis`` plus the games' common variant name."""
+        names = {g: v.name for g, v in self._variants().items()}
+        if len(set(names.values())) > 1:
+            raise ConfigError(
+                "the reproduction report needs Reversi, Doudizhu and Snake composed into one "
+                f"variant, but these overrides name them differently: {names}; set run.name "
+                "to give them one name")
+        name = next(iter(names.values()), "")
+        return P.thesis_dir(name)
+
+    def constraint(self) -> str:
+        """The regex of the report's folder (only this composition's)."""
+        try:
+            return self.directory().replace(".", r"\.")
+        except ConfigError:
+            return "(?!)"
+
+    def _check(self, trdir: str) -> dict[str, Any]:
+        if trdir != self.directory():
+            raise ConfigError(f"{trdir}/ is not this composition's reproduction report: with "
+                              f"the overrides {self.wf.overrides} it is {self.directory()}/")
+        return self._variants()
+
+    def inputs(self, trdir: str) -> dict[str, list[str]]:
+        """Per game, the result tables the report reads (named inputs, one list per game)."""
+        out = {}
+        for game, v in self._check(trdir).items():
+            names = [*TABLES, *EXTRA.get(game, ()), CASE_STUDY]
+            out[game] = [v.table_path(n) for n in names]
+        return out
+
+    def spec(self, trdir: str) -> dict[str, Any]:
+        """The report job's parameters: the scale, each game's config, results directory,
+        imitator net and matches per target, and the command that rebuilds it."""
+        variants = self._check(trdir)
+        scales = {v.cfg["run"]["choices"]["scale"] for v in variants.values()}
+        games = {}
+        for game, v in variants.items():
+            games[game] = {"rdir": v.results_dir, "config": v.cfg,
+                           "tags": sorted({v.logs_tag, v.dataset_tag, v.train_tag}),
+                           "eval_net": v.cfg["evaluate"]["imitator"]["net"],
+                           "matches_per_target": (v.cfg["dataset"].get("matches")
+                                                  or v.cfg["matches"]["per_target"]),
+                           "tables": {n: v.table_path(n) for n in
+                                      [*TABLES, *EXTRA.get(game, ()), CASE_STUDY]}}
+        cmd = f"snakemake -j8 {trdir}/reproduction.md {config_arg(self.wf.overrides)}".rstrip()
+        return {"scale": "/".join(sorted(scales)), "games": games, "command": cmd,
+                "files": list(FILES)}

@@ -1,0 +1,366 @@
+"""The conclusion checks (ime.thesis.conclusions): every stated conclusion has one, each says
+"holds" on tables where the conclusion is true and "does not hold" where a change makes it
+false.
+
+The tables where they must hold are the thesis's own (ime.thesis.own: Reversi's and Doudizhu's
+printed numbers as result tables); each check then gets one small change of those tables that
+must flip it. Conclusions the thesis's tables cannot decide (Snake's, the clusters, Fig 4.2's
+move counts, the case study) get small hand-made tables for both outcomes.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import replace
+
+import pandas as pd
+import pytest
+
+from ime.thesis import conclusions as C
+from ime.thesis.own import thesis_results
+from ime.thesis.reference import conclusions
+from ime.thesis.results import Bot, GameResults
+
+Mutation = Callable[[dict[str, GameResults]], None]
+
+
+@pytest.fixture(scope="module")
+def thesis() -> dict[str, GameResults]:
+    return thesis_results()
+
+
+def edit(results: dict[str, GameResults], game: str, table: str,
+         fn: Callable[[pd.DataFrame], pd.DataFrame]) -> None:
+    """Replace one table of ``results`` by ``fn`` of a copy of it."""
+    g = results[game]
+    tables = dict(g.tables)
+    tables[table] = fn(tables[table].copy())
+    results[game] = replace(g, tables=tables)
+
+
+def setv(table: str, game: str, where: dict, col: str, value: float) -> Mutation:
+    """A mutation setting ``col`` to ``value`` on the rows matching ``where``."""
+
+    def m(results: dict[str, GameResults]) -> None:
+        def fn(df: pd.DataFrame) -> pd.DataFrame:
+            mask = pd.Series(True, index=df.index)
+            for k, v in where.items():
+                mask &= df[k] == v
+            assert mask.any(), (table, where)
+            df.loc[mask, col] = value
+            return df
+        edit(results, game, table, fn)
+    return m
+
+
+def shift(table: str, game: str, where: dict, col: str, delta: float) -> Mutation:
+    def m(results: dict[str, GameResults]) -> None:
+        def fn(df: pd.DataFrame) -> pd.DataFrame:
+            mask = pd.Series(True, index=df.index)
+            for k, v in where.items():
+                mask &= df[k] == v
+            df.loc[mask, col] = df.loc[mask, col].astype(float) + delta
+            return df
+        edit(results, game, table, fn)
+    return m
+
+
+def both(*ms: Mutation) -> Mutation:
+    def m(results: dict[str, GameResults]) -> None:
+        for x in ms:
+            x(results)
+    return m
+
+
+def s2_by_depth(results: dict[str, GameResults]) -> None:
+    """S2 rising with the depth limit (bots 1-4): the shallow-is-easier conjecture fails."""
+    values = {"rev1": 90.0, "rev2": 80.0, "rev3": 70.0, "rev4": 60.0}
+    edit(results, "reversi", "s1s2_imitator.csv",
+         lambda df: df.assign(S2=[values.get(b, s) for b, s in zip(df.bot, df.S2, strict=True)]))
+
+
+def reverse_imitators(game: str, table: str) -> Mutation:
+    """The imitators' points in the reverse order of their originals'."""
+    def fn(df: pd.DataFrame) -> pd.DataFrame:
+        imit = df["type"] == "imitator"
+        orig = df[df["type"] == "original"].set_index(df.columns[0])["points"]
+        order = df.loc[imit, "imitates"].map(orig).rank(ascending=False)
+        df.loc[imit, "points"] = order.to_numpy() * 10.0
+        return df
+    return lambda results: edit(results, game, table, fn)
+
+
+FLIP: dict[str, Mutation] = {
+    "reversi_conv_best": shift("imitation_accuracy.csv", "reversi", {"net": "conv"},
+                               "val_acc_mean", -10),
+    "reversi_beats_baseline": setv("imitation_accuracy.csv", "reversi",
+                                   {"net": "conv", "bot": "rev1"}, "val_acc_mean", 10.0),
+    "reversi_s1_s2_not_linear": lambda r: edit(r, "reversi", "s1s2_imitator.csv",
+                                               lambda df: df.assign(S2=df.S1)),
+    "reversi_mcts_hardest": setv("s1s2_imitator.csv", "reversi", {"bot": "rev3"}, "S2", 99),
+    "reversi_imitator_closest": setv("s2_pairwise.csv", "reversi", {"bot": "rev1"}, "IMBOT", 0),
+    "reversi_imitators_rank_order": reverse_imitators("reversi", "tournament.csv"),
+    "reversi_train_acc_above_98": setv("imitation_accuracy.csv", "reversi",
+                                       {"net": "mlp1", "bot": "rev1"}, "train_acc_mean", 90),
+    "reversi_val_above_75": setv("imitation_accuracy.csv", "reversi",
+                                 {"net": "mlp1", "bot": "rev1"}, "val_acc_mean", 70),
+    "reversi_val_rises_with_data": lambda r: edit(
+        r, "reversi", "dataset_stats.csv",
+        lambda df: df.assign(pairs=-r["reversi"].tables["imitation_accuracy.csv"]
+                             .query("net == 'conv'").set_index("bot")
+                             .loc[df.bot, "val_acc_mean"].to_numpy())),
+    "reversi_mlp_sizes_similar": shift("imitation_accuracy.csv", "reversi", {"net": "mlp2"},
+                                       "val_acc_mean", 10),
+    "reversi_conv_val_about_90": setv("imitation_accuracy.csv", "reversi",
+                                      {"net": "conv", "bot": "rev1"}, "val_acc_mean", 80),
+    "reversi_bot2_s1_high_s2_low": setv("s1s2_imitator.csv", "reversi", {"bot": "rev2"}, "S1",
+                                        0),
+    "reversi_low_ranked_easier": setv("s1s2_imitator.csv", "reversi", {"bot": "rev4"}, "S2", 0),
+    "reversi_conjecture_shallow_easier": s2_by_depth,
+    "reversi_bot4_shallow_easier": setv("s1s2_imitator.csv", "reversi", {"bot": "rev4"}, "S2",
+                                        0),
+    "reversi_bots12_s2_poor": setv("s1s2_imitator.csv", "reversi", {"bot": "rev1"}, "S2", 99),
+    "reversi_s1_bots123_dissimilar": setv("similarity_pairs.csv", "reversi",
+                                          {"a": "rev1", "b": "rev2"}, "s1", 90),
+    "reversi_s1_bots45_below_imitators": setv("similarity_pairs.csv", "reversi",
+                                              {"a": "rev4", "b": "rev5"}, "s1", 99),
+    "reversi_s2_bots123_close": setv("similarity_pairs.csv", "reversi",
+                                     {"a": "rev1", "b": "rev2"}, "s2", 0),
+    "reversi_originals_ladder_order": setv("tournament.csv", "reversi", {"bot": "rev5"},
+                                           "points", 99999),
+    "reversi_imitators_below_originals": setv("tournament.csv", "reversi",
+                                              {"bot": "imit_rev1"}, "points", 99999),
+    "reversi_random_harder": setv("s1s2_imitator.csv", "reversi", {"bot": "rev3"}, "S2", 99),
+    "reversi_conv_beats_mlp_same_size": shift("imitation_accuracy.csv", "reversi",
+                                              {"net": "conv"}, "val_acc_mean", -5),
+    "reversi_imitation_effective": setv("tournament.csv", "reversi", {"bot": "imit_rev1"},
+                                        "points", 99999),
+    "ddz_params_matter": lambda r: edit(
+        r, "doudizhu", "imitation_accuracy.csv",
+        lambda df: df.assign(train_acc_mean=100.0)),
+    "ddz_beats_baseline": setv("imitation_accuracy.csv", "doudizhu",
+                               {"net": "ddz_conv1", "bot": "ddz1"}, "val_acc_mean", 10),
+    "ddz_rule_bot_easiest": setv("s1s2_imitator.csv", "doudizhu", {"bot": "ddz5"}, "S2", 10),
+    "ddz_imitator_closest": setv("s1_pairwise.csv", "doudizhu", {"bot": "ddz1"}, "IMBOT", 0),
+    "ddz_imitators_below_originals": setv("table5_10.csv", "doudizhu", {"agent": "imit_ddz1"},
+                                          "points", 99999),
+    "difficulty_by_class": setv("difficulty_by_class.csv", "reversi", {"bot": "rev3"}, "S2",
+                                99),
+    "ddz_conv2_underfits": lambda r: edit(
+        r, "doudizhu", "imitation_accuracy.csv",
+        lambda df: df.assign(val_acc_mean=df.baseline + 10)),
+    "ddz_similarity_above_reversi": lambda r: edit(r, "doudizhu", "s1s2_imitator.csv",
+                                                   lambda df: df.assign(S1=0.0)),
+    "ddz_s1_s2_not_linear": lambda r: edit(r, "doudizhu", "s1s2_imitator.csv",
+                                           lambda df: df.assign(S2=df.S1)),
+    "ddz_s1_bots123_similar": setv("similarity_pairs.csv", "doudizhu",
+                                   {"a": "ddz1", "b": "ddz2"}, "s1", 0),
+    "ddz_imitator_closest_s2": lambda r: edit(r, "doudizhu", "s2_pairwise.csv",
+                                              lambda df: df.assign(IMBOT=0.0)),
+    "ddz_originals_ladder_order": setv("table5_10.csv", "doudizhu", {"agent": "ddz5"},
+                                       "points", 99999),
+    "ddz_imitators_rank_order": reverse_imitators("doudizhu", "table5_10.csv"),
+    "ddz_simpler_rules_easier": setv("difficulty_by_class.csv", "doudizhu", {"bot": "ddz5"},
+                                     "S2", 0),
+    "ddz_imitation_effective": setv("table5_10.csv", "doudizhu", {"agent": "imit_ddz1"},
+                                    "points", 99999),
+    "conv_beats_mlp": shift("imitation_accuracy.csv", "reversi", {"net": "conv"},
+                            "val_acc_mean", -5),
+    "params_effect_differs": shift("imitation_accuracy.csv", "reversi", {"net": "mlp2"},
+                                   "val_acc_mean", 10),
+}
+"""For each conclusion that holds on the thesis's tables: a change that must make it fail."""
+
+FAILS_ON_THESIS = {
+    # Table 4.5: S2 > S1 for bot 4 only (the conjecture rests on Table 4.6's IMBOT values)
+    "reversi_conjecture_s2_above_s1": lambda r: edit(r, "reversi", "s1s2_imitator.csv",
+                                                     lambda df: df.assign(S2=df.S1 + 5)),
+}
+"""Conclusions the thesis's own tables do not support, with a change that makes them hold."""
+
+NOT_RESULTS = {"snake_depth_rank", "reversi_depth_follows_rank",
+               "reversi_search_eval_affect_difficulty"}
+"""Statements about the bots' source code or hedged causes: always 'cannot be tested'."""
+
+
+def test_every_stated_conclusion_has_one_check() -> None:
+    ids = set(conclusions()["id"])
+    assert ids == set(C.CHECKS), (sorted(ids - set(C.CHECKS)), sorted(set(C.CHECKS) - ids))
+
+
+def test_the_plan_covers_every_check() -> None:
+    covered = set(FLIP) | set(FAILS_ON_THESIS) | NOT_RESULTS | set(HANDMADE)
+    assert covered == set(C.CHECKS), sorted(set(C.CHECKS) ^ covered)
+
+
+@pytest.mark.parametrize("cid", sorted(FLIP))
+def test_holds_on_the_thesis_and_fails_when_changed(cid: str,
+                                                    thesis: dict[str, GameResults]) -> None:
+    v = C.run_check(cid, thesis)
+    assert v.status == C.HOLDS, (cid, v)
+    assert v.numbers
+    changed = copy.copy(thesis)
+    FLIP[cid](changed)
+    w = C.run_check(cid, changed)
+    assert w.status == C.FAILS, (cid, w)
+
+
+@pytest.mark.parametrize("cid", sorted(FAILS_ON_THESIS))
+def test_fails_on_the_thesis_and_holds_when_changed(cid: str,
+                                                    thesis: dict[str, GameResults]) -> None:
+    assert C.run_check(cid, thesis).status == C.FAILS
+    changed = copy.copy(thesis)
+    FAILS_ON_THESIS[cid](changed)
+    assert C.run_check(cid, changed).status == C.HOLDS
+
+
+@pytest.mark.parametrize("cid", sorted(NOT_RESULTS))
+def test_statements_that_are_not_results(cid: str, thesis: dict[str, GameResults]) -> None:
+    v = C.run_check(cid, thesis)
+    assert v.status == C.UNTESTABLE and "not" in v.numbers
+
+
+def test_a_missing_game_or_table_is_untestable_not_an_error() -> None:
+    for cid in C.CHECKS:
+        assert C.run_check(cid, {}).status == C.UNTESTABLE, cid
+
+
+def test_order_irrelevant_needs_an_agent_with_s2_above_s1(
+        thesis: dict[str, GameResults]) -> None:
+    cid = "ddz_conjecture_order_irrelevant"
+    assert C.run_check(cid, thesis).status == C.HOLDS
+    changed = copy.copy(thesis)
+    edit(changed, "doudizhu", "similarity.csv", lambda df: df.assign(s2=df.s1 - 1))
+    # an existence claim: aggregate S1/S2 can show such keys, never rule them out
+    assert C.run_check(cid, changed).status == C.UNTESTABLE
+
+
+# --- hand-made tables for what the thesis's tables cannot decide --------------------------------
+def snake(accs: dict[str, float], groups: dict[str, str], points: dict[str, float],
+          baselines: dict[str, float]) -> dict[str, GameResults]:
+    """A Snake run of bots s1.. (thesis numbers and ladder ranks 1..n; bots 1-3 MCTS, the rest
+    Alpha-Beta, the last ES)."""
+    bots = {}
+    for i, b in enumerate(accs, start=1):
+        fam = "MCTS" if i <= 3 else ("ES" if i == len(accs) else "Alpha-Beta")
+        cls = ("statistical sampling search" if fam == "MCTS" else
+               "rule-based" if fam == "ES" else "deterministic search")
+        bots[b] = Bot(thesis=i, ladder_rank=i, cls=cls, family=fam)
+    acc = pd.DataFrame([{"bot": b, "net": n, "baseline": baselines[b], "val_acc_mean": a + d,
+                         "train_acc_mean": 90.0}
+                        for b, a in accs.items() for n, d in (("snake_mlp1", -1),
+                                                              ("snake_conv1", 1))])
+    tables = {
+        "imitation_accuracy.csv": acc,
+        "split_vs_thesis.csv": pd.DataFrame(
+            [{"bot": b, "group": groups[b],
+              "thesis_group": "harder" if bots[b].thesis <= len(accs) // 2 else "easier"}
+             for b in accs]),
+        "tournament.csv": pd.DataFrame([{"bot": b, "type": "original", "imitates": "",
+                                         "points": p, "games": 10} for b, p in points.items()]),
+        "dataset_stats.csv": pd.DataFrame([{"bot": b, "pairs": 100, "baseline": x}
+                                           for b, x in baselines.items()]),
+    }
+    return {"snake": GameResults("snake", tables, bots, "snake_conv1")}
+
+
+SIX = ["s1", "s2", "s3", "s4", "s5", "s6"]
+
+
+def snake_case(good: bool) -> dict[str, GameResults]:
+    accs = dict(zip(SIX, [50, 55, 60, 70, 75, 80] if good else [80, 75, 70, 60, 55, 50],
+                    strict=True))
+    groups = dict(zip(SIX, ["harder"] * 3 + ["easier"] * 3 if good else
+                      ["easier"] * 3 + ["harder"] * 3, strict=True))
+    points = dict(zip(SIX, [20, 20, 20, 20, 20, 5] if good else [5, 5, 5, 5, 5, 25],
+                      strict=True))
+    base = dict(zip(SIX, [41, 42, 43, 44, 45, 46] if good else [30, 42, 43, 44, 45, 60],
+                    strict=True))
+    return snake(accs, groups, points, base)
+
+
+def sweep(plateau: bool) -> dict[str, GameResults]:
+    sizes = [100, 400, 700, 1000, 1300, 1600]
+    curve = [60, 70, 75, 78, 78.5, 78.6] if plateau else [60, 64, 68, 72, 76, 80]
+    r = snake_case(True)
+    g = r["snake"]
+    tables = dict(g.tables)
+    tables["sweep_dataset.matches.csv"] = pd.DataFrame(
+        [{"bot": "s1", "dataset.matches": x, "val_acc_mean": y}
+         for x, y in zip(sizes, curve, strict=True)])
+    return {"snake": replace(g, tables=tables)}
+
+
+def with_clusters(thesis: dict[str, GameResults], apart: bool) -> dict[str, GameResults]:
+    """The thesis's tables plus clusters: bot 3 (Reversi) and bot 5 (Doudizhu) alone, as
+    4.5.1/5.5.1 and their classes say, or a split that cuts across the classes."""
+    out = copy.copy(thesis)
+    for game, odd in (("reversi", "rev3"), ("doudizhu", "ddz5")):
+        g = out[game]
+        bots = list(g.tables["s1s2_imitator.csv"]["bot"])
+        if apart:
+            cl = [2 if b == odd else 1 for b in bots]
+        else:
+            cl = [1 if i % 2 else 2 for i in range(len(bots))]
+        tables = dict(g.tables)
+        tables["clusters.csv"] = pd.DataFrame({"bot": bots, "class": [g.bots[b].cls for b in bots],
+                                               "cluster_imitation": cl})
+        out[game] = replace(g, tables=tables)
+    return out
+
+
+def with_moves(thesis: dict[str, GameResults], bot5_rim: bool) -> dict[str, GameResults]:
+    out = copy.copy(thesis)
+    g = out["reversi"]
+    rim, inner = 0, 27  # a corner and a centre square
+
+    def counts(bot: str, rim_share: float) -> list[dict]:
+        return [{"bot": bot, "square": rim, "count": int(100 * rim_share)},
+                {"bot": bot, "square": inner, "count": int(100 * (1 - rim_share))}]
+
+    rows = counts("rev1", 0.3) + counts("rev5", 0.6 if bot5_rim else 0.1)
+    tables = dict(g.tables)
+    tables["move_counts.csv"] = pd.DataFrame(rows)
+    out["reversi"] = replace(g, tables=tables)
+    return out
+
+
+def with_case(thesis: dict[str, GameResults], imitator_wins: bool) -> dict[str, GameResults]:
+    out = copy.copy(thesis)
+    g = out["doudizhu"]
+    rows = [{"agent": "ddz1", "role": "target", "result": "win", "same_as_target": True},
+            {"agent": "imit_ddz1", "role": "imitator",
+             "result": "win" if imitator_wins else "loss", "same_as_target": imitator_wins},
+            {"agent": "ddz2", "role": "reference", "result": "loss", "same_as_target": False}]
+    tables = dict(g.tables)
+    tables["case_study.csv"] = pd.DataFrame(rows)
+    out["doudizhu"] = replace(g, tables=tables)
+    return out
+
+
+HANDMADE: dict[str, Callable[[dict[str, GameResults], bool], dict[str, GameResults]]] = {
+    "snake_plateau_1000": lambda t, ok: sweep(ok),
+    "snake_rank_harder": lambda t, ok: snake_case(ok),
+    "snake_split_families": lambda t, ok: snake_case(ok),
+    "snake_split_membership": lambda t, ok: snake_case(ok),
+    "snake_expert_bots_weak": lambda t, ok: snake_case(ok),
+    "snake_baseline_range": lambda t, ok: snake_case(ok),
+    "reversi_cluster_mcts_apart": with_clusters,
+    "ddz_cluster_rule_apart": with_clusters,
+    "personality_follows_algorithm": with_clusters,
+    "reversi_bot5_corners": with_moves,
+    "ddz_key_endgame_example": with_case,
+    "ddz_conjecture_order_irrelevant": lambda t, ok: t,  # its own test above
+}
+
+
+@pytest.mark.parametrize("cid", sorted(set(HANDMADE) - {"ddz_conjecture_order_irrelevant"}))
+def test_handmade_tables(cid: str, thesis: dict[str, GameResults]) -> None:
+    assert C.run_check(cid, HANDMADE[cid](thesis, True)).status == C.HOLDS, cid
+    assert C.run_check(cid, HANDMADE[cid](thesis, False)).status == C.FAILS, cid
+
+
+def test_a_verdict_has_a_known_status() -> None:
+    with pytest.raises(ValueError, match="unknown verdict status"):
+        C.Verdict("maybe", "")

@@ -1,0 +1,124 @@
+"""The reproduction report's parts: the number comparison, the protocol table, the report files.
+
+The thesis's own tables (ime.thesis.own) stand in for a run: compared with the thesis, every
+number they hold must agree with a difference of 0, which checks the lookups end to end.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from ime.thesis import compare as K
+from ime.thesis import protocol as PR
+from ime.thesis import report as RP
+from ime.thesis.own import thesis_results
+from ime.thesis.reference import numbers
+from ime.workflow.variants import make_plan
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def own():
+    return thesis_results()
+
+
+def test_the_thesis_tables_agree_with_the_thesis(own) -> None:
+    nums = K.compare(numbers(), own)
+    measured = nums[nums["agrees"].notna()]
+    # Tables 4.2, 4.4-4.8, 5.4, 5.6-5.10 of Reversi and Doudizhu (not params, Snake, Fig 2.7)
+    assert len(measured) >= 180
+    assert measured["agrees"].all()
+    assert (measured["diff"].abs() < 1e-9).all(), measured[measured["diff"].abs() > 0]
+    assert set(measured["table"]) >= {"Table 4.4", "Table 4.5", "Table 4.6", "Table 4.8",
+                                      "Table 5.6", "Table 5.7", "Table 5.10"}
+    # a symmetric pair is compared once
+    t46 = measured[measured["table"] == "Table 4.6"]
+    assert "2-1" not in set(t46["subject"]) and "1-2" in set(t46["subject"])
+
+
+def test_a_moved_number_is_a_disagreement(own) -> None:
+    moved = copy.copy(own)
+    g = moved["reversi"]
+    tables = dict(g.tables)
+    tables["s1s2_imitator.csv"] = tables["s1s2_imitator.csv"].assign(
+        S1=lambda d: d.S1 + [10.0, 0, 0, 0, 0])
+    moved["reversi"] = replace(g, tables=tables)
+    nums = K.compare(numbers(), moved)
+    row = nums[(nums.table == "Table 4.5") & (nums.subject == "1") & (nums.metric == "S1")]
+    assert not bool(row["agrees"].iloc[0]) and float(row["diff"].iloc[0]) == pytest.approx(10)
+
+
+def test_tolerance_and_ci() -> None:
+    assert K.agrees(80.0, 84.9, "percent")
+    assert not K.agrees(80.0, 85.1, "percent")
+    assert K.agrees(80.0, 60.0, "percent", lo=55.0, hi=81.0)  # thesis inside our CI
+    assert K.agrees(1000.0, 1090.0, "count") and not K.agrees(1000.0, 1110.0, "count")
+    assert K.agrees(2.0, 2.0, "rank") and not K.agrees(2.0, 3.0, "rank")
+
+
+def test_unmeasured_numbers_say_why(own) -> None:
+    nums = K.compare(numbers(), {"reversi": own["reversi"]})
+    ddz = nums[nums["game"] == "doudizhu"]
+    assert len(ddz) and ddz["agrees"].isna().all()
+    assert ddz["note"].str.startswith("not measured").all()
+
+
+@pytest.mark.parametrize("game", ["reversi", "doudizhu", "snake"])
+def test_protocol_at_thesis_scale(game: str) -> None:
+    """At scale=thesis every size is the thesis's; what still differs has a reason."""
+    cfg = make_plan([f"game={game}", "scale=thesis"], ROOT / "config", base=ROOT).main.cfg
+    p = PR.compare(game, cfg, "thesis", PR.load()[game])
+    diff = p[p["status"] == PR.DIFFERENT]
+    assert (diff["reason"] != "(no reason recorded)").all(), diff
+    sizes = {it["item"] for it in PR.load()[game] if it.get("size")}
+    assert not set(diff["item"]) & sizes, diff
+
+
+def test_protocol_sizes_at_a_small_scale_name_the_scale() -> None:
+    cfg = make_plan(["game=reversi", "scale=tiny"], ROOT / "config", base=ROOT).main.cfg
+    p = PR.compare("reversi", cfg, "tiny", PR.load()["reversi"]).set_index("item")
+    assert p.loc["matches per target bot", "status"] == PR.DIFFERENT
+    assert "scale=tiny" in p.loc["matches per target bot", "reason"]
+    assert p.loc["batch size", "status"] == PR.SAME
+
+
+def test_protocol_file_errors_name_the_item(tmp_path: Path) -> None:
+    bad = tmp_path / "protocol.yaml"
+    bad.write_text("reversi:\n  - {item: x, section: '1', thesis: 1}\n")
+    with pytest.raises(ValueError, match="reversi item 1 \\(x\\).*key, derive"):
+        PR.load(bad)
+
+
+def test_report_files(tmp_path: Path, own) -> None:
+    cfgs = {g: make_plan([f"game={g}", "scale=thesis"], ROOT / "config", base=ROOT).main.cfg
+            for g in ("reversi", "doudizhu")}
+    prov = {"git": {"commit": "abc123", "dirty": False}, "packages": {"numpy": "1"},
+            "machine": {"cores": 2}, "timestamp_utc": "2026-11-27T00:00:00+00:00",
+            "stages": [{"game": "reversi", "stage": "train", "jobs": 3, "wall_s": 1.5,
+                        "cpu_s": 2.5}]}
+    counts = RP.write(tmp_path, scale="thesis", results=own, cfgs=cfgs,
+                      rdirs={"reversi": "results/reversi/thesis"}, command="snakemake x",
+                      prov=prov)
+    for f in RP.FILES:
+        assert (tmp_path / f).is_file(), f
+    md = (tmp_path / "reproduction.md").read_text()
+    assert f"**{counts['agree']} agree**" in md and "Commit `abc123`" in md
+    concl = pd.read_csv(tmp_path / "conclusions.csv")
+    assert len(concl) == counts["conclusions"] == counts["holds"] + counts["fails"] + \
+        counts["untestable"]
+    for cid in concl["id"]:
+        assert f"| {cid} |" in md
+    t61 = pd.read_csv(tmp_path / "table6_1.csv")
+    assert set(t61["game"]) == {"reversi", "doudizhu"} and len(t61) == 10
+    assert (t61["S2"] == t61["thesis_S2"]).all()
+    assert json.loads((tmp_path / "provenance.json").read_text())["git"]["commit"] == "abc123"
+    by = pd.read_csv(tmp_path / "table6_1_by_class.csv")
+    rev = by[by["game"] == "reversi"]
+    assert list(rev["class"]) == ["statistical sampling search", "deterministic search"]
