@@ -89,6 +89,27 @@ rule report_moves:
         "../workflow_scripts/report_moves.py"
 
 
+rule report_case_study:
+    input:
+        unpack(lambda wc: EVAL.for_rdir(wc.rdir).case_study_inputs()),
+    output:
+        table=report(P.result("case_study.csv"), caption="../report/case_study.rst",
+                     category="Evaluation", subcategory="Case study"),
+        png=report(P.result("figures/case_study.png"), caption="../report/case_study.rst",
+                   category="Evaluation", subcategory="Case study"),
+        pdf=P.result("figures/case_study.pdf"),
+    params:
+        spec=lambda wc: EVAL.for_rdir(wc.rdir).case_study_spec(),
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    log:
+        P.result_log("case_study"),
+    script:
+        "../workflow_scripts/report_case_study.py"
+
+
 rule report_eval_timing:
     input:
         unpack(lambda wc: EVAL.for_rdir(wc.rdir).timing_inputs()),

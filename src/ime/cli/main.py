@@ -19,6 +19,7 @@ COMMAND_MODULES = [
     "ime.cli.import_pack",
     "ime.cli.pipeline",
     "ime.cli.verify",
+    "ime.cli.trace",
 ]
 
 

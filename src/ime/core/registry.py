@@ -169,6 +169,10 @@ GENERIC_ARTIFACTS: dict[str, str] = {
     "accuracy_clusters.csv": "bots clustered by imitation accuracy (mean over nets), with the "
                              "random baseline (the Snake study's two-way split)",
     "figures/accuracy.png": "each bot's imitation accuracy beside its random baseline (Fig 2.7)",
+    "case_study.csv": "one key endgame finished move by move by the target, every reference and "
+                      "the imitator: moves, forks from the target's line, results (Table 5.11)",
+    "figures/case_study.png": "that key endgame's move sequences side by side, forks outlined, "
+                              "results below (Figs 5.4-5.8)",
 }
 """The generic results whose file names a game may map to its thesis names."""
 SWEEP_PREFIXES = ("sweep_", "fig_sweep_")

@@ -118,6 +118,8 @@ TABLES: dict[str, tuple[str, ...]] = {
     "move_counts.csv": ("bot", "square", "count"),
     "eval_timing.csv": ("stage", "what", "items", "unit", "candidates", "seconds", "workers",
                         "per_s"),
+    "case_study.csv": ("match_id", "agent", "role", "ply", "seat", "move", "label",
+                       "same_as_target", "first_divergence_ply", "result"),
     "sweep_<keys>.csv": ("<swept key>", *_TABLE4_4, "val_acc_unseen_std"),
     "fit_sweep_<keys>.csv": ("bot", "series", "points", "x_min", "x_max", "a", "per_doubling",
                              "r2", "target", "x_at_target"),
@@ -318,6 +320,22 @@ LOCAL: dict[str, dict[str, Column]] = {
         "farmer_games": Column("games in both farmer seats", "count"),
         "farmer_wins": Column("games won as the farmers", "count"),
         "points_per_game": Column("points / games", "points")},
+    "case_study.csv": {
+        "match_id": Column("the key endgame's match (its logs' key); the key is this match at "
+                           "the first ply of the target's rows"),
+        "agent": Column("the agent finishing the key endgame in the target's seat"),
+        "role": Column("target (the original), reference, imitator (`imit_<target>`) or agent"),
+        "ply": Column("the turn of the match (a pass is a turn), from the key ply on"),
+        "seat": Column("the seat that moved"),
+        "move": Column("the move as the game's codec writes it (its simple-interaction line, "
+                       "else the Botzone response as JSON)"),
+        "label": Column("a readable name of the move (the play, or the action code's name)"),
+        "same_as_target": Column("the target's own continuation has this move at this ply and "
+                                 "seat (true / false)"),
+        "first_divergence_ply": Column("the first ply where the agent's continuation leaves "
+                                       "the target's (blank: never)"),
+        "result": Column("the key seat's result for this agent: win, draw or loss, as S2 "
+                         "counts it (its stored S2 verdict on this key)")},
     "split_vs_thesis.csv": {
         "family": Column("the thesis's family of the bot (Fig 2.4)"),
         "rank": Column("rank by mean validation accuracy over the nets, 1 = least accurately "

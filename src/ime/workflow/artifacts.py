@@ -50,6 +50,7 @@ EVAL_RESULTS = [
     "difficulty_by_class.csv", "clusters.csv", "similarity.csv", "similarity_pairs.csv",
     "eval_timing.csv", "figures/move_choice_pair.png", "figures/moves.png",
     "figures/similarity.png", "figures/dendrogram.png", "figures/ratings.png",
+    "case_study.csv", "figures/case_study.png",
 ]
 """The evaluation's results rule ``all`` builds for a variant."""
 TRAIN_RESULTS = ["dataset_stats.csv", "net_architectures.csv", "imitation_accuracy.csv",

@@ -257,6 +257,24 @@ class EvalPlan:
         return {"game": self.game, "game_params": self.game_params, "bots": self.targets,
                 "pair": pair}
 
+    def case_study_inputs(self) -> dict[str, list[str]]:
+        """Every target's key set and its imitator's scores on it (the key is chosen among
+        them), and the imitators' checkpoints (the chosen key is re-played)."""
+        return {"keysets": [self.keys_path(t) for t in self.targets],
+                "scores": [self.score_path(imitator_id(t), t) for t in self.targets],
+                "checkpoints": [c for t in self.targets for c in self.checkpoints(t)]}
+
+    def case_study_spec(self) -> dict[str, Any]:
+        """The case study (thesis 5.5.2): the targets in order (the key is the first target's
+        that fits the rule), each one's imitator, and the specs of every bot a trace can meet:
+        the targets' match players, their references and imitators (as the score jobs' own)."""
+        bots = [b for t in self.targets
+                for b in (*self.match_players(t), *self.references(t), imitator_id(t))]
+        specs = self.specs_for(list(dict.fromkeys(bots)))
+        return {"game": self.game, "game_params": self.game_params, "targets": self.targets,
+                "imitators": {t: imitator_id(t) for t in self.targets},
+                "bot_specs": {b: specs[b] for b in sorted(specs)}}
+
     # --- results ---------------------------------------------------------------------------------
     def result(self, name: str) -> str:
         return self.v.table_path(name)

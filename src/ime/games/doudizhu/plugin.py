@@ -26,6 +26,8 @@ PLUGIN = register_game(GamePlugin(
         "s1_pairwise.csv": "table5_8.csv",
         "s2_pairwise.csv": "table5_9.csv",
         "difficulty_by_class.csv": "table6_1.csv",
+        "case_study.csv": "table5_11.csv",
+        "figures/case_study.png": "figures/fig5_4.png",
     },
     results={"table5_10.csv": table5_10_hook},
     tools=TOOLS,

@@ -1,0 +1,5 @@
+"""Snakemake job: the case study, one key endgame traced (logic: ime.report.case_study)."""
+
+from ime.report.case_study import job_case_study
+
+job_case_study(snakemake)  # noqa: F821 - injected by Snakemake's script directive
