@@ -126,7 +126,7 @@ TINY_RESULTS: dict[str, tuple[str, ...]] = {
     "reversi": ("index.md", "table4_2.csv", "table4_3.csv", "table4_4.csv", "table4_5.csv",
                 "run_report.json"),
     "doudizhu": ("table5_4.csv", "table5_5.csv", "table5_6.csv", "table5_7.csv",
-                 "table5_10.csv"),
+                 "table5_10.csv", "table5_11.csv", "figures/fig5_4.png"),
     "snake": ("imitation_accuracy.csv", "s1s2_imitator.csv", "table2_2.csv", "fig2_7.png",
               "fig2_7.pdf", "split_vs_thesis.csv"),
     "big2": ("dataset_stats.csv", "net_architectures.csv", "imitation_accuracy.csv",
@@ -136,10 +136,15 @@ TINY_RESULTS: dict[str, tuple[str, ...]] = {
 }
 
 
+THESIS_REPORT = "results/thesis/tiny/reproduction.md"
+"""The reproduction report of the tiny scale (Reversi, Doudizhu and Snake; test_thesis_e2e)."""
+
+
 def tiny_targets() -> list[str]:
-    """Every file of :data:`TINY_RESULTS`, plus rule ``all`` (Reversi's whole tiny chapter)."""
+    """Every file of :data:`TINY_RESULTS`, rule ``all`` (Reversi's whole tiny chapter) and the
+    tiny reproduction report."""
     return ["all", *(f"results/{g}/tiny/{f}" for g, files in TINY_RESULTS.items()
-                     for f in files)]
+                     for f in files), THESIS_REPORT]
 
 
 def copy_run(run: Path, dst: Path) -> Path:
