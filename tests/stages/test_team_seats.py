@@ -38,22 +38,21 @@ def test_doudizhu_declares_its_sides() -> None:
     assert team_of(get_game("reversi").game_type, 1) == (1,)  # no sides: one seat each
 
 
-def test_team_schedule_is_the_one_seat_schedule_with_the_teammate_replaced() -> None:
+def test_team_schedule_gives_the_target_each_side_in_turn_and_all_of_its_seats() -> None:
     one = build_target_schedule(GAME, "ddz5", OPPONENTS, SPARRING, 30, seed=3, seats=3)
     team = build_target_schedule(GAME, "ddz5", OPPONENTS, SPARRING, 30, seed=3, seats=3,
                                  teams=TEAMS)
     assert [s.match_id for s in one] == [s.match_id for s in team]
-    farmer = 0
-    for a, b in zip(one, team, strict=True):
-        seat = a.players.index("ddz5")
-        assert b.players[seat] == "ddz5"  # the same seat drawn for the target
-        if seat == 0:
-            assert a.players == b.players  # a landlord has no teammate
-        else:
-            farmer += 1
-            assert b.players[1] == b.players[2] == "ddz5"
-            assert b.players[0] == a.players[0]  # the landlord drawn is kept
-    assert 0 < farmer < 30
+    landlord = [s for s in team if s.players[0] == "ddz5"]
+    farmer = [s for s in team if s.players[0] != "ddz5"]
+    # each side in turn (3 sparring matches: 2 + 1; 27 others: 14 + 13), where one seat each
+    # makes the target the landlord in a third of them
+    assert (len(landlord), len(farmer)) == (16, 14)
+    assert sum(s.players[0] == "ddz5" for s in one) == 10
+    assert all(s.players[1] == s.players[2] == "ddz5" for s in farmer)
+    assert all("ddz5" not in s.players[1:] for s in landlord)
+    assert team == build_target_schedule(GAME, "ddz5", OPPONENTS, SPARRING, 30, seed=3,
+                                         seats=3, teams=TEAMS)  # seeded
     with pytest.raises(ValueError, match="seat 5"):
         fill_team(("a", "b", "c"), "b", ((0,), (1, 5)))
 

@@ -23,9 +23,13 @@ seats are the schedule described above, draw for draw.
 **Team seating** (``teams``, from ``matches.team_seats: all`` and the game's declared sides,
 :attr:`ime.core.game.GameType.teams`): the target also fills every other seat of its side, as on
 Botzone, where one program plays both Doudizhu farmers. The schedule is drawn exactly as without
-it (the same draws, the same target seat); the target then replaces whoever was drawn for its
-teammates' seats. A dataset takes the target's decisions from every seat it holds
-(:mod:`ime.datasets.extract`), so a farmer's match gives two seats' decisions.
+it (the same draws), except that the target's seat cycles over the *sides* rather than the
+seats (the first seat of each side), so that it plays each side equally often: on Botzone
+Doudizhu is played as a two-player game (thesis 5.3.1), the landlord against one program in
+both farmer seats, and we give the target either side in turn. The target then
+replaces whoever was drawn for its teammates' seats. A dataset takes the target's decisions from
+every seat it holds (:mod:`ime.datasets.extract`), so a farmer's match gives two seats'
+decisions.
 """
 
 from __future__ import annotations
@@ -105,20 +109,23 @@ def build_target_schedule(
     else:
         n_vs = 0
     pairs: list[tuple[str, ...]] = []
+    # the target's seat cycles over every seat, or, with team seating, over the sides (the
+    # first seat of each), so that it plays each side equally often
+    slots = side_seats(seats, teams) if teams else list(range(seats))
     for r in range(n_vs):
         k, m = r % len(pool), r // len(pool)
         partner = pool[k]
         if seats == 2:
             pairs.append((target, partner) if (k + m) % 2 == 0 else (partner, target))
         else:
-            pairs.append(_seat(target, [partner] * (seats - 1), (k + m) % seats))
+            pairs.append(_seat(target, [partner] * (seats - 1), slots[(k + m) % len(slots)]))
     for r in range(matches - n_vs):
         if seats == 2:
             opp = opponents[int(rng.integers(len(opponents)))]
             pairs.append((target, opp) if r % 2 == 0 else (opp, target))
         else:
             others = [opponents[int(i)] for i in rng.integers(len(opponents), size=seats - 1)]
-            pairs.append(_seat(target, others, r % seats))
+            pairs.append(_seat(target, others, slots[r % len(slots)]))
     order = rng.permutation(len(pairs))
     if teams:
         pairs = [fill_team(p, target, teams) for p in pairs]
@@ -131,6 +138,13 @@ def _seat(target: str, others: Sequence[str], seat: int) -> tuple[str, ...]:
     out = list(others)
     out.insert(seat, target)
     return tuple(out)
+
+
+def side_seats(seats: int, teams: Sequence[Sequence[int]]) -> list[int]:
+    """The first seat of every side, in seat order (a seat in no team is a side of its own)."""
+    first = {min(t) for t in teams}
+    teamed = {s for t in teams for s in t}
+    return sorted(first | {s for s in range(seats) if s not in teamed})
 
 
 def fill_team(players: Sequence[str], target: str,
