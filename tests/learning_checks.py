@@ -21,7 +21,7 @@ import torch
 
 from ime.datasets.schema import read_arrays
 from ime.nets import load_checkpoint
-from ime.train.folds import split_indices
+from ime.train.folds import Split
 
 
 @dataclass(frozen=True)
@@ -37,13 +37,12 @@ class HeadScore:
 def head_scores(dataset: Path, checkpoint: Path,
                 metrics: dict[str, Any] | None = None) -> list[HeadScore]:
     """Each head's validation accuracy and chance for the fold ``checkpoint`` was trained on
-    (fold, fold count and seed from its metrics: ``metrics``, or the JSON beside it)."""
+    (fold and split, k-fold or hold-out, from its metrics: ``metrics``, or the JSON beside it)."""
     if metrics is None:
         metrics = json.loads(checkpoint.with_suffix(".json").read_text())
     train = metrics["config"]["train"]
     arr = read_arrays(dataset)
-    _, va = split_indices(arr.match_id, int(train["folds"]), int(metrics["fold"]),
-                          int(train["seed"]))
+    _, va = Split.of(train).indices(arr.match_id, int(metrics["fold"]))
     model = load_checkpoint(checkpoint)
     planes = torch.from_numpy(np.ascontiguousarray(arr.state[va])).float()
     masks = [torch.from_numpy(np.ascontiguousarray(m[va])).float() for m in arr.masks]
