@@ -99,3 +99,38 @@ def test_bradley_terry_even_results_give_equal_ratings_and_elo_scale():
     assert abs((elo[0] - elo[1]) - 400 * np.log10(3)) < 1.0
     res = _results([("a", "b", 1)])
     assert win_matrix(res, ["a", "b"]).tolist() == [[0.0, 0.5], [0.5, 0.0]]
+
+
+def test_side_lineups_put_each_bot_on_each_side_once_a_round():
+    from ime.evaluate.tournament import pair_schedule, side_lineups
+
+    teams = get_game("doudizhu").game_type.teams
+    assert side_lineups("a", "b", teams, 3) == [("a", "b", "b"), ("b", "a", "a")]
+    games = pair_schedule("a", "b", 200, seats=3, teams=teams)
+    assert len(games) == 400  # 45 pairs x 400 = Table 5.10's 18,000 games
+    rotated = pair_schedule("a", "b", 200, seats=3)
+    assert len(rotated) == 1200  # every seat rotation of (a,b,b) and (b,a,a)
+    import pytest
+
+    with pytest.raises(ValueError, match="two sides"):
+        side_lineups("a", "b", (), 2)
+
+
+def test_thesis_scale_doudizhu_tournament_plays_sides_and_other_games_refuse_it():
+    from pathlib import Path
+
+    import pytest
+
+    from ime.workflow.errors import ConfigError
+    from ime.workflow.evalplan import EvalPlan
+    from ime.workflow.variants import make_plan
+
+    root = Path(__file__).resolve().parents[2]
+    v = make_plan(["game=doudizhu", "scale=thesis"], root / "config", base=root).main
+    plan = EvalPlan(v, {})
+    assert plan.otag.endswith("_sides")
+    assert plan.pair_spec("ddz1", "ddz2")["lineups"] == "sides"
+    rev = make_plan(["game=reversi", "evaluate.tournament.lineups=sides"], root / "config",
+                    base=root).main
+    with pytest.raises(ConfigError, match="two sides"):
+        EvalPlan(rev, {})

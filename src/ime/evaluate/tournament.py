@@ -14,7 +14,9 @@ rotation (:func:`seat_rotations`), so an opening that favours a seat favours no 
 ``a`` and ``b`` in a two-seat game are the lineup ``(a, b)``: ``a`` first, then ``b`` first, as
 in a double round-robin. In a game of ``n > 2`` seats a pair plays ``(a, b, ..., b)`` and
 ``(b, a, ..., a)``, each in every rotation (:func:`pair_lineups`), so each bot meets the other
-alone and as the majority in every seat.
+alone and as the majority in every seat. With ``evaluate.tournament.lineups: sides`` a pair
+in a game of two sides (Doudizhu's landlord against the farmers) plays each side once a round
+instead (:func:`side_lineups`): Botzone's and Table 5.10's protocol, a third of the games.
 
 **Results.** One row per game: ``round, match_id, player0..player{n-1}, score0..score{n-1}``,
 the outcome of every seat (:func:`ime.evaluate.forks.outcome`, 2 win / 1 draw / 0 loss) and
@@ -184,15 +186,41 @@ def pair_lineups(a: str, b: str, seats: int = 2) -> list[tuple[str, ...]]:
     return [(a, *[b] * (seats - 1)), (b, *[a] * (seats - 1))]
 
 
+def side_lineups(a: str, b: str, teams: Sequence[Sequence[int]], seats: int
+                 ) -> list[tuple[str, ...]]:
+    """The pair's lineups when each fills one whole side of a two-sided game (``teams``, the
+    game's :attr:`~ime.core.game.GameType.teams`): ``a`` on the first side and ``b`` on the
+    other, then the other way round (Doudizhu: ``(a, b, b)`` and ``(b, a, a)``, the landlord
+    against both farmers, as Botzone and the thesis's Table 5.10 play it)."""
+    sides = [tuple(t) for t in teams]
+    if len(sides) != 2 or sorted(s for t in sides for s in t) != list(range(seats)):
+        raise ValueError(f"lineups=sides needs a game of two sides covering its {seats} seats; "
+                         f"this game declares the teams {teams or '()'}")
+    out = []
+    for first, second in ((a, b), (b, a)):
+        lu = [""] * seats
+        for s in sides[0]:
+            lu[s] = first
+        for s in sides[1]:
+            lu[s] = second
+        out.append(tuple(lu))
+    return out
+
+
 def lineup_schedule(lineups: Sequence[Sequence[str]], rounds: int) -> list[TourGame]:
     """Every round: each lineup in every seat rotation."""
     return [TourGame(r, rot) for r in range(rounds) for lu in lineups
             for rot in seat_rotations(lu)]
 
 
-def pair_schedule(a: str, b: str, rounds: int, seats: int = 2) -> list[TourGame]:
+def pair_schedule(a: str, b: str, rounds: int, seats: int = 2,
+                  teams: Sequence[Sequence[int]] | None = None) -> list[TourGame]:
     """Every round, ``a`` against ``b`` in every seat rotation (two seats: ``a`` first, then
-    ``b`` first)."""
+    ``b`` first); with ``teams`` (``evaluate.tournament.lineups: sides``), each of them on
+    each side once, without rotations (rotating would split a side between the two)."""
+    if teams:
+        return [TourGame(r, lu) for r in range(rounds) for lu in side_lineups(a, b, teams,
+                                                                              seats)]
     return lineup_schedule(pair_lineups(a, b, seats), rounds)
 
 

@@ -45,7 +45,15 @@ class EvalPlan:
         t = e["tournament"]
         self.openings = dict(self.cfg["game"]["openings"])
         self.otag = (f"r{t['rounds']}_p{t['opening_plies']}{params_tag(self.openings)}"
-                     f"_s{e['seed']}")
+                     f"_s{e['seed']}" + ("_sides" if t["lineups"] == "sides" else ""))
+        if t["lineups"] == "sides":
+            from ime.core.registry import get_plugin
+
+            teams = get_plugin(self.game).game_type.teams
+            if len(teams) != 2:
+                raise ConfigError(f"evaluate.tournament.lineups=sides needs a game of two sides; "
+                                  f"{self.game} declares the teams {teams or '()'}: use "
+                                  "lineups=rotations")
         self.where = {"game": self.game, "ltag": variant.logs_tag, "ktag": self.ktag,
                       "ttag": variant.train_tag, "netdir": self.netdir, "ens": self.ens,
                       "otag": self.otag}
@@ -218,6 +226,7 @@ class EvalPlan:
         return {"game": self.game, "game_params": self.game_params, "a": a, "b": b,
                 "rounds": t["rounds"], "opening_plies": t["opening_plies"],
                 "openings": self.openings, "seed": self.e["seed"],
+                **({"lineups": "sides"} if t["lineups"] == "sides" else {}),
                 "bot_specs": self.specs_for([a, b])}
 
     def similarity_spec(self) -> dict[str, Any]:

@@ -98,8 +98,10 @@ def job_tournament_pair(smk: Any) -> None:
     p = smk.params.spec
     with job_logging(smk):
         t0 = time.perf_counter()
-        seats = get_game(p["game"], p["game_params"]).num_players
-        games = pair_schedule(p["a"], p["b"], int(p["rounds"]), seats=seats)
+        game = get_game(p["game"], p["game_params"])
+        seats = game.num_players
+        teams = game.game_type.teams if p.get("lineups", "rotations") == "sides" else None
+        games = pair_schedule(p["a"], p["b"], int(p["rounds"]), seats=seats, teams=teams)
         res, logs = play_games(p["game"], games, _factory(p), rounds=int(p["rounds"]),
                                opening_plies=int(p["opening_plies"]), seed=int(p["seed"]),
                                openings=p["openings"], game_params=p["game_params"],

@@ -6,7 +6,7 @@ pool, the tournament's opening balance) are in the game's section.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field
 
@@ -32,6 +32,8 @@ class Tournament(Section):
     opening_plies: int = Field(ge=0)
     points: Annotated[list[float], Field(min_length=3, max_length=3)]
     """Win / draw / loss."""
+    lineups: Literal["rotations", "sides"]
+    """rotations: each pair in every seat rotation; sides: each fills one side of a team game."""
 
 
 class Evaluate(Section):
