@@ -64,6 +64,14 @@ rule reproduction:
     localrule: True
 
 
+# archive_reproduction: the report and every result of the three games copied to
+# reproduction/<scale or variant>/ to commit (rules/thesis.smk, docs/thesis.md)
+rule archive_reproduction:
+    input:
+        lambda wc: WF.checked(THESIS.archive_path),
+    localrule: True
+
+
 # <game>_tables: what rule all builds for that game, wherever the overrides put it, so that a
 # variant's results need no directory name: snakemake -j8 reversi_tables --config overrides='[...]'
 for _game in WF.games:
@@ -93,5 +101,6 @@ localrules:
     imitation_accuracy,
     run_report,
     thesis_report,
+    archive_report,
     artifact,
     results_index,

@@ -41,3 +41,22 @@ rule thesis_report:
         P.THESIS_LOG,
     script:
         "../workflow_scripts/thesis_report.py"
+
+
+# reproduction/<name>/: the report, every game's tables and figures and the provenance, small
+# enough to commit (ime.thesis.archive; MANIFEST.md lists each file and what was left out).
+#   snakemake -j8 archive_reproduction --config overrides='[scale=thesis]'   # reproduction/thesis/
+rule archive_report:
+    input:
+        lambda wc: WF.checked(THESIS.archive_inputs),
+    output:
+        P.ARCHIVE_MANIFEST,
+    params:
+        spec=lambda wc: WF.checked(THESIS.archive_spec),
+    wildcard_constraints:
+        aname=THESIS.archive_constraint(),
+    threads: 1
+    log:
+        P.ARCHIVE_LOG,
+    script:
+        "../workflow_scripts/archive_reproduction.py"

@@ -73,3 +73,10 @@ def test_named_target_and_a_mistyped_report_path(run: Path) -> None:
                     snakefile=ROOT / "Snakefile")
     assert bad.returncode != 0
     assert "results/thesis/tiny/reproduction.md" in bad.stdout + bad.stderr
+
+
+def test_the_archive_plans_the_report_and_every_result(run: Path) -> None:
+    proc = snakemake(run, "-n", "archive_reproduction", "--config", TINY,
+                     snakefile=ROOT / "Snakefile")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "reproduction/tiny/MANIFEST.md" in proc.stdout

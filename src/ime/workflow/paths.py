@@ -60,6 +60,9 @@ THESIS_DIR = "results/thesis"
 THESIS_FILE = "{trdir}/{tname}"
 """A file of the report's folder (``trdir``: ``results/thesis[/<variant>]``)."""
 THESIS_LOG = "logs/thesis/{trdir}.log"
+ARCHIVE_MANIFEST = "reproduction/{aname}/MANIFEST.md"
+"""The committed archive of a reproduction (``aname``: ``thesis``, ``quick``, ...)."""
+ARCHIVE_LOG = "logs/thesis/archive/{aname}.log"
 
 # --- logs and benchmarks of the jobs ------------------------------------------------------------
 JOB_LOG = "logs/{game}/{kind}/{job}.log"

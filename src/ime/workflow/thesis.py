@@ -86,3 +86,35 @@ class ThesisPlan:
         cmd = f"snakemake -j8 {trdir}/reproduction.md {config_arg(self.wf.overrides)}".rstrip()
         return {"scale": "/".join(sorted(scales)), "games": games, "command": cmd,
                 "files": list(FILES)}
+
+    # --- the archive (reproduction/<name>/, committed) ------------------------------------
+    def archive_name(self) -> str:
+        """``reproduction/<name>``'s name: the games' variant name, or the scale's name for
+        the default composition (``quick``)."""
+        v = next(iter(self._variants().values()))
+        return v.name or str(v.cfg["run"]["choices"]["scale"])
+
+    def archive_constraint(self) -> str:
+        try:
+            return self.archive_name().replace(".", r"\.")
+        except ConfigError:
+            return "(?!)"
+
+    def archive_path(self) -> str:
+        return P.fill(P.ARCHIVE_MANIFEST, aname=self.archive_name())
+
+    def archive_inputs(self) -> list[str]:
+        """The report's files and every result of the three games' variants."""
+        trdir = self.directory()
+        out = [P.fill(P.THESIS_FILE, trdir=trdir, tname=f) for f in FILES]
+        for game in self._variants():
+            out += self.wf.targets(game)
+        return out
+
+    def archive_spec(self) -> dict[str, Any]:
+        cmd = f"snakemake -j8 archive_reproduction {config_arg(self.wf.overrides)}".rstrip()
+        from ime.workflow.artifacts import game_names
+
+        return {"report_dir": self.directory(), "command": cmd,
+                "game_dirs": {g: v.results_dir for g, v in self._variants().items()},
+                "copies": {g: game_names(g) for g in self._variants()}}
