@@ -17,6 +17,7 @@ from ime.thesis.results import TABLES
 from ime.workflow import paths as P
 from ime.workflow.compose import config_arg
 from ime.workflow.errors import ConfigError
+from ime.workflow.tags import without_runtime
 
 EXTRA: dict[str, tuple[str, ...]] = {
     "doudizhu": ("table5_10.csv",),
@@ -76,7 +77,7 @@ class ThesisPlan:
         scales = {v.cfg["run"]["choices"]["scale"] for v in variants.values()}
         games = {}
         for game, v in variants.items():
-            games[game] = {"rdir": v.results_dir, "config": v.cfg,
+            games[game] = {"rdir": v.results_dir, "config": without_runtime(v.cfg),
                            "tags": sorted({v.logs_tag, v.dataset_tag, v.train_tag}),
                            "eval_net": v.cfg["evaluate"]["imitator"]["net"],
                            "matches_per_target": (v.cfg["dataset"].get("matches")
