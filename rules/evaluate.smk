@@ -124,9 +124,7 @@ rule eval_tournament_pair:
         spec=lambda wc: EVAL.for_tour(wc.game, wc.ttag, wc.netdir, wc.ens, wc.otag).pair_spec(
             wc.pa, wc.pb
         ),
-    threads: lambda wc: WF.pair_threads(
-        wc.game, wc.ttag, wc.netdir, wc.ens, wc.otag, wc.pa, wc.pb, CORES
-    )
+    threads: lambda wc: WF.pair_threads(wc, CORES)
     resources:
         mem_mb=2000,
         runtime=240,

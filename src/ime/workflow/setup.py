@@ -152,11 +152,11 @@ class Workflow:
 
         return job_workers(self.cfg(game)["evaluate"]["workers"], cores, items=items)
 
-    def pair_threads(self, game: str, ttag: str, netdir: str, ens: str, otag: str, a: str,
-                     b: str, cores: int | None = None) -> int:
-        """A tournament pair's workers: :meth:`workers`, at most the pair's games."""
-        plan = self.evals.for_tour(game, ttag, netdir, ens, otag)
-        return self.workers(game, cores, items=plan.pair_games(a, b))
+    def pair_threads(self, wc: Any, cores: int | None = None) -> int:
+        """A tournament pair's workers (rule ``eval_tournament_pair``'s wildcards ``wc``):
+        :meth:`workers`, at most the pair's games."""
+        plan = self.evals.for_tour(wc.game, wc.ttag, wc.netdir, wc.ens, wc.otag)
+        return self.workers(wc.game, cores, items=plan.pair_games(wc.pa, wc.pb))
 
     def result_threads(self, rdir: str, cores: int | None = None) -> int:
         """A plug-in result's job may use as many processes as the evaluation's jobs."""

@@ -45,6 +45,13 @@ def without_runtime(c: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def is_runtime_override(override: str) -> bool:
+    """True for a Hydra override of one of :data:`RUNTIME_KEYS` (``evaluate.workers=16``,
+    ``+train.threads=2``), which a job's params must not repeat."""
+    key = override.split("=", 1)[0].lstrip("+~")
+    return key in RUNTIME_KEYS
+
+
 def unused_split_keys(t: Mapping[str, Any]) -> tuple[str, ...]:
     """``train`` keys left out of the models' key and the train jobs' settings: under k-fold
     (the default) ``split`` and ``holdout``, which it does not read. So k-fold models keep the
