@@ -53,11 +53,14 @@ def job_workers(requested: int | str, cores: int | None = None, *, items: int | 
     (Snakemake's ``--cores``; None: this machine's CPUs); ``items``: how many independent tasks
     the job has, when known (a pool wider than that only idles).
 
-    ``auto`` gives ``min(cap, cores - reserve)`` (at least 1), so one job never takes the last
+    ``auto`` gives ``min(cap, cores - reserve)`` (at least 1; ``cores`` no more than this
+    machine's CPUs, since ``snakemake -j8`` grants 8 on a 2-core box), so one job never takes the last
     core of a machine with more than ``reserve`` cores; an int is taken as asked (Snakemake
     still lowers a rule's threads to ``--cores``). Both are then capped at ``items``.
     """
-    n_cores = int(cores) if cores else (os.cpu_count() or 1)
+    cpus = os.cpu_count() or 1
+    # never more than the machine has: `snakemake -j8` on a 2-core box grants 8 "cores"
+    n_cores = min(int(cores), cpus) if cores else cpus
     if requested == AUTO:
         n = min(cap, n_cores - reserve if n_cores > reserve else n_cores)
     else:
