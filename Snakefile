@@ -40,6 +40,15 @@ EVAL = WF.evals  # stage 4 and results (ime.workflow.evalplan)
 THESIS = ThesisPlan(WF)  # the reproduction report (ime.workflow.thesis)
 # P: every path pattern (ime.workflow.paths); the rules' outputs are these patterns.
 
+# Jobs placed to fill the machine (docs/pipeline.md, "Cores, workers and priorities"):
+# CORES is Snakemake's --cores (-j on a local run; None when a cluster executor has only
+# --jobs). evaluate.workers=auto sizes the evaluation's jobs from it, leaving one core to the
+# jobs on the path to training (ime.core.workers), and those jobs (matches, decisions, dataset,
+# train) go before any other ready job (TRAIN_PATH_PRIORITY; Snakemake's default is 0), so that
+# with a GPU training runs while the other cores mine keys and play the tournament.
+CORES = workflow.resource_settings.cores
+TRAIN_PATH_PRIORITY = 10
+
 
 wildcard_constraints:
     **WF.constraints(),

@@ -13,6 +13,7 @@ rule decisions:
     params:
         spec=lambda wc: INDEX.decisions_spec(wc.game, wc.ltag, wc.mode, wc.part),
     threads: 1
+    priority: TRAIN_PATH_PRIORITY
     resources:
         mem_mb=2000,
         runtime=60,
@@ -33,6 +34,7 @@ rule dataset:
     params:
         spec=lambda wc: INDEX.dataset_spec(wc.game, wc.dtag, wc.bot),
     threads: 1
+    priority: TRAIN_PATH_PRIORITY
     resources:
         mem_mb=2000,
         runtime=60,

@@ -4,6 +4,8 @@
 # their scores are read from the key sets by eval_similarity, so only imitators and the other
 # agents (evaluate.agents, targets outside the pool) get score jobs.
 # Params come from ime.workflow.evalplan (EVAL); the jobs are ime.workflow.jobs.evaluate.
+# threads: evaluate.workers (auto: --cores less one, at most 16; a pair at most its games;
+# ime.core.workers), never in params: a changed worker count re-runs nothing.
 # docs/evaluation.md explains the method.
 #
 # Per-target jobs depend only on that target: key mining reads the target's own log parts, and
@@ -22,7 +24,7 @@ rule eval_keys:
         timing=P.KEYS_TIMING,
     params:
         spec=lambda wc: EVAL.for_keys(wc.game, wc.ltag, wc.ktag).keys_spec(wc.target),
-    threads: lambda wc: WF.workers(wc.game)
+    threads: lambda wc: WF.workers(wc.game, CORES)
     resources:
         mem_mb=2000,
         runtime=240,
@@ -44,7 +46,7 @@ rule eval_score_zoo:
         spec=lambda wc: EVAL.for_keys(wc.game, wc.ltag, wc.ktag).score_spec(
             wc.agent, wc.target
         ),
-    threads: lambda wc: WF.workers(wc.game)
+    threads: lambda wc: WF.workers(wc.game, CORES)
     resources:
         mem_mb=1500,
         runtime=240,
@@ -69,7 +71,7 @@ rule eval_score_imitator:
         spec=lambda wc: EVAL.for_imitator(
             wc.game, wc.ltag, wc.ktag, wc.ttag, wc.netdir, wc.ens
         ).score_spec(wc.agent, wc.target),
-    threads: lambda wc: WF.workers(wc.game)
+    threads: lambda wc: WF.workers(wc.game, CORES)
     resources:
         mem_mb=2000,
         runtime=240,
@@ -95,7 +97,7 @@ rule eval_score_heldout:
         spec=lambda wc: EVAL.for_heldout(
             wc.game, wc.ltag, wc.ktag, wc.ttag, wc.netdir
         ).heldout_spec(wc.target),
-    threads: lambda wc: WF.workers(wc.game)
+    threads: lambda wc: WF.workers(wc.game, CORES)
     resources:
         mem_mb=2000,
         runtime=240,
@@ -122,7 +124,7 @@ rule eval_tournament_pair:
         spec=lambda wc: EVAL.for_tour(wc.game, wc.ttag, wc.netdir, wc.ens, wc.otag).pair_spec(
             wc.pa, wc.pb
         ),
-    threads: lambda wc: WF.workers(wc.game)
+    threads: lambda wc: WF.pair_threads(wc, CORES)
     resources:
         mem_mb=2000,
         runtime=240,

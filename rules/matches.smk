@@ -11,6 +11,7 @@ rule matches:
     params:
         spec=lambda wc: INDEX.matches_spec(wc.game, wc.ltag, wc.part),
     threads: 1
+    priority: TRAIN_PATH_PRIORITY
     resources:
         mem_mb=1000,
         runtime=240,

@@ -26,7 +26,7 @@ rule game_result:
         P.result("{result}"),
     params:
         spec=lambda wc: WF.checked(WF.result_spec, wc.rdir, wc.result),
-    threads: lambda wc: WF.result_threads(wc.rdir)
+    threads: lambda wc: WF.result_threads(wc.rdir, CORES)
     resources:
         mem_mb=2000,
         runtime=120,

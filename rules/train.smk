@@ -25,6 +25,7 @@ for _name, (_game, _folds, _ttags) in INDEX.train_groups().items():
         params:
             spec=lambda wc: INDEX.train_spec(wc.game, wc.ttag, wc.netdir, wc.bot),
         threads: lambda wc: WF.train_threads(wc.game)
+        priority: TRAIN_PATH_PRIORITY
         resources:
             mem_mb=2000,
             runtime=480,
@@ -61,6 +62,7 @@ for _name, (_game, _folds, _bots, _ttags) in INDEX.train_stacks().items():
         params:
             spec=lambda wc, _g=_game: INDEX.train_stack_spec(_g, wc.ttag, wc.netdir),
         threads: WF.train_threads(_game)
+        priority: TRAIN_PATH_PRIORITY
         resources:
             mem_mb=2000 + 200 * len(_bots),
             runtime=480 * len(_bots),

@@ -34,6 +34,7 @@ class EvalPlan:
         self.game = variant.game
         self.game_params = variant.game_params
         self.specs = {k: dict(v) for k, v in bot_specs.items()}
+        self._seats: tuple[int, Any] | None = None  # (seats, teams), once pair_games asks
         self.targets = self._evaluated(list(variant.targets), self.e.get("targets"))
         e = self.e
         self.ktag = f"n{e['n_keys']}_l{e['min_legal']}_s{e['seed']}" + (
@@ -220,6 +221,21 @@ class EvalPlan:
     def score_spec(self, agent: str, target: str) -> dict[str, Any]:
         return {"game": self.game, "game_params": self.game_params, "agent": agent,
                 "target": target, "bot_specs": self.own_specs(target, [agent])}
+
+    def pair_games(self, a: str, b: str) -> int:
+        """How many games the pair ``a``-``b`` plays (its rounds times its lineups), the most
+        workers its job can keep busy (the seats as the job counts them: the game built with
+        its board options)."""
+        from ime.core.registry import get_game
+        from ime.evaluate.tournament import pair_schedule
+
+        if self._seats is None:
+            g = get_game(self.game, self.game_params)
+            self._seats = (g.num_players, g.game_type.teams)
+        seats, teams = self._seats
+        t = self.e["tournament"]
+        return len(pair_schedule(a, b, int(t["rounds"]), seats=seats,
+                                 teams=teams if t["lineups"] == "sides" else None))
 
     def pair_spec(self, a: str, b: str) -> dict[str, Any]:
         t = self.e["tournament"]

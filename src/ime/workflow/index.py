@@ -17,7 +17,6 @@ from ime.workflow import paths as P
 from ime.workflow.errors import ConfigError
 from ime.workflow.sweeps import Sweep
 from ime.workflow.tags import (
-    HOW_TRAIN_RUNS,
     RUNTIME_TRAIN_KEYS,
     dataset_key,
     dataset_settings,
@@ -26,6 +25,7 @@ from ime.workflow.tags import (
     results_key,
     train_key,
     unused_split_keys,
+    without_runtime,
 )
 from ime.workflow.variants import Plan, Variant, unique
 
@@ -387,8 +387,6 @@ class WorkflowIndex:
 
     def run_report_spec(self, rdir: str) -> dict[str, Any]:
         v = self.variant(rdir)
-        cfg = {**v.cfg, "train": {k: x for k, x in v.cfg["train"].items()
-                                  if k not in HOW_TRAIN_RUNS}}
-        return {"variant": v.name, "results_dir": rdir, "config": cfg,
+        return {"variant": v.name, "results_dir": rdir, "config": without_runtime(v.cfg),
                 "tags": {"logs": v.logs_tag, "dataset": v.dataset_tag, "train": v.train_tag},
                 "log_files": v.log_paths()}

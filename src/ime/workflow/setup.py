@@ -38,6 +38,7 @@ from ime.workflow.compose import config_arg, game_options, parse_overrides, refu
 from ime.workflow.errors import ConfigError
 from ime.workflow.evalplan import EvalIndex
 from ime.workflow.index import WorkflowIndex, alternatives
+from ime.workflow.tags import without_runtime
 from ime.workflow.variants import Plan, Variant, make_plan
 
 
@@ -142,13 +143,24 @@ class Workflow:
                or "(?!)"}
         return {k: v or "(?!)" for k, v in out.items()}  # no game composed: nothing matches
 
-    def workers(self, game: str) -> int:
-        """Worker processes of the evaluation's jobs (``evaluate.workers``)."""
-        return int(self.cfg(game)["evaluate"]["workers"])
+    def workers(self, game: str, cores: int | None = None, items: int | None = None) -> int:
+        """Worker processes (the rule's ``threads:``) of one evaluation job of ``game``:
+        ``evaluate.workers`` resolved against Snakemake's ``--cores`` (``cores``; ``auto``
+        leaves a core to the jobs that feed training) and the job's ``items`` when known
+        (:func:`ime.core.workers.job_workers`)."""
+        from ime.core.workers import job_workers
 
-    def result_threads(self, rdir: str) -> int:
+        return job_workers(self.cfg(game)["evaluate"]["workers"], cores, items=items)
+
+    def pair_threads(self, wc: Any, cores: int | None = None) -> int:
+        """A tournament pair's workers (rule ``eval_tournament_pair``'s wildcards ``wc``):
+        :meth:`workers`, at most the pair's games."""
+        plan = self.evals.for_tour(wc.game, wc.ttag, wc.netdir, wc.ens, wc.otag)
+        return self.workers(wc.game, cores, items=plan.pair_games(wc.pa, wc.pb))
+
+    def result_threads(self, rdir: str, cores: int | None = None) -> int:
         """A plug-in result's job may use as many processes as the evaluation's jobs."""
-        return self.workers(self.index.variant(rdir).game)
+        return self.workers(self.index.variant(rdir).game, cores)
 
     def train_threads(self, game: str) -> int:
         return int(self.cfg(game)["train"]["threads"])
@@ -313,12 +325,13 @@ class Workflow:
         return [v.table_path(n) for n in result_needs(hook)] if hook is not None else []
 
     def result_spec(self, rdir: str, name: str) -> dict[str, Any]:
-        """A plug-in result's job: the game, the result's name and the variant's config."""
+        """A plug-in result's job: the game, the result's name and the variant's config without
+        its runtime keys (the job hands the hook its thread count as ``evaluate.workers``)."""
         v = self.index.variant(rdir)
         if name not in A.game_results(v.game):
             raise ConfigError(f"{v.game} has no result {name!r}; its own results: "
                               f"{A.game_results(v.game)}")
-        return {"game": v.game, "name": name, "config": v.cfg}
+        return {"game": v.game, "name": name, "config": without_runtime(v.cfg)}
 
 
 def _default_game(overrides: list[str], config_dir: str | Path) -> str:

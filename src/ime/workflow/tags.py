@@ -27,6 +27,31 @@ how it runs (``stack_bots``: several bots' folds in one job, the same files), an
 how many folds are trained at all."""
 
 
+RUNTIME_KEYS = ("evaluate.workers", *(f"train.{k}" for k in HOW_TRAIN_RUNS))
+"""Dotted keys that say only how jobs run, never what they compute: worker and thread counts
+(:mod:`ime.core.workers`) and the training device. They enter no variant name, no data tag and
+no job's ``params`` (Snakemake re-runs a job whose params changed), so raising a worker count
+re-runs nothing; the rules pass them as ``threads:`` and ``resources:``."""
+
+
+def without_runtime(c: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of a composed config without :data:`RUNTIME_KEYS`: what a job's params and the
+    results' key may hold (the sections are copied, the rest is shared)."""
+    out = dict(c)
+    for key in RUNTIME_KEYS:
+        section, _, name = key.partition(".")
+        if isinstance(out.get(section), Mapping) and name in out[section]:
+            out[section] = {k: v for k, v in out[section].items() if k != name}
+    return out
+
+
+def is_runtime_override(override: str) -> bool:
+    """True for a Hydra override of one of :data:`RUNTIME_KEYS` (``evaluate.workers=16``,
+    ``+train.threads=2``), which a job's params must not repeat."""
+    key = override.split("=", 1)[0].lstrip("+~")
+    return key in RUNTIME_KEYS
+
+
 def unused_split_keys(t: Mapping[str, Any]) -> tuple[str, ...]:
     """``train`` keys left out of the models' key and the train jobs' settings: under k-fold
     (the default) ``split`` and ``holdout``, which it does not read. So k-fold models keep the
@@ -131,8 +156,10 @@ def train_key(c: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def results_key(c: Mapping[str, Any]) -> dict[str, Any]:
-    """Everything that changes a result table (not how jobs run, not the sweep)."""
-    out = flatten({k: v for k, v in c.items() if k not in ("run", "sweep", "train", "net")})
+    """Everything that changes a result table (not how jobs run: :data:`RUNTIME_KEYS`; not the
+    sweep)."""
+    out = flatten({k: v for k, v in without_runtime(c).items()
+                   if k not in ("run", "sweep", "train", "net")})
     out.update(train_key(c))
     out["train.nets"] = c["train"]["nets"]
     out["train.run_folds"] = c["train"].get("run_folds")

@@ -17,6 +17,7 @@ from ime.thesis.results import TABLES
 from ime.workflow import paths as P
 from ime.workflow.compose import config_arg
 from ime.workflow.errors import ConfigError
+from ime.workflow.tags import is_runtime_override, without_runtime
 
 EXTRA: dict[str, tuple[str, ...]] = {
     "doudizhu": ("table5_10.csv",),
@@ -69,6 +70,11 @@ class ThesisPlan:
             out[game] = [v.table_path(n) for n in names]
         return out
 
+    def _overrides(self) -> list[str]:
+        """The overrides a job's command repeats: all but the runtime ones (a worker count
+        in the params would re-run the report when only the count changed)."""
+        return [o for o in self.wf.overrides if not is_runtime_override(o)]
+
     def spec(self, trdir: str) -> dict[str, Any]:
         """The report job's parameters: the scale, each game's config, results directory,
         imitator net and matches per target, and the command that rebuilds it."""
@@ -76,14 +82,14 @@ class ThesisPlan:
         scales = {v.cfg["run"]["choices"]["scale"] for v in variants.values()}
         games = {}
         for game, v in variants.items():
-            games[game] = {"rdir": v.results_dir, "config": v.cfg,
+            games[game] = {"rdir": v.results_dir, "config": without_runtime(v.cfg),
                            "tags": sorted({v.logs_tag, v.dataset_tag, v.train_tag}),
                            "eval_net": v.cfg["evaluate"]["imitator"]["net"],
                            "matches_per_target": (v.cfg["dataset"].get("matches")
                                                   or v.cfg["matches"]["per_target"]),
                            "tables": {n: v.table_path(n) for n in
                                       [*TABLES, *EXTRA.get(game, ()), CASE_STUDY]}}
-        cmd = f"snakemake -j8 {trdir}/reproduction.md {config_arg(self.wf.overrides)}".rstrip()
+        cmd = f"snakemake -j8 {trdir}/reproduction.md {config_arg(self._overrides())}".rstrip()
         return {"scale": "/".join(sorted(scales)), "games": games, "command": cmd,
                 "files": list(FILES)}
 
@@ -112,7 +118,7 @@ class ThesisPlan:
         return out
 
     def archive_spec(self) -> dict[str, Any]:
-        cmd = f"snakemake -j8 archive_reproduction {config_arg(self.wf.overrides)}".rstrip()
+        cmd = f"snakemake -j8 archive_reproduction {config_arg(self._overrides())}".rstrip()
         from ime.workflow.artifacts import game_names
 
         return {"report_dir": self.directory(), "command": cmd,

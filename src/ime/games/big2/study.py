@@ -209,8 +209,13 @@ def write_rows(rows: Sequence[Mapping[str, Any]], columns: Sequence[str],
     tmp.replace(out)
 
 
-def _workers(plain_cfg: Mapping[str, Any], study: Mapping[str, Any]) -> int:
-    return int(study.get("workers", (plain_cfg.get("evaluate") or {}).get("workers", 1)))
+def _workers(plain_cfg: Mapping[str, Any]) -> int:
+    """The study's processes: the job's threads, which the workflow hands over as
+    ``evaluate.workers`` (a runtime setting, :mod:`ime.core.workers`: no ``study.workers`` key,
+    which would name a results directory)."""
+    from ime.core.workers import job_workers
+
+    return job_workers((plain_cfg.get("evaluate") or {}).get("workers", 1))
 
 
 def strength_hook(plain_cfg: Mapping[str, Any], out_path: str) -> None:
@@ -220,7 +225,7 @@ def strength_hook(plain_cfg: Mapping[str, Any], out_path: str) -> None:
     game = plain_cfg["game"]
     study = study_settings(game)
     rows = strength_rows(study, load_bot_specs("big2"), game.get("params"),
-                         seed=int(plain_cfg.get("seed", 0)), workers=_workers(plain_cfg, study))
+                         seed=int(plain_cfg.get("seed", 0)), workers=_workers(plain_cfg))
     write_rows(rows, STRENGTH_COLUMNS, out_path)
 
 

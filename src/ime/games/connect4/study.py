@@ -184,7 +184,9 @@ def results_hook(plain_cfg: Mapping[str, Any], out_path: str) -> None:
     against plain rollouts versus the strongest one, with 95% Wilson CIs (``game.extra.study``)."""
     game = plain_cfg["game"]
     study = study_settings(game)
-    workers = int(study.get("workers", plain_cfg.get("evaluate", {}).get("workers", 1)))
+    from ime.core.workers import job_workers  # the job's threads (evaluate.workers, runtime)
+
+    workers = job_workers(plain_cfg.get("evaluate", {}).get("workers", 1))
     rows = run_study(study, game.get("params"), seed=int(plain_cfg.get("seed", 0)),
                      workers=workers)
     write_rows(rows, out_path)

@@ -25,11 +25,15 @@ def job_results_index(smk: Any) -> None:
 
 
 def job_game_result(smk: Any) -> None:
-    """One of a game plug-in's own results (``GamePlugin.results[name](config, out_path)``)."""
+    """One of a game plug-in's own results (``GamePlugin.results[name](config, out_path)``).
+
+    The params' config holds no worker count (a runtime key, kept out so that changing it
+    re-runs nothing); the hook finds the job's threads as ``evaluate.workers``."""
     from ime.core.registry import get_plugin
 
     p = smk.params.spec
+    cfg = {**p["config"], "evaluate": {**p["config"]["evaluate"], "workers": int(smk.threads)}}
     with job_logging(smk):
         Path(smk.output[0]).parent.mkdir(parents=True, exist_ok=True)
-        get_plugin(p["game"]).results[p["name"]](p["config"], str(smk.output[0]))
+        get_plugin(p["game"]).results[p["name"]](cfg, str(smk.output[0]))
         log.info("%s: %s's result %s", smk.output[0], p["game"], p["name"])

@@ -13,6 +13,12 @@ from pydantic import BeforeValidator, Field
 from ime.workflow.schema.common import Section
 
 
+def _workers(v: Any) -> Any:
+    from ime.core.workers import check_workers
+
+    return check_workers(v)
+
+
 def _fold(v: Any) -> Any:
     if v == "ensemble" or (isinstance(v, int) and not isinstance(v, bool) and v >= 0):
         return v
@@ -44,7 +50,9 @@ class Evaluate(Section):
     min_legal: int = Field(ge=1)
     agents: list[str]
     """Extra bot ids scored on every key set."""
-    workers: int = Field(ge=1)
+    workers: Annotated[int | Literal["auto"], BeforeValidator(_workers)]
+    """Worker processes per evaluation job: "auto" (what Snakemake's --cores allows, within
+    ime.core.workers' caps) or an int. A runtime setting: in no name, tag or job param."""
     seed: int = Field(ge=0)
     bootstrap: int = Field(ge=0)
     ci: float = Field(gt=0, lt=1)
