@@ -55,8 +55,7 @@ def job_workers(requested: int | str, cores: int | None = None, *, items: int | 
 
     ``auto`` gives ``min(cap, cores - reserve)`` (at least 1; ``cores`` no more than this
     machine's CPUs, since ``snakemake -j8`` grants 8 on a 2-core box), so one job never takes
-    the last
-    core of a machine with more than ``reserve`` cores; an int is taken as asked (Snakemake
+    the last core of a machine with more than ``reserve`` cores; an int is taken as asked (Snakemake
     still lowers a rule's threads to ``--cores``). Both are then capped at ``items``.
     """
     cpus = os.cpu_count() or 1
