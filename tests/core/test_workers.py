@@ -12,7 +12,7 @@ from ime.core.workers import AUTO, EVAL_WORKERS_CAP, check_workers, job_workers
 @pytest.fixture
 def many_cpus(monkeypatch: pytest.MonkeyPatch) -> None:
     """A 64-CPU machine, so that the granted cores decide."""
-    monkeypatch.setattr(os, "cpu_count", lambda: 64)
+    monkeypatch.setenv("IME_CPU_COUNT", "64")
 
 
 @pytest.mark.parametrize(("cores", "expected"), [
@@ -35,12 +35,16 @@ def test_an_int_is_an_explicit_override_and_items_cap_both(many_cpus: None) -> N
 
 
 def test_granted_cores_beyond_the_machine_do_not_count(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setenv("IME_CPU_COUNT", "2")
     assert job_workers(AUTO, 8) == 1  # snakemake -j8 on a 2-core box: 2 CPUs, one kept back
+    monkeypatch.setenv("IME_CPU_COUNT", "two")
+    with pytest.raises(ValueError, match="IME_CPU_COUNT"):
+        job_workers(AUTO, 8)
 
 
-def test_auto_without_cores_reads_this_machine() -> None:
-    n = os.cpu_count() or 1
+def test_auto_without_cores_reads_this_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("IME_CPU_COUNT", raising=False)
+    n = len(os.sched_getaffinity(0))
     assert job_workers(AUTO) == min(EVAL_WORKERS_CAP, n - 1 if n > 1 else 1)
 
 

@@ -75,7 +75,8 @@ def test_the_reproduction_report_params_hold_no_worker_count() -> None:
     assert tb.spec(tb.directory()) == tf.spec(tf.directory())
 
 
-def test_threads_follow_the_cores_and_an_int_overrides() -> None:
+def test_threads_follow_the_cores_and_an_int_overrides(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("IME_CPU_COUNT", "64")  # plan a 16-core machine on any box
     wf = setup_workflow({"overrides": ["scale=tiny"]}, CONFIG)
     assert wf.workers("reversi", 16) == 15 and wf.workers("reversi", 2) == 1
     assert wf.workers("reversi", 64) == 16
@@ -100,10 +101,13 @@ def _threads(dry: str) -> dict[str, set[int]]:
 
 
 @pytest.mark.slow
-def test_snakemake_grants_threads_from_cores(tmp_path: Path) -> None:
+def test_snakemake_grants_threads_from_cores(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """Through the real Snakefile: ``--cores 16`` gives the evaluation's jobs 15 threads (one
     core is left to the path to training, whose jobs carry a priority), a tournament pair at
-    most its games (tiny: 1 round = 2 games), ``--cores 2`` one thread each."""
+    most its games (tiny: 1 round = 2 games), ``--cores 2`` one thread each. (A 64-CPU machine:
+    on the box itself granted cores count only up to its CPUs.)"""
+    monkeypatch.setenv("IME_CPU_COUNT", "64")
     targets = ["results/reversi/tiny/table4_5.csv", "results/reversi/tiny/table4_8.csv"]
     cfg = overrides_arg(["scale=tiny"])
     big = smk(tmp_path, "-n", "--cores", "16", *targets, "--config", cfg)

@@ -36,6 +36,25 @@ RESERVED_CORES = 1
 """Cores ``auto`` leaves to the rest of the run when the machine has more than this many."""
 
 
+CPU_COUNT_ENV = "IME_CPU_COUNT"
+"""Overrides the CPUs :func:`machine_cpus` finds (a container whose CPU quota is below what it
+can see; the tests, which plan a 16-core run on a 2-core box)."""
+
+
+def machine_cpus() -> int:
+    """The CPUs this process may run on (``IME_CPU_COUNT`` if set; else its CPU affinity, which
+    a container or ``taskset`` narrows, unlike ``os.cpu_count``)."""
+    env = os.environ.get(CPU_COUNT_ENV)
+    if env:
+        if not env.isdigit() or int(env) < 1:
+            raise ValueError(f"{CPU_COUNT_ENV} must be a whole number >= 1, got {env!r}")
+        return int(env)
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
 def check_workers(value: Any, key: str = "evaluate.workers") -> int | str:
     """``value`` if it is ``"auto"`` or an int >= 1, else a ``ValueError`` naming ``key``."""
     if value == AUTO:
@@ -58,7 +77,7 @@ def job_workers(requested: int | str, cores: int | None = None, *, items: int | 
     the last core of a machine with more than ``reserve`` cores; an int is taken as asked (Snakemake
     still lowers a rule's threads to ``--cores``). Both are then capped at ``items``.
     """
-    cpus = os.cpu_count() or 1
+    cpus = machine_cpus()
     # never more than the machine has: `snakemake -j8` on a 2-core box grants 8 "cores"
     n_cores = min(int(cores), cpus) if cores else cpus
     if requested == AUTO:
