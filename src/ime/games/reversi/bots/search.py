@@ -117,9 +117,9 @@ W_RES = 3  # move and score of the last completed root iteration (2 entries)
 W_PRM = 8  # SearchParams.pack() (N_PARAMS entries)
 W_W = 32  # the 64-entry weight table (move ordering)
 W_TAB = W_W + 64  # row tables, T[r, byte] at W_TAB + 256 * r + byte (evaluation)
-W_NCLASS = W_TAB + 8 * 256  # the number of weight classes
-W_CLASSES = W_NCLASS + 1  # their square masks, heaviest class first (up to 64)
-W_MOVES = W_CLASSES + 64  # moves of ply p, best first, at W_MOVES + 64 * p
+W_ORDER = W_TAB + 8 * 256  # ``table`` order: the square of rank k (0 = best) at W_ORDER + k
+W_RANK = W_ORDER + 64  # a row's byte as a rank mask: R[r, byte] at W_RANK + 256 * r + byte
+W_MOVES = W_RANK + 8 * 256  # moves of ply p, best first, at W_MOVES + 64 * p
 W_KEYS = W_MOVES + 64 * MAX_PLY  # their ordering keys (``mobility``), at W_KEYS + 64 * p
 W_FLIPS = W_KEYS + 64 * MAX_PLY  # ``mobility``: flips of square sq at ply p, W_FLIPS + 64 * p + sq
 W_REPLIES = W_FLIPS + 64 * MAX_PLY  # ``mobility``: the opponent's moves after it (same indexing)
@@ -225,6 +225,16 @@ def _terminal(P, O):
 
 
 @njit(cache=True, inline="always")
+def _ranks(moves, ws):
+    """``moves`` in rank space: bit k set when the square of ``table`` rank k is in ``moves``
+    (eight row look-ups). Walking its bits lowest first visits the moves in ``table`` order."""
+    r = ZERO
+    for row in range(8):
+        r |= U64(ws[W_RANK + 256 * row + np.int64((moves >> U64(8 * row)) & BYTE)])
+    return r
+
+
+@njit(cache=True, inline="always")
 def _order(P, O, moves, ply, mode, ws):
     """Write the moves of ``moves`` into ply ``ply``'s move buffer best first; returns their
     number.
@@ -234,11 +244,11 @@ def _order(P, O, moves, ply, mode, ws):
     opponent's moves after the move), best (largest) first. Keys end in ``-sq``, so no two are
     equal and the order is fully determined (deterministic).
 
-    How, cheaply: ``table`` order is a fixed order of the 64 squares, so it needs no sort: the
-    weight classes (``ws[W_CLASSES:]``, squares of one weight, heaviest first) are walked, each
-    lowest square first. ``mobility`` starts from that order and insertion-sorts it by the full
-    key; it also keeps each move's flips and the opponent's replies (``W_FLIPS``, ``W_REPLIES``,
-    indexed by square) for the search loop, which would otherwise compute both again.
+    How, cheaply: ``table`` order is a fixed order of the 64 squares (``W_ORDER``), so it needs
+    no sort: the moves are mapped to rank space (:func:`_ranks`) and read off lowest bit first.
+    ``mobility`` starts from that order and insertion-sorts it by the full key; it also keeps
+    each move's flips and the opponent's replies (``W_FLIPS``, ``W_REPLIES``, indexed by square)
+    for the search loop, which would otherwise compute both again.
     """
     mb = W_MOVES + 64 * ply
     n = 0
@@ -249,12 +259,11 @@ def _order(P, O, moves, ply, mode, ws):
             m &= m - ONE
             n += 1
         return n
-    for c in range(ws[W_NCLASS]):
-        m = moves & U64(ws[W_CLASSES + c])
-        while m:
-            ws[mb + n] = lowest_bit_index(m)
-            m &= m - ONE
-            n += 1
+    m = _ranks(moves, ws)
+    while m:
+        ws[mb + n] = ws[W_ORDER + lowest_bit_index(m)]
+        m &= m - ONE
+        n += 1
     if mode == 1:
         return n
     kb = W_KEYS + 64 * ply
@@ -441,26 +450,23 @@ def workspace(tab, w, prm):
     for r in range(8):
         for b in range(256):
             ws[W_TAB + 256 * r + b] = tab[r, b]
-    # Weight classes, heaviest first: ``table`` ordering walks them instead of sorting.
-    done = np.zeros(64, dtype=np.bool_)
-    nclass = 0
-    for _ in range(64):
-        top = np.int64(0)
-        found = False
-        for sq in range(64):
-            if not done[sq] and (not found or w[sq] > top):
-                top = w[sq]
-                found = True
-        if not found:
-            break
-        mask = ZERO
-        for sq in range(64):
-            if not done[sq] and w[sq] == top:
-                mask |= ONE << U64(sq)
-                done[sq] = True
-        ws[W_CLASSES + nclass] = np.int64(mask)
-        nclass += 1
-    ws[W_NCLASS] = nclass
+    # ``table`` order (weight descending, then square ascending: the key w * 64 - sq descending)
+    # and its rank masks, so that ``table`` ordering is a lookup, not a sort.
+    keys = np.empty(64, dtype=np.int64)
+    for sq in range(64):
+        keys[sq] = w[sq] * 64 - sq
+    order = np.argsort(-keys, kind="mergesort")
+    rank = np.empty(64, dtype=np.int64)
+    for k in range(64):
+        ws[W_ORDER + k] = order[k]
+        rank[order[k]] = k
+    for r in range(8):
+        for b in range(256):
+            m = ZERO
+            for x in range(8):
+                if (b >> x) & 1:
+                    m |= ONE << U64(rank[8 * r + x])
+            ws[W_RANK + 256 * r + b] = np.int64(m)
     return ws
 
 
