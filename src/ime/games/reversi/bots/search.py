@@ -303,25 +303,21 @@ def _negamax(P, O, moves, depth, alpha, beta, ply, ws):
     if depth <= 0:
         return _score(P, O, moves, ws, W_TAB, ws, W_PRM)
     mode = ws[W_PRM + P_ORDER]
-    if mode == 2 and depth < 2:
-        mode = 1
-    n = _order(P, O, moves, ply, mode, ws)
-    mb = W_MOVES + 64 * ply
-    fb = W_FLIPS + 64 * ply
-    rb = W_REPLIES + 64 * ply
-    best = -INF
-    for i in range(n):
-        sq = ws[mb + i]
-        if mode == 2:
-            f = U64(ws[fb + sq])
-        else:
+    if depth == 1:
+        # Every child is a leaf: do here what its own call would (count it, check the budget,
+        # evaluate it), which saves a recursive call on most nodes; a child that must pass
+        # takes the recursive path, uncounted here so that it counts itself once. The moves are
+        # read straight off their bits (square order, or ``table`` order in rank space; a
+        # ``mobility`` node this close to the leaves orders by ``table``), with no move buffer.
+        m = moves if mode == 0 else _ranks(moves, ws)
+        best = -INF
+        while m:
+            k = lowest_bit_index(m)
+            m &= m - ONE
+            sq = k if mode == 0 else ws[W_ORDER + k]
             f = flips_inline(P, O, sq)
-        cP = O ^ f
-        cO = P | f | (ONE << U64(sq))
-        if depth == 1:
-            # The child is a leaf: do here what its own call would (count it, check the budget,
-            # evaluate it), which saves a recursive call on most nodes; a child that must pass
-            # takes the recursive path, uncounted here so that it counts itself once.
+            cP = O ^ f
+            cO = P | f | (ONE << U64(sq))
             ws[W_NODES] += 1
             if ws[W_NODES] > ws[W_BUDGET]:
                 ws[W_ABORT] = 1
@@ -332,12 +328,32 @@ def _negamax(P, O, moves, depth, alpha, beta, ply, ws):
             else:
                 ws[W_NODES] -= 1
                 v = -_negamax(cP, cO, cmoves, depth - 1, -beta, -alpha, ply + 1, ws)
+                if ws[W_ABORT]:
+                    return np.int64(0)
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        return best
+    n = _order(P, O, moves, ply, mode, ws)
+    mb = W_MOVES + 64 * ply
+    fb = W_FLIPS + 64 * ply
+    rb = W_REPLIES + 64 * ply
+    best = -INF
+    for i in range(n):
+        sq = ws[mb + i]
+        if mode == 2:
+            f = U64(ws[fb + sq])
+            cmoves = U64(ws[rb + sq])
         else:
-            if mode == 2:
-                cmoves = U64(ws[rb + sq])
-            else:
-                cmoves = legal_moves_inline(cP, cO)
-            v = -_negamax(cP, cO, cmoves, depth - 1, -beta, -alpha, ply + 1, ws)
+            f = flips_inline(P, O, sq)
+        cP = O ^ f
+        cO = P | f | (ONE << U64(sq))
+        if mode != 2:
+            cmoves = legal_moves_inline(cP, cO)
+        v = -_negamax(cP, cO, cmoves, depth - 1, -beta, -alpha, ply + 1, ws)
         if ws[W_ABORT]:
             return np.int64(0)
         if v > best:
