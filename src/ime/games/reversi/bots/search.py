@@ -317,7 +317,7 @@ def _order(P, O, moves, ply, mode, ws):
     rb = W_REPLIES + 64 * ply
     for i in range(n):
         sq = ws[mb + i]
-        f = flips_inline(P, O, sq)
+        f = flips_inline(P, O, U64(sq))
         replies = legal_moves_inline(O ^ f, P | f | (ONE << U64(sq)))
         ws[fb + sq] = np.int64(f)
         ws[rb + sq] = np.int64(replies)
@@ -361,16 +361,19 @@ def _negamax(P, O, moves, depth, alpha, beta, ply, ws):
         m = moves if mode == 0 else _ranks(moves, ws)
         pos = _positional(P, O, ws, W_TAB)
         mob = ws[W_PRM + P_MOBILITY]
+        nodes = ws[W_NODES]  # kept in a register here; written back before any exit or call
+        budget = ws[W_BUDGET]
         best = -INF
         while m:
             k = lowest_bit_index(m)
             m &= m - ONE
             sq = k if mode == 0 else ws[W_ORDER + k]
-            f = flips_inline(P, O, sq)
+            f = flips_inline(P, O, U64(sq))
             cP = O ^ f
             cO = P | f | (ONE << U64(sq))
-            ws[W_NODES] += 1
-            if ws[W_NODES] > ws[W_BUDGET]:
+            nodes += 1
+            if nodes > budget:
+                ws[W_NODES] = nodes
                 ws[W_ABORT] = 1
                 return np.int64(0)
             if mob != 0:
@@ -384,16 +387,18 @@ def _negamax(P, O, moves, depth, alpha, beta, ply, ws):
                         - ws[W_TAB + 256 * (sq >> 3) + (np.int64(1) << (sq & 7))])
                 v = -(cpos + _terms(cP, cO, cmoves, ws, W_PRM))
             else:
-                ws[W_NODES] -= 1
+                ws[W_NODES] = nodes - 1
                 v = -_negamax(cP, cO, cmoves, depth - 1, -beta, -alpha, ply + 1, ws)
                 if ws[W_ABORT]:
                     return np.int64(0)
+                nodes = ws[W_NODES]
             if v > best:
                 best = v
                 if v > alpha:
                     alpha = v
                     if alpha >= beta:
                         break
+        ws[W_NODES] = nodes
         return best
     n = _order(P, O, moves, ply, mode, ws)
     mb = W_MOVES + 64 * ply
@@ -406,7 +411,7 @@ def _negamax(P, O, moves, depth, alpha, beta, ply, ws):
             f = U64(ws[fb + sq])
             cmoves = U64(ws[rb + sq])
         else:
-            f = flips_inline(P, O, sq)
+            f = flips_inline(P, O, U64(sq))
         cP = O ^ f
         cO = P | f | (ONE << U64(sq))
         if mode != 2:
@@ -449,7 +454,7 @@ def _solve(P, O, alpha, beta, ply, wld, ws):
         if mode == 2:
             f = U64(ws[fb + sq])
         else:
-            f = flips_inline(P, O, sq)
+            f = flips_inline(P, O, U64(sq))
         v = -_solve(O ^ f, P | f | (ONE << U64(sq)), -beta, -alpha, ply + 1, wld, ws)
         if ws[W_ABORT]:
             return np.int64(0)
@@ -482,7 +487,7 @@ def _root(P, O, depth, solve, pv, ws):
     nties = 0
     for i in range(n):
         sq = ws[W_MOVES + i]
-        f = flips_inline(P, O, sq)
+        f = flips_inline(P, O, U64(sq))
         a = best
         if tie != 0 and best > -INF:
             a = best - 1
