@@ -257,7 +257,11 @@ def evaluate(P, O, moves, tab, prm):
     """Heuristic score of a non-terminal position for the side owning ``P`` (``tab`` the 8x256
     row tables, ``prm`` the packed ``SearchParams``): the search's own evaluation, for callers
     outside the search (the MCTS bot's leaves)."""
-    return _score(P, O, moves, tab.reshape(-1), I0, prm, I0)
+    s = np.int64(0)
+    for r in range(8):
+        sh = U64(8 * r)
+        s += tab[r, np.int64((P >> sh) & BYTE)] - tab[r, np.int64((O >> sh) & BYTE)]
+    return s + _terms(P, O, moves, prm, I0)
 
 
 @njit(cache=True, inline="always")
