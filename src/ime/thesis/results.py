@@ -9,7 +9,7 @@ a pipeline's results directory and on the small synthetic tables of the tests.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +17,9 @@ import pandas as pd
 
 TABLES = (
     "dataset_stats.csv", "imitation_accuracy.csv", "net_architectures.csv", "s1s2_imitator.csv",
-    "s1_pairwise.csv", "s2_pairwise.csv", "similarity_pairs.csv", "tournament.csv",
-    "clusters.csv", "difficulty_by_class.csv", "accuracy_clusters.csv", "move_counts.csv",
+    "s1_pairwise.csv", "s2_pairwise.csv", "similarity.csv", "similarity_pairs.csv",
+    "tournament.csv", "clusters.csv", "difficulty_by_class.csv", "accuracy_clusters.csv",
+    "move_counts.csv",
 )
 """The generic tables of a variant's results directory that the reproduction reads."""
 
@@ -91,4 +92,12 @@ def results_from_paths(game: str, paths: Mapping[str, str | Path],
                        matches_per_target: int | None = None) -> GameResults:
     """The tables at ``paths`` (name -> file; a file that does not exist is left out)."""
     tables = {n: pd.read_csv(p) for n, p in paths.items() if Path(p).is_file()}
-    return GameResults(game, tables, bots_from_specs(specs), eval_net, matches_per_target)
+    bots = bots_from_specs(specs)
+    # a zoo whose specs name no class (Reversi's): the class the evaluation gave each target
+    for name in ("difficulty_by_class.csv", "clusters.csv"):
+        t = tables.get(name)
+        if t is not None and {"bot", "class"} <= set(t.columns):
+            for b, c in zip(t["bot"], t["class"], strict=True):
+                if b in bots and not bots[b].cls and isinstance(c, str):
+                    bots[b] = replace(bots[b], cls=c)
+    return GameResults(game, tables, bots, eval_net, matches_per_target)
