@@ -69,7 +69,7 @@ rule all_games:
 # overrides put it: snakemake -j8 reproduction --config overrides='[scale=thesis]'
 rule reproduction:
     input:
-        lambda wc: WF.checked(THESIS.directory) + "/reproduction.md",
+        lambda wc: WF.checked(THESIS.report_path),
     localrule: True
 
 

@@ -49,6 +49,10 @@ class ThesisPlan:
         name = next(iter(names.values()), "")
         return P.thesis_dir(name)
 
+    def report_path(self) -> str:
+        """This composition's ``reproduction.md`` (what rule ``reproduction`` builds)."""
+        return P.fill(P.THESIS_FILE, trdir=self.directory(), tname="reproduction.md")
+
     def constraint(self) -> str:
         """The regex of the report's folder (only this composition's)."""
         try:
