@@ -141,6 +141,12 @@ def accuracy_by_bot(g: GameResults, net: str | None = None) -> pd.DataFrame:
     return out
 
 
+def game_accuracy(g: GameResults) -> pd.DataFrame:
+    """:func:`accuracy_by_bot` as the thesis reads a game: Snake's mean over its five nets (Fig
+    2.7), the evaluation net's elsewhere (Tables 4.4, 5.6)."""
+    return accuracy_by_bot(g, "mean" if g.game == "snake" else None)
+
+
 def _beats_baseline(results: Results, game: str, net: str | None = None) -> Verdict:
     g = _game(results, game)
     acc = accuracy_by_bot(g, net)
@@ -321,15 +327,7 @@ def reversi_beats_baseline(results: Results) -> Verdict:
 def reversi_s1_s2_not_linear(results: Results) -> Verdict:
     """4.4: S1 and S2 are not linearly related: over the bots, a straight line explains less
     than half of S2's variance from S1 (Pearson r^2 < 0.5)."""
-    g = _game(results, "reversi")
-    t = _table(g, "s1s2_imitator.csv", "bot", "S1", "S2")
-    if len(t) < 3:
-        raise Missing(f"reversi: {len(t)} bots; a linear fit needs 3 or more")
-    r = float(np.corrcoef(t["S1"].astype(float), t["S2"].astype(float))[0, 1])
-    return Verdict(HOLDS if r * r < 0.5 else FAILS,
-                   f"Pearson r(S1, S2) = {r:.2f} (r^2 = {r * r:.2f}) over {len(t)} bots: "
-                   + "; ".join(f"{b} S1 {_fmt(float(s1))} S2 {_fmt(float(s2))}"
-                               for b, s1, s2 in zip(t["bot"], t["S1"], t["S2"], strict=True)))
+    return _not_linear(results, "reversi")
 
 
 def _hardest(results: Results, game: str, thesis_no: int, metrics: tuple[str, ...]) -> Verdict:
@@ -499,7 +497,7 @@ def class_means(results: Results, games: tuple[str, ...]) -> pd.DataFrame:
         g = results[game]
         d = _table(g, "difficulty_by_class.csv", "bot", "class", "S2")
         try:
-            acc = accuracy_by_bot(g, "mean" if game == "snake" else None).set_index("bot")
+            acc = game_accuracy(g).set_index("bot")
         except Missing:
             acc = pd.DataFrame(columns=["margin"])
         for cls, grp in d.groupby("class", sort=False):
@@ -587,16 +585,19 @@ def _not_a_result(reason: str) -> Verdict:
     return Verdict(UNTESTABLE, reason)
 
 
-def _tournament(g: GameResults) -> tuple[pd.DataFrame, str]:
+def _tournament(g: GameResults) -> tuple[str, str]:
+    """The tournament table the conclusions read and its agent column: Doudizhu's Table 5.10
+    (the thesis-protocol games) where present, else the generic ``tournament.csv``."""
     if g.game == "doudizhu" and g.get("table5_10.csv") is not None:
-        return _table(g, "table5_10.csv", "agent", "type", "points", "games"), "agent"
-    return _table(g, "tournament.csv", "bot", "type", "points", "games"), "bot"
+        return "table5_10.csv", "agent"
+    return "tournament.csv", "bot"
 
 
 def _originals_order(results: Results, game: str) -> Verdict:
     """The originals' tournament points per game fall with their thesis number (the ladder)."""
     g = _game(results, game)
-    t, who = _tournament(g)
+    table, who = _tournament(g)
+    t = _table(g, table, who, "type", "points", "games")
     t = t[t["type"] == "original"]
     rows = {g.thesis_no(str(r[who])): float(r["points"]) / max(float(r["games"]), 1.0)
             for _, r in t.iterrows() if g.thesis_no(str(r[who])) is not None}
@@ -612,9 +613,7 @@ def _imitators_follow(results: Results, game: str) -> Verdict:
     from scipy import stats
 
     g = _game(results, game)
-    t, who = _tournament(g)
-    _, text, imit = _imitators_below(g, "table5_10.csv" if who == "agent" else
-                                     "tournament.csv", who)
+    _, text, imit = _imitators_below(g, *_tournament(g))
     if len(imit) < 2:
         raise Missing(f"{game}: the order needs two or more imitators in the tournament")
     tau = float(stats.kendalltau(imit["orig_ppg"], imit["ppg"]).statistic)
@@ -624,9 +623,7 @@ def _imitators_follow(results: Results, game: str) -> Verdict:
 
 def _below(results: Results, game: str) -> Verdict:
     g = _game(results, game)
-    _, who = _tournament(g)
-    below, text, _ = _imitators_below(g, "table5_10.csv" if who == "agent" else
-                                      "tournament.csv", who)
+    below, text, _ = _imitators_below(g, *_tournament(g))
     return Verdict(HOLDS if all(below) else FAILS,
                    f"points per game: {text}; {sum(below)} of {len(below)} below their original")
 
@@ -981,6 +978,7 @@ def ddz_similarity_above_reversi(results: Results) -> Verdict:
 
 
 def _not_linear(results: Results, game: str) -> Verdict:
+    """Pearson r^2 of the imitators' S1 and S2 over ``game``'s bots is under 0.5."""
     g = _game(results, game)
     t = _table(g, "s1s2_imitator.csv", "bot", "S1", "S2")
     if len(t) < 3:

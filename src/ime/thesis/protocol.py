@@ -14,19 +14,10 @@ from typing import Any
 import pandas as pd
 
 from ime.paths import config_dir
+from ime.workflow.schema.root import get_dotted
 
 SAME = "same"
 DIFFERENT = "different"
-
-
-def _get(cfg: Mapping[str, Any], key: str) -> Any:
-    """The value at a dotted key (KeyError naming the key when a level is missing)."""
-    cur: Any = cfg
-    for part in key.split("."):
-        if not isinstance(cur, Mapping) or part not in cur:
-            raise KeyError(key)
-        cur = cur[part]
-    return cur
 
 
 def _targets(cfg: Mapping[str, Any]) -> list[str]:
@@ -128,7 +119,7 @@ def compare(game: str, cfg: Mapping[str, Any], scale: str,
             source = f"derived ({it['derive']})"
         else:
             try:
-                ours = _get(cfg, it["key"])
+                ours = get_dotted(cfg, it["key"])
             except KeyError:
                 ours = None
             source = it["key"]

@@ -72,7 +72,7 @@ def table6_1(results: Mapping[str, GameResults], numbers: pd.DataFrame) -> pd.Da
         s = g.get("s1s2_imitator.csv")
         s = s.set_index("bot") if s is not None else pd.DataFrame()
         try:
-            acc = C.accuracy_by_bot(g, "mean" if game == "snake" else None).set_index("bot")
+            acc = C.game_accuracy(g).set_index("bot")
         except C.Missing:
             acc = pd.DataFrame(columns=["val_acc", "baseline", "margin"])
         for _, r in d.iterrows():

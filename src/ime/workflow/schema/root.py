@@ -34,7 +34,9 @@ class Config(Section):
     """Every trained net's architecture (added by composition from config/net/)."""
 
 
-def _get(c: Mapping[str, Any], dotted: str) -> Any:
+def get_dotted(c: Mapping[str, Any], dotted: str) -> Any:
+    """The value at a dotted key of a nested config (``KeyError(dotted)`` when a level is
+    missing)."""
     node: Any = c
     for part in dotted.split("."):
         if not isinstance(node, Mapping) or part not in node:
@@ -66,7 +68,7 @@ def cross_section_problems(c: Mapping[str, Any]) -> list[str]:
         if key in SWEEPABLE_GROUPS:
             continue
         try:
-            _get(c, key)
+            get_dotted(c, key)
         except KeyError:
             problems.append(f"sweep key {key!r} is not a config key (nor a config group: "
                             f"{', '.join(SWEEPABLE_GROUPS)})")
