@@ -1,0 +1,129 @@
+"""``scripts/bench_summary.py``: the per-rule table of a run (issue 31's GPU-machine run,
+``scripts/device_thesis.sh``, and BENCHMARKS.md). Its figures are sums of Snakemake's own files,
+so the tests check them against files whose numbers are known: a hand-made ``benchmarks/`` tree
+in the layout the rules write (``paths.JOB_BENCHMARK``, with the header of a real benchmark file)
+and the log of a real Snakemake run of a toy workflow cut off by SIGINT, as the deadline does."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "bench_summary.py"
+_spec = importlib.util.spec_from_file_location("bench_summary", SCRIPT)
+bs = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bs)
+
+HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time"
+"""The header of a real benchmark file (benchmarks/snake/eval_keys/quick/n50_l2_s0/snk04.tsv of a
+quick run, Snakemake 9.27)."""
+
+
+def _bench(root: Path, rel: str, wall: float, cpu: str, mtime: float | None = None) -> None:
+    path = root / "benchmarks" / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"{HEADER}\n{wall}\t0:00:{int(wall):02d}\t567.88\t2567.40\t126.32\t208.39\t"
+                    f"0.03\t0.02\t32.49\t{cpu}\n")
+    if mtime is not None:
+        os.utime(path, (mtime, mtime))
+
+
+def test_rules_sums_maxima_and_end_times(tmp_path: Path) -> None:
+    t0 = 1_700_000_000.0
+    _bench(tmp_path, "reversi/matches/thesis/rev1/shard000.tsv", 10.0, "9.5", t0 + 20)
+    _bench(tmp_path, "reversi/matches/thesis/rev1/shard001.tsv", 30.0, "28.0", t0 + 50)
+    _bench(tmp_path, "reversi/eval_score/thesis/n1_l2_s0/imit/t/conv/ens/rev1/rev2.tsv", 4.0, "3")
+    _bench(tmp_path, "reversi/eval_score/thesis/n1_l2_s0/heldout/t/conv/rev1/rev2.tsv", 2.0, "NA")
+    _bench(tmp_path, "reversi/eval_score/thesis/n1_l2_s0/zoo/rev1/rev2.tsv", 1.0, "1")
+    _bench(tmp_path, "reversi/eval_tournament/t/conv/ens/o/rev1__rev2.tsv", 5.0, "60")
+    _bench(tmp_path, "reversi/train/t/conv/rev1.tsv", 70.0, "71")
+    _bench(tmp_path, "reversi/train/t/conv/_stacked.tsv", 90.0, "95")
+    _bench(tmp_path, "tables/results/reversi/thesis/game_result/moves.tsv", 3.0, "2.5")
+    _bench(tmp_path, "snake/matches/thesis/snk01/shard000.tsv", 99.0, "99")
+    _bench(tmp_path, "tables/results/snake/game_result/x.tsv", 99.0, "99")
+    rows = {r["rule"]: r for r in bs.benchmark_rules(tmp_path / "benchmarks", "reversi", t0)}
+    assert set(rows) == {"matches", "eval_score_imitator", "eval_score_heldout", "eval_score_zoo",
+                         "eval_tournament_pair", "train_reversi", "train_reversi_stacked",
+                         "game_result"}
+    m = rows["matches"]
+    assert (m["jobs"], m["wall_s"], m["cpu_s"], m["wall_max_s"]) == (2, 40.0, 37.5, 30.0)
+    assert (m["first_end_s"], m["last_end_s"]) == (20.0, 50.0)
+    assert rows["eval_score_heldout"]["cpu_missing"] == 1
+    assert rows["eval_score_heldout"]["cpu_s"] == 0.0
+    # sorted by CPU seconds, most first: the table reads as "where the time went"
+    assert [r["rule"] for r in bs.benchmark_rules(tmp_path / "benchmarks", "reversi")][:2] == [
+        "train_reversi_stacked", "train_reversi"]
+    both = bs.benchmark_rules(tmp_path / "benchmarks")  # no game: snake's jobs count too
+    assert {r["rule"]: r["jobs"] for r in both}["matches"] == 3
+
+
+def test_a_malformed_benchmark_file_names_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "benchmarks" / "reversi" / "dataset" / "d" / "rev1.tsv"
+    path.parent.mkdir(parents=True)
+    path.write_text(f"{HEADER}\n1.0\t0:00:01\n")
+    with pytest.raises(ValueError, match=r"rev1\.tsv:2: 2 fields"):
+        bs.benchmark_rules(tmp_path / "benchmarks")
+
+
+TOY = '''
+rule all:
+    input: expand("out/{i}.txt", i=range(3)), "out/bad.txt", "out/slow.txt"
+rule one:
+    output: "out/{i}.txt"
+    wildcard_constraints: i=r"\\d+"
+    benchmark: "benchmarks/toy/one/t/{i}.tsv"
+    shell: "echo {wildcards.i} > {output}"
+rule bad:
+    output: "out/bad.txt"
+    shell: "exit 3"
+rule slow:
+    input: expand("out/{i}.txt", i=range(3))
+    output: "out/slow.txt"
+    shell: "sleep 60; touch {output}"
+'''
+
+
+@pytest.mark.slow
+def test_a_real_snakemake_log_cut_off_at_the_deadline(tmp_path: Path) -> None:
+    """A real run: three jobs finish, one fails, one is running when SIGINT comes (what
+    ``timeout -s INT`` sends at the deadline); the summary must count each as such."""
+    (tmp_path / "Snakefile").write_text(TOY)
+    proc = subprocess.Popen([sys.executable, "-m", "snakemake", "-j1", "--keep-going"],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        logs = list((tmp_path / ".snakemake" / "log").glob("*.snakemake.log"))
+        if logs and "rule slow:" in logs[0].read_text():
+            break
+        time.sleep(0.5)
+    else:
+        proc.kill()
+        pytest.fail("the toy workflow never started its slow job")
+    os.killpg(proc.pid, signal.SIGINT)
+    out = proc.communicate(timeout=60)[0].decode()
+    assert proc.returncode != 0, out
+    subprocess.run([sys.executable, str(SCRIPT), str(tmp_path), "--json", "s.json",
+                    "--markdown", "s.md", "--meta", "deadline_s=430", "--meta", "card=H100"],
+                   cwd=tmp_path, check=True, capture_output=True)
+    s = json.loads((tmp_path / "s.json").read_text())
+    assert s["meta"] == {"deadline_s": 430, "card": "H100"}
+    smk = s["snakemake"]
+    assert (smk["steps_done"], smk["steps_total"], smk["terminated"]) == (3, 6, True)
+    rules = {r["rule"]: r for r in smk["rules"]}
+    assert (rules["one"]["started"], rules["one"]["finished"]) == (3, 3)
+    assert (rules["bad"]["failed"], rules["bad"]["finished"]) == (1, 0)
+    assert rules["slow"]["interrupted"] == 1 and rules["slow"]["finished"] == 0
+    assert "all" not in rules
+    assert [(r["rule"], r["jobs"]) for r in s["benchmarks"]] == [("one", 3)]
+    md = (tmp_path / "s.md").read_text()
+    assert "3 of 6 steps done (stopped at the deadline)" in md
+    assert "| one | 3 |" in md
