@@ -339,10 +339,11 @@ def _order(P, O, moves, ply, mode, ws):
         j = i
         while j > 0 and ws[kb + j - 1] < key:
             ws[kb + j] = ws[kb + j - 1]
-            ws[mb + j] = ws[mb + j - 1]
             j -= 1
         ws[kb + j] = key
-        ws[mb + j] = sq
+    # Only the keys were sorted: 1000000 and 64 are multiples of 64, so key = -sq (mod 64).
+    for i in range(n):
+        ws[mb + i] = -ws[kb + i] & 63
     return n
 
 
