@@ -19,7 +19,8 @@ Two sources, kept apart in the output because they measure different things:
   modification time (written when its job ended) minus ``--start``.
 * ``snakemake``: the run's log (``<run>/.snakemake/log/*.snakemake.log``, the newest unless
   ``--log``): per rule, jobs started / finished / failed, their wall seconds (log timestamps,
-  1 s resolution) and first start / last end relative to the log's first timestamp.
+  1 s resolution) and first start / last end relative to ``--start`` (else the log's first
+  timestamp).
 
     python3 scripts/bench_summary.py /tmp/s13/quick                       # Markdown on stdout
     python3 scripts/bench_summary.py RUN --game reversi --json s.json --markdown s.md \\
@@ -126,15 +127,16 @@ def _when(text: str) -> datetime:
     return datetime.strptime(" ".join(text.split()), "%a %b %d %H:%M:%S %Y")
 
 
-def parse_snakemake_log(path: Path) -> dict[str, Any]:
+def parse_snakemake_log(path: Path, start: float | None = None) -> dict[str, Any]:
     """What one Snakemake log says of its jobs: per rule, jobs started, finished, failed and
     interrupted (failed after "Terminating processes on user request": the deadline's SIGINT),
-    their wall seconds from the log's timestamps, and first start / last end in seconds after the
-    first timestamp; the last "N of M steps" line; every job as ``[rule, jobid, start, end,
-    state]``. Timestamps have 1 s resolution, so a job's wall is good to +-1 s."""
+    their wall seconds from the log's timestamps, and first start / last end in seconds after
+    ``start`` (epoch seconds; ``None``: the log's first timestamp); the last "N of M steps" line;
+    every job as ``[rule, jobid, start, end, state]``. Timestamps are local time with 1 s
+    resolution, so a job's wall is good to +-1 s."""
     lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    t0: datetime | None = None
-    now: datetime | None = None
+    t0: float | None = start
+    now: float | None = None
     jobs: dict[int, dict[str, Any]] = {}
     pending: str | None = None  # a rule whose start block has not shown its jobid yet
     steps: tuple[int, int] | None = None
@@ -142,8 +144,8 @@ def parse_snakemake_log(path: Path) -> dict[str, Any]:
     error_rule: str | None = None
     for line in lines:
         if m := _TS.match(line):
-            now = _when(m.group(1))
-            t0 = t0 or now
+            now = _when(m.group(1)).timestamp()
+            t0 = now if t0 is None else t0
             pending = error_rule = None
             continue
         if line.startswith(_TERMINATING):
@@ -151,7 +153,7 @@ def parse_snakemake_log(path: Path) -> dict[str, Any]:
             continue
         if now is None:
             continue
-        off = (now - t0).total_seconds() if t0 else 0.0
+        off = round(now - t0, 1)
         if m := _START.match(line):
             pending, error_rule = m.group(1), None
         elif m := _ERROR.match(line):
@@ -186,6 +188,7 @@ def parse_snakemake_log(path: Path) -> dict[str, Any]:
                 r["wall_max_s"] = max(r["wall_max_s"], j["end"] - j["start"])
     return {
         "log": str(path),
+        "times_after": "start" if start is not None else "the log's first timestamp",
         "steps_done": steps[0] if steps else 0,
         "steps_total": steps[1] if steps else None,
         "terminated": terminating,
@@ -251,7 +254,7 @@ def summarize(run: Path, game: str | None = None, start: float | None = None,
         "totals": {"jobs": sum(r["jobs"] for r in rows),
                    "wall_s": round(sum(r["wall_s"] for r in rows), 2),
                    "cpu_s": round(sum(r["cpu_s"] for r in rows), 2)},
-        "snakemake": parse_snakemake_log(log) if log and log.is_file() else None,
+        "snakemake": parse_snakemake_log(log, start) if log and log.is_file() else None,
     }
 
 

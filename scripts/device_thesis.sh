@@ -104,7 +104,7 @@ EOF
         "$PYTHON" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
             --target "$SITE" .whl/ifneeded/"$n"-*.whl || exit 3
     done
-    export PYTHONPATH="$SITE:$PWD/src"
+    export PYTHONPATH="$SITE:$PWD/src${PYTHONPATH:+:$PYTHONPATH}"
 fi
 INSTALL_S=$(since "$T_INSTALL")
 SMK_V=$("$PYTHON" -m snakemake --version) || { echo "device_thesis.sh: snakemake does not run"; exit 3; }

@@ -96,6 +96,7 @@ def test_a_real_snakemake_log_cut_off_at_the_deadline(tmp_path: Path) -> None:
     """A real run: three jobs finish, one fails, one is running when SIGINT comes (what
     ``timeout -s INT`` sends at the deadline); the summary must count each as such."""
     (tmp_path / "Snakefile").write_text(TOY)
+    t_start = time.time()
     proc = subprocess.Popen([sys.executable, "-m", "snakemake", "-j1", "--keep-going"],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             start_new_session=True)
@@ -112,7 +113,8 @@ def test_a_real_snakemake_log_cut_off_at_the_deadline(tmp_path: Path) -> None:
     out = proc.communicate(timeout=60)[0].decode()
     assert proc.returncode != 0, out
     subprocess.run([sys.executable, str(SCRIPT), str(tmp_path), "--json", "s.json",
-                    "--markdown", "s.md", "--meta", "deadline_s=430", "--meta", "card=H100"],
+                    "--markdown", "s.md", "--start", str(t_start), "--meta", "deadline_s=430",
+                    "--meta", "card=H100"],
                    cwd=tmp_path, check=True, capture_output=True)
     s = json.loads((tmp_path / "s.json").read_text())
     assert s["meta"] == {"deadline_s": 430, "card": "H100"}
@@ -123,6 +125,9 @@ def test_a_real_snakemake_log_cut_off_at_the_deadline(tmp_path: Path) -> None:
     assert (rules["bad"]["failed"], rules["bad"]["finished"]) == (1, 0)
     assert rules["slow"]["interrupted"] == 1 and rules["slow"]["finished"] == 0
     assert "all" not in rules
+    # times after --start: the jobs began after Snakemake's start-up and in order
+    one = rules["one"]
+    assert 0 <= one["first_start_s"] <= one["last_end_s"] <= rules["slow"]["first_start_s"] < 120
     assert [(r["rule"], r["jobs"]) for r in s["benchmarks"]] == [("one", 3)]
     md = (tmp_path / "s.md").read_text()
     assert "3 of 6 steps done (stopped at the deadline)" in md
