@@ -29,7 +29,8 @@
 # Rehearsal on the development box (no GPU, Snakemake installed, the box's python3):
 #   OUT=/tmp/devout bash scripts/device_thesis.sh --scale tiny --deadline 120
 # Environment: OUT (default /tmp/ime_device_out), PYTHON (python3), SITE (/tmp/site),
-# IME_NUMBA_CACHE (/tmp/ime_numba: a cold cache, so the warm-up's time is the compile time).
+# IME_NUMBA_CACHE (/tmp/ime_numba: a cold cache, so the warm-up's time is the compile time),
+# IME_COMMIT (the commit to record; default `git rev-parse HEAD`, which the device's copy lacks).
 set -uo pipefail
 
 SCALE=thesis
@@ -46,7 +47,7 @@ while [ $# -gt 0 ]; do
         --target) TARGET=$2; shift 2 ;;
         --no-stack) STACK=0; shift ;;
         --extra) EXTRA=$2; shift 2 ;;
-        -h|--help) sed -n '2,34p' "$0"; exit 0 ;;
+        -h|--help) awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         *) echo "device_thesis.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -57,14 +58,16 @@ OUT=${OUT:-/tmp/ime_device_out}
 PYTHON=${PYTHON:-python3}
 SITE=${SITE:-/tmp/site}
 export IME_NUMBA_CACHE=${IME_NUMBA_CACHE:-/tmp/ime_numba}
-export IME_CONFIG_DIR=$PWD/config PYTHONUNBUFFERED=1
+export IME_CONFIG_DIR=$PWD/config PYTHONUNBUFFERED=1 PIP_ROOT_USER_ACTION=ignore
 mkdir -p "$OUT"
 exec > >(tee "$OUT/run.log") 2>&1
 
 now() { date +%s.%N; }
 since() { awk -v a="$(now)" -v b="$1" 'BEGIN { printf "%.1f", a - b }'; }
 T0=$(now)
-echo "== device_thesis.sh $(date -u +%FT%TZ): scale=$SCALE deadline=${DEADLINE}s cores=$CORES target=${TARGET:-all} commit=$(git rev-parse --short HEAD 2>/dev/null || echo none)"
+# the device's copy of the tree has no .git: the caller may name the commit (IME_COMMIT=<sha>)
+COMMIT=${IME_COMMIT:-$(git rev-parse HEAD 2> /dev/null || echo unknown)}
+echo "== device_thesis.sh $(date -u +%FT%TZ): scale=$SCALE deadline=${DEADLINE}s cores=$CORES target=${TARGET:-all} commit=$COMMIT"
 
 # -- 3 (started first: it needs only numba and IME, so it overlaps the install) -------------------
 WARM_LOG=$(mktemp)
@@ -183,7 +186,7 @@ echo "== processes still using CPU:"; ps -eo pid,pgid,etimes,pcpu,args --sort=-p
     --meta "warmup_rc=${WARM_RC:-null}" --meta "snakemake_s=$SM_S" --meta "snakemake_rc=$SM_RC" \
     --meta "timed_out=$TIMED_OUT" --meta "gpu=\"$GPU_NAME\"" --meta "cuda=\"$CUDA\"" \
     --meta "python=\"$PY_V\"" --meta "torch=\"$TORCH_V\"" --meta "numba=\"$NUMBA_V\"" \
-    --meta "nproc=$(nproc)" --meta "commit=\"$(git rev-parse HEAD 2>/dev/null || echo none)\"" \
+    --meta "nproc=$(nproc)" --meta "commit=\"$COMMIT\"" \
     --meta "before_pack_s=$(since "$T0")" || echo "device_thesis.sh: bench_summary.py failed"
 
 LIST=$(mktemp)
