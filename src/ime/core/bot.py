@@ -49,6 +49,9 @@ class Bot(ABC):
 
     bot_id: str
     deterministic: bool = True
+    position_pure: bool = False
+    """True when a decision is a function of the config and ``state.position_key()`` alone (no
+    history, no context): :mod:`ime.core.memo` may then answer a repeated position from memory."""
 
     @abstractmethod
     def act(self, state: State, ctx: DecisionContext) -> Action:

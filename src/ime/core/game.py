@@ -117,6 +117,13 @@ class State(ABC):
         """What the judge puts in ``display`` for the last transition."""
         return ""
 
+    def position_key(self) -> Hashable | None:
+        """A hashable key of everything a position-pure bot's decision may read here (the
+        board and the side to move), or ``None`` when the game has none (the default). Equal
+        keys must mean positions no such bot can tell apart: :mod:`ime.core.memo` answers a
+        position it has seen with the decision taken there."""
+        return None
+
 
 @dataclass(frozen=True)
 class GameType:

@@ -56,6 +56,7 @@ from tqdm.auto import tqdm
 
 from ime.core.encoding import Encoder, Observation
 from ime.core.game import Action, Game, State
+from ime.core.memo import memoize_provider
 from ime.core.registry import get_plugin
 from ime.evaluate.agents import warm_up
 from ime.evaluate.candidates import (
@@ -213,6 +214,7 @@ def mine_keys(
     progress: bool = True,
     check_all_self: bool = False,
     game_params: Mapping[str, Any] | None = None,
+    memo: bool = True,
 ) -> MiningResult:
     """Mine up to ``n_keys`` key endgames of ``target`` from its logged matches.
 
@@ -221,7 +223,9 @@ def mine_keys(
     own ``seed`` field overrides it). ``check_all_self`` self-forks every candidate, not only
     the would-be keys (a wider reproducibility check at 1/(1 + #references) more forks).
     ``game_params``: the board options ``game`` was built with, stored in the key set so that
-    scoring rebuilds the same game.
+    scoring rebuilds the same game. ``memo``: each worker remembers its position-pure bots'
+    decisions by position (:mod:`ime.core.memo`); the keys are the same bytes without it, only
+    slower (``False`` is for measuring that).
     """
     t0 = time.perf_counter()
     references = tuple(r for r in references if r != target)
@@ -245,7 +249,7 @@ def mine_keys(
         cands = cands[:max_candidates]
 
     def setup() -> MiningContext:
-        prov = provider_factory()
+        prov = memoize_provider(provider_factory()) if memo else provider_factory()
         if workers > 1:
             warm_up(prov, [target, *references, *(p for m in pool.matches for p in m.players)],
                     game)

@@ -211,11 +211,14 @@ def _init_worker(game_name: str, bot_specs: Mapping[str, Mapping], seed: int,
 
 
 def _bot(bot_id: str):
+    """The worker's bot ``bot_id``; a position-pure one behind a memo of its decisions (the
+    schedule's matches share their openings; :mod:`ime.core.memo`: same moves, less CPU)."""
     from ime.bots.registry import make_bot
+    from ime.core.memo import memoize
 
     bots = _WORKER["bots"]
     if bot_id not in bots:
-        bots[bot_id] = make_bot(_WORKER["game"].name, bot_id, _WORKER["specs"])
+        bots[bot_id] = memoize(make_bot(_WORKER["game"].name, bot_id, _WORKER["specs"]))
     return bots[bot_id]
 
 

@@ -155,6 +155,11 @@ class ReversiState(State):
     def ply(self) -> int:
         return len(self.history)
 
+    def position_key(self) -> tuple[int, int, int]:
+        """Black's and white's discs and the side to move: all a position-pure bot reads (the
+        zoo's deterministic alpha-beta bots)."""
+        return int(self.boards[0]), int(self.boards[1]), self.to_move
+
     # --- Botzone codec (ime.games.reversi.codec) ------------------------------------------------
     def request_for(self, player: int) -> dict:
         return codec.request(self.history[-1] if self.history else None)

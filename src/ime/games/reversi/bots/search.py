@@ -674,6 +674,9 @@ class AlphaBetaBot(Bot):
         self._prm = params.pack()
         self._ws = workspace(self._tab, self._w, self._prm)
         self.deterministic = params.tie != "random" and self.epsilon == 0.0
+        # Deterministic means a function of the position alone (act reads the boards and the
+        # side to move, never the history or the context): ime.core.memo may reuse it.
+        self.position_pure = self.deterministic
 
     def analyse(self, state: ReversiState, seed: int = 0) -> dict[str, int]:
         """The raw search result (move, score, depth, nodes, solved) for the side to move."""
