@@ -24,6 +24,8 @@ Choices made here (see ``docs/evaluation.md``):
   key, since T's own result there is not reproducible. Candidates where every reference agrees
   with T cannot be keys whatever the self-fork says, so they are not self-forked (that saves a
   fifth of the forks with four references; ``check_all_self=True`` self-forks them too).
+* **Repeated positions are not searched twice.** Each worker puts its position-pure bots
+  behind a memo (:mod:`ime.core.memo`): the same keys, byte for byte, for less CPU.
 * Matches that ended by a fault, or whose players the provider cannot build (e.g. a platform log
   naming an unknown program), are skipped and counted.
 * **Any number of seats, simultaneous moves.** The target's seat is forked against the original
