@@ -303,8 +303,11 @@ def log2_table(simulations):
 # first, the order of the linked list this replaces, with the same strict ``>``. Each edge keeps
 # its child's mean ``wins / visits`` (updated in the backpropagation, the same division as UCB1's,
 # hence the same double), so selection does one division per child, not two.
-N_P, N_O, N_UNTRIED = 0, 1, 2  # rows of the uint64 node table ``nu``
-N_MOVE, N_CSTART, N_NCH, N_PASS, N_TERM = 0, 1, 2, 3, 4  # rows of the int64 node table ``ni``
+# Fields of a node, one 64-byte row of the int64 table ``nd`` (one cache line a node; boards as
+# their bit patterns): the position, its untried moves, the move into it, its edge block (start,
+# children so far), a pending forced pass, game over.
+N_P, N_O, N_UNTRIED, N_MOVE, N_CSTART, N_NCH, N_PASS, N_TERM = 0, 1, 2, 3, 4, 5, 6, 7
+N_FIELDS = 8
 E_VISITS, E_WINS, E_MEAN = 0, 1, 2  # rows of the float64 edge table ``ef``
 MAX_MOVES = 60  # a block holds at most one edge per empty square
 MAX_PATH = 200
@@ -318,8 +321,7 @@ def mcts_workspace(simulations: int) -> tuple[np.ndarray, ...]:
     n_nodes = simulations + 2
     n_edges = MAX_MOVES * n_nodes + 8  # + 8: the score loop reads whole vectors
     return (
-        np.zeros((3, n_nodes), dtype=np.uint64),  # nu
-        np.zeros((5, n_nodes), dtype=np.int64),  # ni
+        np.zeros((n_nodes, N_FIELDS), dtype=np.int64),  # nd
         np.zeros((3, n_edges), dtype=np.float64),  # ef (zeros: lazily mapped pages)
         np.empty(n_edges, dtype=np.int64),  # en: child node of an edge
         np.zeros(MT_SIZE, dtype=np.uint64),  # rs: the random stream
@@ -330,7 +332,7 @@ def mcts_workspace(simulations: int) -> tuple[np.ndarray, ...]:
 
 @njit(cache=True, error_model="numpy")
 def mcts_in(P, O, simulations, c, seed, corner_rule, avoid_rule, depth, tab, prm, scale,
-            l2t, sig, nu, ni, ef, en, rs, ub, path):
+            l2t, sig, nd, ef, en, rs, ub, path):
     """UCT search from the side owning ``P``; returns int64[3] = move, visits, nodes.
 
     ``seed`` must satisfy 0 <= seed < 2**32. ``depth``, ``tab``, ``prm``, ``scale``: the leaf
@@ -356,13 +358,13 @@ def mcts_in(P, O, simulations, c, seed, corner_rule, avoid_rule, depth, tab, prm
     disc = prm[P_DISC]
     stable = prm[P_STABLE]
     n_max = simulations + 2
-    nu[N_P, 0] = P
-    nu[N_O, 0] = O
-    nu[N_UNTRIED, 0] = root_moves
-    ni[N_CSTART, 0] = -1
-    ni[N_NCH, 0] = 0
-    ni[N_PASS, 0] = 0
-    ni[N_TERM, 0] = 0
+    nd[0, N_P] = np.int64(P)
+    nd[0, N_O] = np.int64(O)
+    nd[0, N_UNTRIED] = np.int64(root_moves)
+    nd[0, N_CSTART] = -1
+    nd[0, N_NCH] = 0
+    nd[0, N_PASS] = 0
+    nd[0, N_TERM] = 0
     count = 1
     n_edges = 0
     root_visits = 0.0
@@ -371,10 +373,10 @@ def mcts_in(P, O, simulations, c, seed, corner_rule, avoid_rule, depth, tab, prm
         visits = root_visits
         plen = 0
         # Selection: descend while the node is fully expanded and not terminal.
-        while ni[N_TERM, node] == 0 and nu[N_UNTRIED, node] == ZERO and ni[N_PASS, node] == 0:
+        while nd[node, N_TERM] == 0 and nd[node, N_UNTRIED] == 0 and nd[node, N_PASS] == 0:
             k2 = l2t[np.int64(visits)]
-            s = ni[N_CSTART, node]
-            m = ni[N_NCH, node]
+            s = nd[node, N_CSTART]
+            m = nd[node, N_NCH]
             # Scores in whole vectors of 8 (the lanes past the last child read other edges or
             # zeros: finite or not, they are overwritten below and never compared).
             mpad = (m + 7) & ~7
@@ -414,20 +416,20 @@ def mcts_in(P, O, simulations, c, seed, corner_rule, avoid_rule, depth, tab, prm
             node = en[e]
             visits = ef[E_VISITS, e]
         # Expansion: one new child.
-        if ni[N_TERM, node] == 0 and count < n_max:
-            p = nu[N_P, node]
-            o = nu[N_O, node]
-            if ni[N_CSTART, node] < 0:
-                ni[N_CSTART, node] = n_edges
-                n_edges += popcount(nu[N_UNTRIED, node]) + ni[N_PASS, node]
-            if ni[N_PASS, node]:
-                ni[N_PASS, node] = 0
+        if nd[node, N_TERM] == 0 and count < n_max:
+            p = U64(nd[node, N_P])
+            o = U64(nd[node, N_O])
+            if nd[node, N_CSTART] < 0:
+                nd[node, N_CSTART] = n_edges
+                n_edges += popcount(U64(nd[node, N_UNTRIED])) + nd[node, N_PASS]
+            if nd[node, N_PASS]:
+                nd[node, N_PASS] = 0
                 sq = PASS
                 cp = o
                 co = p
             else:
                 # sq = a uniformly drawn untried move: numba's randint(0, popcount), inline
-                b = nu[N_UNTRIED, node]
+                b = U64(nd[node, N_UNTRIED])
                 n = popcount(b)
                 kk = np.int64(0)
                 if n > 1:
@@ -441,28 +443,28 @@ def mcts_in(P, O, simulations, c, seed, corner_rule, avoid_rule, depth, tab, prm
                         if kk < n:
                             break
                 sq = _kth_bit(b, kk)
-                nu[N_UNTRIED, node] &= ~(ONE << U64(sq))
+                nd[node, N_UNTRIED] &= np.int64(~(ONE << U64(sq)))
                 f = _flips(p, o, sq)
                 cp = o ^ f
                 co = p | f | (ONE << U64(sq))
             k = count
             count += 1
-            nu[N_P, k] = cp
-            nu[N_O, k] = co
-            ni[N_MOVE, k] = sq
+            nd[k, N_P] = np.int64(cp)
+            nd[k, N_O] = np.int64(co)
+            nd[k, N_MOVE] = sq
             cm = legal_moves_v(cp, co)
-            nu[N_UNTRIED, k] = cm
-            ni[N_CSTART, k] = -1
-            ni[N_NCH, k] = 0
-            ni[N_PASS, k] = 0
-            ni[N_TERM, k] = 0
+            nd[k, N_UNTRIED] = np.int64(cm)
+            nd[k, N_CSTART] = -1
+            nd[k, N_NCH] = 0
+            nd[k, N_PASS] = 0
+            nd[k, N_TERM] = 0
             if cm == ZERO:
                 if legal_moves_v(co, cp) == ZERO:
-                    ni[N_TERM, k] = 1
+                    nd[k, N_TERM] = 1
                 else:
-                    ni[N_PASS, k] = 1
-            e = ni[N_CSTART, node] + ni[N_NCH, node]
-            ni[N_NCH, node] += 1
+                    nd[k, N_PASS] = 1
+            e = nd[node, N_CSTART] + nd[node, N_NCH]
+            nd[node, N_NCH] += 1
             en[e] = k
             ef[E_VISITS, e] = 0.0
             ef[E_WINS, e] = 0.0
@@ -471,11 +473,11 @@ def mcts_in(P, O, simulations, c, seed, corner_rule, avoid_rule, depth, tab, prm
             node = k
             moves = cm
         else:
-            moves = legal_moves_v(nu[N_P, node], nu[N_O, node])
+            moves = legal_moves_v(U64(nd[node, N_P]), U64(nd[node, N_O]))
         # Simulation from the leaf, scored for the side to move there (``leaf_value``, inline:
         # a helper taking the arrays would be reference-counted on every call).
-        lp = nu[N_P, node]
-        lo = nu[N_O, node]
+        lp = U64(nd[node, N_P])
+        lo = U64(nd[node, N_O])
         sign = 1
         ply = 0
         while True:
@@ -535,16 +537,16 @@ def mcts_in(P, O, simulations, c, seed, corner_rule, avoid_rule, depth, tab, prm
             reward = 1.0 - reward
         root_visits += 1.0
     # The most visited root child (ties: more wins, then the newest, as the list order was).
-    s = ni[N_CSTART, 0]
+    s = nd[0, N_CSTART]
     best = -1
-    for e in range(s + ni[N_NCH, 0] - 1, s - 1, -1):
+    for e in range(s + nd[0, N_NCH] - 1, s - 1, -1):
         if (
             best < 0
             or ef[E_VISITS, e] > ef[E_VISITS, best]
             or (ef[E_VISITS, e] == ef[E_VISITS, best] and ef[E_WINS, e] >= ef[E_WINS, best])
         ):
             best = e
-    out[M_MOVE] = ni[N_MOVE, en[best]]
+    out[M_MOVE] = nd[en[best], N_MOVE]
     out[M_VISITS] = np.int64(ef[E_VISITS, best])
     out[M_NODES] = count
     return out
@@ -559,7 +561,7 @@ def mcts(P, O, simulations, c, seed, corner_rule, avoid_rule, depth, tab, prm, s
     return mcts_in(
         P, O, simulations, c, seed, corner_rule, avoid_rule, depth, tab, prm, scale,
         log2_table(simulations), sigmoid_table(scale),
-        np.zeros((3, n_nodes), dtype=np.uint64), np.zeros((5, n_nodes), dtype=np.int64),
+        np.zeros((n_nodes, N_FIELDS), dtype=np.int64),
         np.zeros((3, n_edges), dtype=np.float64), np.empty(n_edges, dtype=np.int64),
         np.zeros(MT_SIZE, dtype=np.uint64), np.empty(MAX_MOVES + 4, dtype=np.float64),
         np.empty(MAX_PATH, dtype=np.int64),
