@@ -111,3 +111,13 @@ def test_rev3_full_budget_decides_as_the_reference(ref) -> None:
                         float(params["leaf_scale"]))
         assert bot.act(s, ctx) == int(want[M.M_MOVE])
         assert bot.act(s, ctx) == int(want[M.M_MOVE])  # the workspace holds nothing over
+
+
+def test_kth_bit_is_the_kth_lowest_set_bit() -> None:
+    rng = np.random.default_rng(4)
+    boards = [0xFFFFFFFFFFFFFFFF, 1, 1 << 63, 0x8000000000000001]
+    boards += [int(x) for x in rng.integers(1, 2**63, 200, dtype=np.int64)]
+    for b in boards:
+        bits = [i for i in range(64) if (b >> i) & 1]
+        for k, sq in enumerate(bits):
+            assert M._kth_bit(np.uint64(b), np.int64(k)) == sq, (hex(b), k)
