@@ -10,12 +10,17 @@ from ~30% to ~90%. Its "win now / block the opponent's win" rules become, in Rev
   corner) whenever another move exists;
 * otherwise play uniformly at random.
 
-Budget is a number of simulations, never time. All randomness comes from numba's generator,
-seeded once per call from the ``seed`` argument, so a decision is a pure function of
-(position, parameters, seed). Nodes live in preallocated arrays (``simulations + 1`` of them);
-children form a linked list. Values are stored from the point of view of the player who made the
-move into the node (a win counts 1, a draw 0.5). The move played is the root child with the most
-visits (ties: more wins, then search order).
+Budget is a number of simulations, never time. All randomness comes from one Mersenne Twister
+stream, seeded once per call from the ``seed`` argument (numba's ``np.random`` stream, replicated
+in the workspace), so a decision is a pure function of (position, parameters, seed). Nodes live in
+a workspace the bot allocates once (``simulations + 2`` nodes; each node's children are a block of
+consecutive edges). Values are stored from the point of view of the player who made the move into
+the node (a win counts 1, a draw 0.5). The move played is the root child with the most visits
+(ties: more wins, then the newest child).
+
+Speed (issue 31, BENCHMARKS.md "rev3 (round 3)"): the kernel ``mcts_in`` makes exactly the
+decisions of the linked-list kernel it replaced (tests/games/reversi/mcts_reference.py, compared
+in tests/games/reversi/test_reversi_mcts.py); every shortcut below says why it is exact.
 """
 
 from __future__ import annotations
