@@ -18,10 +18,11 @@ def many_cpus(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize(("cores", "expected"), [
     (1, 1),    # one core: the job takes it (nothing to leave it to)
     (2, 1),    # the 2-core box: one core left to the jobs that feed training
-    (16, 15),  # a 16-core GPU machine: 15 for the job, 1 for decisions / dataset / train
+    (4, 1),
+    (16, 5),   # a 16-core GPU machine: a third of 15, so jobs run side by side with training
     (64, EVAL_WORKERS_CAP),  # past the cap more workers are not used
 ])
-def test_auto_follows_the_cores_less_one_within_the_cap(cores: int, expected: int,
+def test_auto_is_a_share_of_the_cores_less_one_within_the_cap(cores: int, expected: int,
                                                        many_cpus: None) -> None:
     assert job_workers(AUTO, cores) == expected
 
@@ -45,7 +46,7 @@ def test_granted_cores_beyond_the_machine_do_not_count(monkeypatch: pytest.Monke
 def test_auto_without_cores_reads_this_machine(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("IME_CPU_COUNT", raising=False)
     n = len(os.sched_getaffinity(0))
-    assert job_workers(AUTO) == min(EVAL_WORKERS_CAP, n - 1 if n > 1 else 1)
+    assert job_workers(AUTO) == max(1, min(EVAL_WORKERS_CAP, (n - 1 if n > 1 else 1) // 3))
 
 
 @pytest.mark.parametrize("bad", [0, -2, True, 1.5, "two", None])

@@ -12,6 +12,15 @@ run on 16 cores: the dataset job waited 3 minutes behind key mining). Those rule
 higher ``priority:`` (rules/*.smk), which orders the jobs that are ready; the reserved core is
 what lets them start while a long evaluation job runs.
 
+Why :data:`JOB_SHARE`: a job holding all but one core starves the run as soon as anything else
+holds a core. On the 16-core H200 (issue 31, the whole thesis-scale Reversi run through
+Snakemake with ``train.stack_bots``), the three GPU train jobs held three cores for 200 s, and
+every evaluation job asked for 15: none could start, so key mining waited for training to end
+with the CPUs 26 % busy, and afterwards the 6-second tournament pairs ran one at a time. So
+``auto`` gives an evaluation job a third of the cores (5 of 16): two or three mining jobs side
+by side, and room for the train jobs and the small jobs beside them. On the 2-core box it is
+1, as before.
+
 Why :data:`EVAL_WORKERS_CAP`: a worker costs its own bot set-up (``warm_up``: every bot built
 and played once) and its share of the candidates forked past the last key wanted (the pool runs
 ahead of the in-order consumer). On 16 cores thesis-scale key mining of rev5 still used 13.1 of
@@ -35,6 +44,10 @@ EVAL_WORKERS_CAP = 16
 RESERVED_CORES = 1
 """Cores ``auto`` leaves to the rest of the run when the machine has more than this many."""
 
+
+JOB_SHARE = 3
+"""``auto`` gives one evaluation job ``1 / JOB_SHARE`` of the cores left after
+:data:`RESERVED_CORES` (see the module doc for why)."""
 
 CPU_COUNT_ENV = "IME_CPU_COUNT"
 """Overrides the CPUs :func:`machine_cpus` finds (a container whose CPU quota is below what it
@@ -65,23 +78,25 @@ def check_workers(value: Any, key: str = "evaluate.workers") -> int | str:
 
 
 def job_workers(requested: int | str, cores: int | None = None, *, items: int | None = None,
-                cap: int = EVAL_WORKERS_CAP, reserve: int = RESERVED_CORES) -> int:
+                cap: int = EVAL_WORKERS_CAP, reserve: int = RESERVED_CORES,
+                share: int = JOB_SHARE) -> int:
     """The worker processes of one job.
 
     ``requested``: ``evaluate.workers`` (``"auto"`` or an int); ``cores``: what the run may use
     (Snakemake's ``--cores``; None: this machine's CPUs); ``items``: how many independent tasks
     the job has, when known (a pool wider than that only idles).
 
-    ``auto`` gives ``min(cap, cores - reserve)`` (at least 1; ``cores`` no more than this
-    machine's CPUs, since ``snakemake -j8`` grants 8 on a 2-core box), so one job never takes
-    the last core of a machine with more than ``reserve`` cores; an int is taken as asked (Snakemake
-    still lowers a rule's threads to ``--cores``). Both are then capped at ``items``.
+    ``auto`` gives ``min(cap, (cores - reserve) // share)`` (at least 1; ``cores`` no more than
+    this machine's CPUs, since ``snakemake -j8`` grants 8 on a 2-core box), so one job never
+    takes the last core of a machine with more than ``reserve`` cores, and several evaluation
+    jobs run side by side; an int is taken as asked (Snakemake still lowers a rule's threads to
+    ``--cores``). Both are then capped at ``items``.
     """
     cpus = machine_cpus()
     # never more than the machine has: `snakemake -j8` on a 2-core box grants 8 "cores"
     n_cores = min(int(cores), cpus) if cores else cpus
     if requested == AUTO:
-        n = min(cap, n_cores - reserve if n_cores > reserve else n_cores)
+        n = min(cap, (n_cores - reserve if n_cores > reserve else n_cores) // share)
     else:
         n = int(check_workers(requested))
     if items is not None:
