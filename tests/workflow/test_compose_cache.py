@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
@@ -192,12 +194,16 @@ def test_unreadable_entry_is_a_miss_and_rewritten(cache: Path, hydra_calls: list
     assert json.loads(entry.read_text())["format"] == C.CACHE_FORMAT
 
 
-def test_pruned_to_the_most_recent(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pruned_to_the_most_recently_used(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(C, "CACHE_MAX_ENTRIES", 2)
-    for lr in ("0.001", "0.002", "0.003"):
+    for age, lr in ((20, "0.001"), (10, "0.002")):
         C.compose([f"train.lr={lr}"], REPO_CONFIG)
+        path = cache / f"{C.cache_key(REPO_CONFIG, [f'train.lr={lr}'])}.json"
+        os.utime(path, (time.time() - age, time.time() - age))  # used 20 s and 10 s ago
+    C.compose(["train.lr=0.001"], REPO_CONFIG)  # a hit: used now
+    C.compose(["train.lr=0.003"], REPO_CONFIG)  # a third entry: the least recently used goes
     kept = {json.loads(p.read_text())["overrides"][0] for p in entries(cache)}
-    assert kept == {"train.lr=0.002", "train.lr=0.003"}
+    assert kept == {"train.lr=0.001", "train.lr=0.003"}
 
 
 def test_unwritable_cache_still_composes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -458,17 +458,20 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _prune(where: Path) -> None:
-    """Keep the :data:`CACHE_MAX_ENTRIES` most recently used entries."""
+    """Keep the :data:`CACHE_MAX_ENTRIES` most recently used entries (a hit touches its file)."""
     entries = list(where.glob("*.json"))
     if len(entries) <= CACHE_MAX_ENTRIES:
         return
-    def used(p: Path) -> float:
-        try:
-            return p.stat().st_mtime
-        except OSError:
-            return 0.0
-    for old in sorted(entries, key=used)[:len(entries) - CACHE_MAX_ENTRIES]:
+    for old in sorted(entries, key=_mtime)[:len(entries) - CACHE_MAX_ENTRIES]:
         old.unlink(missing_ok=True)
+
+
+def _mtime(path: Path) -> int:
+    """``path``'s modification time (0 when another process removed it meanwhile)."""
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return 0
 
 
 def _from_container(container: dict[str, Any]) -> DictConfig:
