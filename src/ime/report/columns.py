@@ -28,8 +28,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:  # annotations only: the Snakefile imports this module (0.5 s for pandas)
+    import pandas as pd
 
 PERCENT = "%"
 """The unit of every accuracy, agreement, similarity and baseline in a results table."""

@@ -28,15 +28,8 @@ import pandas as pd
 from ime.thesis import compare as K
 from ime.thesis import conclusions as C
 from ime.thesis import protocol as PR
+from ime.thesis.names import FILES, GAMES  # noqa: F401 - FILES: this module's, named there
 from ime.thesis.results import GameResults
-
-GAMES = ("reversi", "doudizhu", "snake")
-"""The thesis's games, in its chapters' order (2.1.3 Snake comes last: it is a side study)."""
-
-FILES = ("reproduction.md", "numbers.csv", "conclusions.csv", "protocol.csv", "table6_1.csv",
-         "table6_1_by_class.csv", "figures/table6_1.png", "figures/table6_1.pdf",
-         "provenance.json")
-"""What the report job writes, relative to its folder."""
 
 
 def verdicts(results: Mapping[str, GameResults], listed: pd.DataFrame) -> pd.DataFrame:

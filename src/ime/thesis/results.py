@@ -15,13 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-TABLES = (
-    "dataset_stats.csv", "imitation_accuracy.csv", "net_architectures.csv", "s1s2_imitator.csv",
-    "s1_pairwise.csv", "s2_pairwise.csv", "similarity.csv", "similarity_pairs.csv",
-    "tournament.csv", "clusters.csv", "difficulty_by_class.csv", "accuracy_clusters.csv",
-    "move_counts.csv",
-)
-"""The generic tables of a variant's results directory that the reproduction reads."""
+from ime.thesis.names import TABLES  # defined there: the Snakefile reads it without pandas
 
 
 @dataclass(frozen=True)

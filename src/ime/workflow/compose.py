@@ -12,12 +12,25 @@ chosen ``experiment`` file sets (an experiment is the more specific choice: Snak
 study sets ``matches.per_target`` above its quick scale's), and ``game.scales`` is then removed
 from the composed config. Precedence, lowest first: ``config.yaml`` and its groups,
 ``game.overrides``, ``game.scales.<scale>``, ``experiment/<name>.yaml``, the command line.
+
+**The composition cache.** Composing every game's plans takes Hydra 5-12 s (21 compositions for
+the default run), which every ``snakemake`` call, a no-op included, paid while parsing the
+Snakefile. A composition is a pure function of the config directory's files, the overrides and
+the code that composes and validates, so :func:`compose` keeps each validated result on disk
+(:func:`cache_dir`, one JSON file per key) keyed by a digest of all of them
+(:func:`cache_key`) and reuses it. Failures are never stored, so a bad override raises the same
+error every time; ``IME_COMPOSE_CACHE=0`` turns the cache off.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import re
+import sys
 from collections.abc import Mapping, Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -91,6 +104,8 @@ def refuse_hydra_sweeps(overrides: Sequence[str]) -> None:
     ``--config`` list its commas split one override into pieces (``train.lr=0.001``, ``0.002``)
     whose error from Hydra's lexer says nothing about what was meant.
     """
+    if not overrides:
+        return  # nothing to check; spares the no-override run Hydra's parser (0.1 s to import)
     from hydra.core.override_parser.overrides_parser import OverridesParser
     from hydra.errors import HydraException
 
@@ -146,6 +161,11 @@ def game_options(config_dir: str | Path | None = None) -> list[str]:
     return sorted(p.stem for p in (cdir / "game").glob("*.yaml"))
 
 
+HYDRA_ARGS: dict[str, Any] = {"config_name": "config", "version_base": "1.3",
+                              "return_hydra_config": True}
+"""How :func:`_hydra` calls Hydra (part of the cache key: another call composes differently)."""
+
+
 def _hydra(cdir: Path, overrides: list[str]) -> DictConfig:
     from hydra import compose as hydra_compose
     from hydra import initialize_config_dir
@@ -155,8 +175,10 @@ def _hydra(cdir: Path, overrides: list[str]) -> DictConfig:
 
     GlobalHydra.instance().clear()
     try:
-        with initialize_config_dir(config_dir=str(cdir), version_base="1.3"):
-            return hydra_compose("config", overrides=overrides, return_hydra_config=True)
+        with initialize_config_dir(config_dir=str(cdir),
+                                   version_base=HYDRA_ARGS["version_base"]):
+            return hydra_compose(HYDRA_ARGS["config_name"], overrides=overrides,
+                                 return_hydra_config=HYDRA_ARGS["return_hydra_config"])
     except (HydraException, OmegaConfBaseException, ValueError) as e:
         msg = " ".join(m.strip() for m in str(e).strip().splitlines())
         msg = msg.split(" Config search path:")[0]  # Hydra's search-path dump is noise here
@@ -200,14 +222,51 @@ def compose(overrides: Sequence[str] = (), config_dir: str | Path | None = None)
 
     Returns a DictConfig without the ``hydra`` node, with ``run.choices`` recording the option
     chosen in every group and ``nets`` holding the architecture of every net to train.
-    Raises :class:`ConfigError` naming the bad override.
+    Raises :class:`ConfigError` naming the bad override. A result composed before from the same
+    files, overrides and code comes from the cache (the module doc); an error is never cached.
     """
-    from omegaconf.errors import OmegaConfBaseException
+    cfg, entry = _lookup(overrides, config_dir)
+    return cfg if cfg is not None else _from_container(entry["config"])
 
+
+def compose_plain(overrides: Sequence[str] = (),
+                  config_dir: str | Path | None = None) -> dict[str, Any]:
+    """``to_plain(compose(overrides, config_dir))``, what the workflow's variants hold.
+
+    A cache hit returns the stored resolved values without building a DictConfig (0.1 s per
+    composition, most of a hit's cost), when that is exact: the config's interpolations refer
+    only to its own keys (``${seed}``); one that calls a resolver (``${oc.env:...}``) is resolved
+    again from the stored container every time.
+    """
+    cfg, entry = _lookup(overrides, config_dir)
+    if cfg is None and entry.get("plain") is not None:
+        return entry["plain"]
+    return to_plain(cfg if cfg is not None else _from_container(entry["config"]))
+
+
+def _lookup(overrides: Sequence[str],
+            config_dir: str | Path | None) -> tuple[DictConfig | None, dict[str, Any]]:
+    """``(config, {})`` composed now (and stored), or ``(None, entry)`` from the cache."""
     cdir = Path(config_dir or default_config_dir()).resolve()
     if not (cdir / "config.yaml").is_file():
         raise ConfigError(f"no config.yaml in {cdir}")
     overrides = list(overrides)
+    where = cache_dir()
+    if where is None:
+        return _compose(cdir, overrides), {}
+    path = where / f"{cache_key(cdir, overrides)}.json"
+    entry = _cache_read(path)
+    if entry is not None:
+        return None, entry
+    cfg = _compose(cdir, overrides)
+    _cache_write(path, overrides, cfg)
+    return cfg, {}
+
+
+def _compose(cdir: Path, overrides: list[str]) -> DictConfig:
+    """:func:`compose` without the cache: Hydra, the game's per-scale overrides, validation."""
+    from omegaconf.errors import OmegaConfBaseException
+
     refuse_hydra_sweeps(overrides)
     cfg = _hydra(cdir, overrides)
     scale = cfg.hydra.runtime.choices.get("scale")
@@ -233,6 +292,193 @@ def compose(overrides: Sequence[str] = (), config_dir: str | Path | None = None)
         raise ConfigError(f"config with overrides {overrides} does not resolve: {e}") from None
     validate(plain, overrides)
     _resolve_nets(cfg, cdir, overrides)
+    return cfg
+
+
+# --- the composition cache ------------------------------------------------------------------
+
+CACHE_ENV = "IME_COMPOSE_CACHE"
+"""``0``/``off``/``false``/``no``: no cache; a path: the cache's directory; unset (or empty):
+``$XDG_CACHE_HOME/ime/compose`` (``~/.cache/ime/compose``), beside numba's ``ime/numba``."""
+CACHE_FORMAT = 1
+"""Bumped when an entry's layout changes (part of the key, so old entries are never read)."""
+CACHE_MAX_ENTRIES = 512
+"""Entries kept (the least recently used go first); one is 5-20 KB, a run of every game ~21."""
+_OFF = {"0", "off", "false", "no"}
+
+
+def cache_dir() -> Path | None:
+    """Where composed configs are cached, or None when ``IME_COMPOSE_CACHE`` turns it off.
+
+    Why the user's cache directory and not ``.snakemake/`` of the working directory: compose is
+    called from Snakemake, the ``ime`` command and the tests, from any directory, and what it
+    caches does not depend on where it runs; the run's own directories stay as Snakemake
+    leaves them, and a new checkout or a copied run reuses what another composed.
+    """
+    value = os.environ.get(CACHE_ENV, "").strip()
+    if value.lower() in _OFF:
+        return None
+    if value:
+        return Path(value)
+    xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(xdg) / "ime" / "compose"
+
+
+def _file_version(module: str, relpath: str) -> str:
+    """``__version__`` as written in ``module``'s file ``relpath``, read without importing it
+    (importing Hydra costs 0.1 s, which a cache hit should not pay)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(module)
+    if spec is None or spec.origin is None:
+        return "absent"
+    text = (Path(spec.origin).parent / relpath).read_text(encoding="utf-8")
+    m = re.search(r"^__version__\s*=\s*[\"']([^\"']+)", text, re.MULTILINE)
+    return m.group(1) if m else "unknown"
+
+
+@cache
+def _code_digest() -> str:
+    """A digest of the code a composition depends on: every ``.py`` file of the ``ime`` package
+    (paths and bytes: compose, the schemas, the games' plug-ins that validation builds; ime's
+    version string alone does not change when that code does), the versions of Python, Hydra,
+    OmegaConf, PyYAML and pydantic, and the arguments Hydra is called with. Computed once per
+    process (the code a process runs is the code it loaded)."""
+    import pydantic
+    import pydantic_core
+    import yaml
+    from omegaconf import version as omegaconf_version
+
+    import ime
+
+    h = hashlib.blake2b(digest_size=16)
+    package = Path(ime.__file__).resolve().parent
+    for path in sorted(package.rglob("*.py")):
+        _add(h, path.relative_to(package).as_posix().encode())
+        _add(h, path.read_bytes())
+    versions = {"python": sys.version, "ime": ime.__version__,
+                "hydra": _file_version("hydra", "__init__.py"),
+                "omegaconf": omegaconf_version.__version__, "yaml": yaml.__version__,
+                "pydantic": pydantic.VERSION, "pydantic_core": pydantic_core.__version__,
+                "hydra_args": HYDRA_ARGS, "format": CACHE_FORMAT}
+    _add(h, json.dumps(versions, sort_keys=True).encode())
+    return h.hexdigest()
+
+
+def _add(h: Any, data: bytes) -> None:
+    """Feed ``data`` with its length, so that no two sequences of parts hash alike."""
+    h.update(len(data).to_bytes(8, "little"))
+    h.update(data)
+
+
+def cache_key(cdir: str | Path, overrides: Sequence[str]) -> str:
+    """The digest a composition is cached under: the config directory (its absolute path and
+    every file below it, hidden ones included: path and bytes), the overrides in order, and
+    :func:`_code_digest`. Any changed, added or removed file, or another override, is another
+    key; the file contents are read every call (37 files, ~2 ms), never trusted to mtimes."""
+    cdir = Path(cdir).resolve()
+    h = hashlib.blake2b(digest_size=20)
+    _add(h, _code_digest().encode())
+    _add(h, str(cdir).encode())
+    _add(h, json.dumps(list(overrides)).encode())
+    for path in sorted(p for p in cdir.rglob("*") if p.is_file()):
+        _add(h, path.relative_to(cdir).as_posix().encode())
+        _add(h, path.read_bytes())
+    return h.hexdigest()
+
+
+def _cache_read(path: Path) -> dict[str, Any] | None:
+    """The cache entry at ``path`` (``config``: the container, ``plain``: its resolved values
+    or None), or None: absent, unreadable, or not an entry of this format."""
+    try:
+        entry = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if (not isinstance(entry, dict) or entry.get("format") != CACHE_FORMAT
+            or not isinstance(entry.get("config"), dict)):
+        return None
+    try:
+        os.utime(path)  # recently used: kept by the pruning
+    except OSError:
+        pass
+    return entry
+
+
+_SELF_REFERENCE = re.compile(r"\$\{[\w.\[\]-]*\}")
+"""An interpolation of another key of the config (``${seed}``, ``${game.name}``): resolving it
+needs nothing but the config, so its resolved value can be stored."""
+
+
+def _self_contained(node: Any) -> bool:
+    """Whether every interpolation in ``node`` refers to the config's own keys (no resolver,
+    no escaped or nested interpolation)."""
+    if isinstance(node, dict):
+        return all(_self_contained(v) for v in node.values())
+    if isinstance(node, list):
+        return all(_self_contained(v) for v in node)
+    if isinstance(node, str) and ("$" in node or "\\" in node):
+        return "\\" not in node and "$" not in _SELF_REFERENCE.sub("", node)
+    return True
+
+
+def _cache_write(path: Path, overrides: list[str], cfg: DictConfig) -> None:
+    """Store ``cfg``'s container with its interpolations (so a resolver such as ``oc.env``
+    still resolves when the entry is used) and, when the container is self-contained
+    (:func:`_self_contained`), its resolved values; atomically, and only when JSON holds both
+    exactly (no non-string key, NaN or object). A cache that cannot be written (a read-only
+    home) is skipped."""
+    container = OmegaConf.to_container(cfg, resolve=False)
+    plain = to_plain(cfg) if _self_contained(container) else None
+    try:
+        text = json.dumps({"format": CACHE_FORMAT, "overrides": overrides, "config": container,
+                           "plain": plain}, allow_nan=False)
+    except (TypeError, ValueError):
+        return
+    back = json.loads(text)
+    if not (_same(back["config"], container) and _same(back["plain"], plain)):
+        return
+    from ime.matches.rawlog import atomic_write_text
+
+    try:
+        atomic_write_text(path, text)
+        _prune(path.parent)
+    except OSError:
+        return
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal, with the same types all the way down (``==`` alone takes 1 for 1.0 and True)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def _prune(where: Path) -> None:
+    """Keep the :data:`CACHE_MAX_ENTRIES` most recently used entries (a hit touches its file)."""
+    entries = list(where.glob("*.json"))
+    if len(entries) <= CACHE_MAX_ENTRIES:
+        return
+    for old in sorted(entries, key=_mtime)[:len(entries) - CACHE_MAX_ENTRIES]:
+        old.unlink(missing_ok=True)
+
+
+def _mtime(path: Path) -> int:
+    """``path``'s modification time (0 when another process removed it meanwhile)."""
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return 0
+
+
+def _from_container(container: dict[str, Any]) -> DictConfig:
+    """A cached container as :func:`_compose` returns it: a DictConfig in struct mode."""
+    cfg = OmegaConf.create(container)
+    assert isinstance(cfg, DictConfig)
+    OmegaConf.set_struct(cfg, True)
     return cfg
 
 

@@ -100,7 +100,7 @@ class EvalPlan:
         return [*self.targets, *self.imitators()]
 
     def pairs(self) -> list[tuple[str, str]]:
-        from ime.evaluate.tournament import round_robin_pairs
+        from ime.evaluate.schedule import round_robin_pairs
 
         return round_robin_pairs(self.players())
 
@@ -227,7 +227,7 @@ class EvalPlan:
         workers its job can keep busy (the seats as the job counts them: the game built with
         its board options)."""
         from ime.core.registry import get_game
-        from ime.evaluate.tournament import pair_schedule
+        from ime.evaluate.schedule import pair_schedule
 
         if self._seats is None:
             g = get_game(self.game, self.game_params)

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ime.thesis.report import FILES, GAMES
-from ime.thesis.results import TABLES
+from ime.thesis.names import FILES, GAMES, TABLES
 from ime.workflow import paths as P
 from ime.workflow.compose import config_arg
 from ime.workflow.errors import ConfigError

@@ -18,11 +18,10 @@ from typing import Any
 
 from ime.workflow import paths as P
 from ime.workflow.compose import (
-    compose,
+    compose_plain,
     default_config_dir,
     load_net_file,
     override_value,
-    to_plain,
 )
 from ime.workflow.errors import ConfigError
 from ime.workflow.sweeps import NEUTRAL as SWEEP_NEUTRAL
@@ -223,7 +222,7 @@ def make_variant(
     def composed(ovr: tuple[str, ...]) -> dict[str, Any]:
         key = (cdir, ovr, _config_stamp(cdir))
         if key not in cache:
-            cache[key] = to_plain(compose(ovr, cdir))
+            cache[key] = compose_plain(ovr, cdir)
         return copy.deepcopy(cache[key])
 
     c = composed(tuple(overrides))
@@ -311,5 +310,5 @@ def _raw(overrides: Sequence[str], cdir: str) -> dict[str, Any]:
     """The composed config before :func:`as_point` (cached like the variants' compositions)."""
     key = (cdir, tuple(overrides), _config_stamp(cdir))
     if key not in _COMPOSED:
-        _COMPOSED[key] = to_plain(compose(tuple(overrides), cdir))
+        _COMPOSED[key] = compose_plain(tuple(overrides), cdir)
     return _COMPOSED[key]

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:  # annotations only: the functions import pandas (0.4 s), as the plug-in is
+    import pandas as pd  # imported while the Snakefile is parsed
 
 WIN_POINTS = 3
 """The thesis's score for a won game (a loss scores 0; Doudizhu has no draws)."""
@@ -38,6 +39,8 @@ def table5_10(games: pd.DataFrame, agents: Mapping[str, Mapping[str, Any]] | Non
 
     ``agents``: ``{agent: {"type": ..., "imitates": ...}}`` from ``tournament.csv`` (optional).
     """
+    import pandas as pd
+
     rows: dict[str, dict[str, Any]] = {}
     for g in thesis_games(games).itertuples(index=False):
         landlord, farmer = str(g.player0), str(g.player1)
@@ -69,6 +72,8 @@ def table5_10_hook(plain_cfg: Mapping[str, Any], out_path: str) -> None:
     """Table 5.10 (thesis protocol): each ordered pair plays one deal per round with one agent
     as the landlord and the other in both farmer seats, win 3 / loss 0, from the tournament's
     games (``tournament_games.csv``; our mixed-seat ratings are ``tournament.csv``)."""
+    import pandas as pd
+
     rdir = Path(out_path).parent
     games = pd.read_csv(rdir / "tournament_games.csv")
     agents = {}

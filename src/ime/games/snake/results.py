@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:  # annotations only: the functions import pandas (0.4 s), as the plug-in is
+    import pandas as pd  # imported while the Snakefile is parsed
 
 from ime.bots.registry import load_bot_specs
 
@@ -66,6 +67,8 @@ def split_vs_thesis(clusters: pd.DataFrame, specs: Mapping[str, Mapping[str, Any
     in the bisection. ``cluster_group`` names the cluster of lower mean accuracy "harder" when
     there are exactly two clusters (``evaluate.clusters=2``, the default) and is empty otherwise.
     """
+    import pandas as pd
+
     out = clusters[["bot", "val_acc", "baseline", "cluster"]].copy()
     bots = [str(b) for b in out["bot"]]
     accs = [float(a) for a in out["val_acc"]]
@@ -93,6 +96,8 @@ def split_vs_thesis(clusters: pd.DataFrame, specs: Mapping[str, Mapping[str, Any
 def split_vs_thesis_hook(plain_cfg: Mapping[str, Any], out_path: str) -> None:
     """The zoo bisected by count on mean validation accuracy beside the thesis's split
     {1,2,3,4,5,6,7,10,13,15,16} vs the rest (2.1.3), bot by bot, with our accuracy clusters."""
+    import pandas as pd
+
     rdir = Path(out_path).parent
     table = split_vs_thesis(pd.read_csv(rdir / "accuracy_clusters.csv"),
                             load_bot_specs("snake"))
