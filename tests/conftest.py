@@ -7,7 +7,15 @@ munge and starts their daemons) runs only when the ``-m`` expression asks for it
 
 from __future__ import annotations
 
+import os
+import tempfile
+
 import pytest
+
+# The composition cache (ime.workflow.compose) writes to the user's cache by default; the tests
+# (and the Snakemake runs they start, which inherit the environment) use a throw-away one, so
+# the test command leaves nothing behind in ~/.cache.
+os.environ.setdefault("IME_COMPOSE_CACHE", tempfile.mkdtemp(prefix="ime-compose-tests-"))
 
 OPT_IN = ("slurm",)
 
