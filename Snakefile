@@ -54,6 +54,15 @@ wildcard_constraints:
     **WF.constraints(),
 
 
+# Before the first job (never on a no-op or a dry run): compile the game's numba kernels in one
+# process, so that the first wave of jobs loads them instead of each compiling them side by side
+# (ime.workflow.warm; a stat when this code's cache is warm already).
+onstart:
+    from ime.workflow.warm import warm_numba_cache
+
+    warm_numba_cache(WF.default_game)
+
+
 rule all:
     input:
         lambda wc: WF.checked(WF.targets),
