@@ -98,10 +98,19 @@ def test_multi_head_net_masks_every_head(tmp_path):
     assert heads_correct(logits, y).tolist() == [True, True, False, False, True]
 
 
-def test_training_reduces_the_summed_loss_and_round_trips(dataset):
+@pytest.fixture(scope="module")
+def trained(dataset):
+    """The fold's checkpoint ``c.pt`` and its metrics, trained once for the tests that read it
+    (a fixture, so that a test using the checkpoint does not depend on which test ran first on
+    its xdist worker)."""
     tmp, _ = dataset
     m = train_fold(tmp / "ds.parquet", NET, TRAIN, bot="toy_random", fold=0,
                    checkpoint_path=tmp / "c.pt", metrics_path=tmp / "c.json", progress=False)
+    return tmp, m
+
+
+def test_training_reduces_the_summed_loss_and_round_trips(trained):
+    tmp, m = trained
     losses = [h["train_loss"] for h in m["history"]]
     assert losses[-1] < 0.8 * losses[0]
     assert json.loads((tmp / "c.json").read_text())["train_loss"] == m["train_loss"]
@@ -166,7 +175,7 @@ def _ctx(state):
     return DecisionContext(seed=0, match_id="t", ply=state.ply, player=state.ply % 2)
 
 
-def test_imitator_chooses_head_by_head(dataset, tmp_path):
+def test_imitator_chooses_head_by_head(trained, tmp_path):
     from ime.bots.imitator import ImitatorBot
 
     game = get_game("synthetic_heads")
@@ -180,7 +189,7 @@ def test_imitator_chooses_head_by_head(dataset, tmp_path):
     assert ImitatorBot("imit", [low], game="synthetic_heads").act(st, _ctx(st)) == (0,)
     assert low.calls == 1  # no minor to choose: the second head is never asked
     # the trained checkpoint as a registered imitator plays whole legal games
-    tmp, _ = dataset
+    tmp, _ = trained
     spec = {"imit": {"kind": "imitator", "params": {"checkpoints": [str(tmp / "c.pt")]}}}
     imit = make_bot("synthetic_heads", "imit", spec)
     res = run_match(game, [imit, ToyProvider()("toy_first")], match_id="i", seed=0)

@@ -96,7 +96,7 @@ def test_a_real_snakemake_log_cut_off_at_the_deadline(tmp_path: Path) -> None:
     """A real run: three jobs finish, one fails, one is running when SIGINT comes (what
     ``timeout -s INT`` sends at the deadline); the summary must count each as such."""
     (tmp_path / "Snakefile").write_text(TOY)
-    t_start = time.time()
+    t_start = int(time.time())  # whole seconds, as Snakemake's log stamps its jobs
     proc = subprocess.Popen([sys.executable, "-m", "snakemake", "-j1", "--keep-going"],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             start_new_session=True)
@@ -109,19 +109,19 @@ def test_a_real_snakemake_log_cut_off_at_the_deadline(tmp_path: Path) -> None:
     else:
         proc.kill()
         pytest.fail("the toy workflow never started its slow job")
-    # The log names the job a moment before its shell starts: a SIGINT in between would miss the
-    # `sleep` and Snakemake would wait for it, so signal the group until Snakemake is gone.
-    out = ""
-    for _ in range(45):
-        os.killpg(proc.pid, signal.SIGINT)
-        try:
-            out = proc.communicate(timeout=2)[0].decode()
+    # The log names the job a moment before its shell starts: wait for the job's `sleep` to run
+    # (in Snakemake's session), so that the SIGINT interrupts it rather than arriving first.
+    for _ in range(120):
+        if subprocess.run(["pgrep", "-s", str(proc.pid), "-x", "sleep"],
+                          capture_output=True).returncode == 0:
             break
-        except subprocess.TimeoutExpired:
-            continue
-    else:
+        time.sleep(0.5)
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        out = proc.communicate(timeout=90)[0].decode()
+    except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
-        pytest.fail("snakemake did not stop on SIGINT within 90 s")
+        pytest.fail("snakemake did not stop within 90 s of the SIGINT")
     assert proc.returncode != 0, out
     subprocess.run([sys.executable, str(SCRIPT), str(tmp_path), "--json", "s.json",
                     "--markdown", "s.md", "--start", str(t_start), "--meta", "deadline_s=430",
