@@ -22,13 +22,11 @@ tuples), as every engine's actions are.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import Any
 
 from ime.core.bot import Bot, DecisionContext
 from ime.core.game import Action, State
 
-__all__ = ["DEFAULT_CAPACITY", "MemoBot", "is_position_pure", "memo_counts", "memoize",
-           "memoize_provider"]
+__all__ = ["DEFAULT_CAPACITY", "MemoBot", "is_position_pure", "memoize", "memoize_provider"]
 
 DEFAULT_CAPACITY = 200_000
 """Positions a memo holds before it starts again (a few tens of MB for a Reversi bot)."""
@@ -97,12 +95,4 @@ def memoize_provider(provider: Callable[[str], Bot],
             bot = made[bot_id] = memoize(provider(bot_id), capacity)
         return bot
 
-    provide.memos = made  # type: ignore[attr-defined] - read by the hit counts
     return provide
-
-
-def memo_counts(provider: Any) -> dict[str, dict[str, int]]:
-    """Hits and misses of every memoised bot of a :func:`memoize_provider` provider."""
-    return {b: {"hits": m.hits, "misses": m.misses}
-            for b, m in sorted(getattr(provider, "memos", {}).items())
-            if isinstance(m, MemoBot)}
