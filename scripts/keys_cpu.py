@@ -26,19 +26,15 @@ from pathlib import Path
 
 
 def _digest(df) -> str:
-    import pandas as pd
-
+    """SHA-256 (16 hex digits) of a table: its columns, every cell (arrays by their bytes) and
+    its length."""
     h = hashlib.sha256()
     h.update(",".join(map(str, df.columns)).encode())
     for col in df.columns:
-        values = df[col]
-        for v in values:
-            if hasattr(v, "tobytes"):
-                h.update(v.tobytes())
-            else:
-                h.update(repr(v).encode())
+        for v in df[col]:
+            h.update(v.tobytes() if hasattr(v, "tobytes") else repr(v).encode())
             h.update(b"|")
-    h.update(str(len(pd.DataFrame(df))).encode())
+    h.update(str(len(df)).encode())
     return h.hexdigest()[:16]
 
 
