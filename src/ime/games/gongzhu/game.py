@@ -152,9 +152,14 @@ class GongzhuGameState(State):
 
 
 class GongzhuGame(Game):
-    """The Gongzhu engine (no options)."""
+    """The Gongzhu engine under the rule options ``ha_doubling`` and ``first_lead``
+    (:class:`~ime.games.gongzhu.rules.RuleOptions`; the defaults are the rules the shipped agents
+    were trained on, ``config/game/gongzhu.yaml`` names them)."""
 
     game_type = GAME_TYPE
+
+    def __init__(self, ha_doubling: str = "all", first_lead: str = "club2"):
+        self.rules = R.RuleOptions(ha_doubling=ha_doubling, first_lead=first_lead)
 
     def new_initial_state(self, initdata: Any = None, seed: int | None = None
                           ) -> GongzhuGameState:
@@ -166,17 +171,20 @@ class GongzhuGame(Game):
             s = seed if s is None else s
             if s is None:
                 raise ValueError("gongzhu: a new deal needs initdata hands or a seed")
-            core = R.deal(int(s))
+            core = R.deal(int(s), self.rules)
         else:
-            core = R.from_hands(hands)
+            core = R.from_hands(hands, self.rules)
         dealt = [R.cards_of_mask(h) for h in core.hands]
         return GongzhuGameState(self, core, dealt)
 
     def params(self) -> dict:
-        return {}
+        """The rule options that differ from the defaults (empty for today's rules, so runs
+        and checkpoints made before the options existed keep their keys)."""
+        return {k: v for k, v in self.rules.as_dict().items()
+                if v != getattr(R.DEFAULT_RULES, k)}
 
     def __repr__(self) -> str:
-        return "GongzhuGame()"
+        return "GongzhuGame(" + ", ".join(f"{k}={v!r}" for k, v in self.params().items()) + ")"
 
 
 GAME = GongzhuGame()

@@ -23,6 +23,14 @@ Rules (seed: the GZero paper, and where it is silent the common Chinese table, s
   +200 (+400 with HA shown) instead; all 16 scoring cards (13 hearts, SQ, DJ, C10) also turn the
   pig positive (+800 unshown). The C10 multiplies the pile's other points by 2 (4 when shown);
   taken with no other scoring card it scores +50 (+100 when shown).
+
+Rule options (:class:`RuleOptions`, the game's ``params`` in ``config/game/gongzhu.yaml``; the
+defaults are the rules above, on which the shipped agents were trained):
+
+* ``ha_doubling``: ``"all"`` (default: a shown HA doubles every heart) or ``"ha_only"`` (the
+  seed's table: a shown HA doubles only the HA itself; the all-hearts bonus is +400 either way).
+* ``first_lead``: ``"club2"`` (default: the club-2 holder must lead the club 2) or ``"free"``
+  (the seed: the club-2 holder "usually" leads, with any card; the shown-card bar still holds).
 """
 
 from __future__ import annotations
@@ -67,6 +75,48 @@ PIG_VALUE = -100
 GOAT_VALUE = 100
 TRANSFORMER_ALONE = 50
 ALL_HEARTS_VALUE = 200
+
+
+HA_DOUBLING = ("all", "ha_only")
+FIRST_LEAD = ("club2", "free")
+
+
+@dataclass(frozen=True)
+class RuleOptions:
+    """The two rule choices where common tables and the seed differ (module doc)."""
+
+    ha_doubling: str = "all"
+    first_lead: str = "club2"
+
+    def __post_init__(self) -> None:
+        if self.ha_doubling not in HA_DOUBLING:
+            raise ValueError(f"gongzhu rule ha_doubling={self.ha_doubling!r}: "
+                             f"must be one of {HA_DOUBLING}")
+        if self.first_lead not in FIRST_LEAD:
+            raise ValueError(f"gongzhu rule first_lead={self.first_lead!r}: "
+                             f"must be one of {FIRST_LEAD}")
+
+    @classmethod
+    def of(cls, rules: RuleOptions | dict | None) -> RuleOptions:
+        """``rules`` itself, the options of a mapping (unknown keys are an error), or the
+        defaults for ``None``."""
+        if rules is None:
+            return DEFAULT_RULES
+        if isinstance(rules, RuleOptions):
+            return rules
+        unknown = set(rules) - {"ha_doubling", "first_lead"}
+        if unknown:
+            raise ValueError(f"unknown gongzhu rule option(s) {sorted(unknown)}; "
+                             f"known: ha_doubling, first_lead")
+        return cls(**rules)
+
+    def as_dict(self) -> dict[str, str]:
+        return {"ha_doubling": self.ha_doubling, "first_lead": self.first_lead}
+
+
+DEFAULT_RULES = RuleOptions()
+SEED_RULES = RuleOptions(ha_doubling="ha_only", first_lead="free")
+"""The seed's reading: HA-only doubling and a free first lead."""
 
 
 class IllegalMove(ValueError):
@@ -154,6 +204,8 @@ class GongzhuState:
     """Seat that held the club 2 (showed first, led the first trick)."""
     trick_winners: list[int] = field(default_factory=list)
     """Winner of each completed trick, in order (public)."""
+    rules: RuleOptions = DEFAULT_RULES
+    """The rule options of this deal (immutable, shared by copies)."""
 
     def copy(self) -> GongzhuState:
         return GongzhuState(
@@ -162,7 +214,7 @@ class GongzhuState:
             tricks_done=self.tricks_done, won=list(self.won),
             played=[list(p) for p in self.played], led_suits=self.led_suits,
             history=list(self.history), first_seat=self.first_seat,
-            trick_winners=list(self.trick_winners))
+            trick_winners=list(self.trick_winners), rules=self.rules)
 
     def shown_cards(self) -> int:
         """52-bit mask of every shown card (public, whoever holds or won it)."""
@@ -178,8 +230,9 @@ class GongzhuState:
         return self.trick[0][1] // 13 if self.trick else None
 
 
-def from_hands(hands: list[list[int]]) -> GongzhuState:
-    """Start of a deal (show phase) from four 13-card hands that split the deck."""
+def from_hands(hands: list[list[int]], rules: RuleOptions | dict | None = None) -> GongzhuState:
+    """Start of a deal (show phase) from four 13-card hands that split the deck, under
+    ``rules`` (default: :data:`DEFAULT_RULES`)."""
     if len(hands) != NUM_PLAYERS:
         raise ValueError(f"need 4 hands, got {len(hands)}")
     masks = []
@@ -195,15 +248,19 @@ def from_hands(hands: list[list[int]]) -> GongzhuState:
         total |= m
         masks.append(m)
     first = next(s for s in range(NUM_PLAYERS) if masks[s] >> C2 & 1)
-    return GongzhuState(hands=masks, to_move=first, leader=first, first_seat=first)
+    return GongzhuState(hands=masks, to_move=first, leader=first, first_seat=first,
+                        rules=RuleOptions.of(rules))
 
 
-def deal(seed_or_rng: int | np.random.Generator) -> GongzhuState:
-    """A random deal; the same int seed always gives the same deal."""
+def deal(seed_or_rng: int | np.random.Generator,
+         rules: RuleOptions | dict | None = None) -> GongzhuState:
+    """A random deal; the same int seed always gives the same deal (the rule options do not
+    change the cards)."""
     rng = (seed_or_rng if isinstance(seed_or_rng, np.random.Generator)
            else np.random.default_rng(seed_or_rng))
     perm = rng.permutation(NUM_CARDS)
-    return from_hands([sorted(int(c) for c in perm[13 * i:13 * i + 13]) for i in range(4)])
+    return from_hands([sorted(int(c) for c in perm[13 * i:13 * i + 13]) for i in range(4)],
+                      rules)
 
 
 def _restricted(state: GongzhuState, seat: int) -> int:
@@ -228,7 +285,7 @@ def legal_mask_int(state: GongzhuState) -> int:
     seat = state.to_move
     hand = state.hands[seat]
     if not state.trick:
-        if state.tricks_done == 0:
+        if state.tricks_done == 0 and state.rules.first_lead == "club2":
             return 1 << C2
         return hand & ~_restricted(state, seat)
     su = state.trick[0][1] // 13
@@ -300,7 +357,7 @@ def _why_illegal(state: GongzhuState, card: int) -> str:
     hand = state.hands[seat]
     if not hand >> card & 1:
         return "not in hand"
-    if not state.trick and state.tricks_done == 0:
+    if not state.trick and state.tricks_done == 0 and state.rules.first_lead == "club2":
         return "the first trick must be led with the club 2"
     if state.trick:
         su = state.trick[0][1] // 13
@@ -324,12 +381,14 @@ def is_terminal(state: GongzhuState) -> bool:
     return state.phase == "done"
 
 
-def score_of(won: int, shown_cards: int) -> int:
-    """Score of one pile of won cards given the mask of shown cards (rules in the module doc)."""
+def score_of(won: int, shown_cards: int, ha_doubling: str = "all") -> int:
+    """Score of one pile of won cards given the mask of shown cards (rules in the module doc);
+    ``ha_doubling`` is the :class:`RuleOptions` field."""
     pile = won & SCORING_MASK
     if not pile:
         return 0
-    heart_factor = 2 if shown_cards >> HA & 1 else 1
+    ha_shown = bool(shown_cards >> HA & 1)
+    heart_factor = 2 if ha_shown and ha_doubling == "all" else 1
     has_c10 = bool(pile >> C10 & 1)
     others = pile & ~(1 << C10)
     if has_c10 and not others:
@@ -337,13 +396,15 @@ def score_of(won: int, shown_cards: int) -> int:
     hearts = pile & HEARTS_MASK
     total = 0
     if hearts == HEARTS_MASK:
-        total += ALL_HEARTS_VALUE * heart_factor
+        total += ALL_HEARTS_VALUE * (2 if ha_shown else 1)
     else:
         h = hearts >> 13
         while h:
             low = h & -h
             total += HEART_VALUES[low.bit_length() - 1] * heart_factor
             h ^= low
+        if ha_shown and ha_doubling == "ha_only" and hearts >> HA & 1:
+            total += HEART_VALUES[12]  # the HA alone counts twice
     if pile >> SQ & 1:
         pig = PIG_VALUE * (2 if shown_cards >> SQ & 1 else 1)
         total += -pig if pile == SCORING_MASK else pig
@@ -358,7 +419,15 @@ def scores(state: GongzhuState) -> list[int]:
     """The four scores of the deal from the won piles and the shows (valid at any time; final
     when :func:`is_terminal`)."""
     sc = state.shown_cards()
-    return [score_of(w, sc) for w in state.won]
+    return [score_of(w, sc, state.rules.ha_doubling) for w in state.won]
+
+
+def relative_scores(scores: list[int] | list[float]) -> list[float]:
+    """The seed's (GZero's) per-seat utility ``3 * s_i - sum_{j != i} s_j`` (= ``4 s_i - sum``):
+    a seat "wins" on the seed's metric when this is ``> 0``, so on a tie several seats can win
+    (three seats on 0 and one on -100 all count as winners)."""
+    total = sum(scores)
+    return [4 * s - total for s in scores]
 
 
 def winners(state: GongzhuState) -> list[int]:

@@ -34,11 +34,25 @@ class Decision:
 
 
 class DMCAgent:
-    """The pair of Q-networks of one DMC agent (play phase and show phase)."""
+    """The Q-networks of one DMC agent (play phase and show phase): one pair for every seat, or
+    (the seed's layout) one pair per position A..D, A being the club-2 holder; a seat acts with
+    the pair of its position ``(seat - first_seat) % 4``."""
 
-    def __init__(self, play: PlayQNet, show: ShowQNet):
-        self.play = play.eval()
-        self.show = show.eval()
+    def __init__(self, play: PlayQNet | list[PlayQNet], show: ShowQNet | list[ShowQNet]):
+        self.per_position = isinstance(play, list)
+        if self.per_position != isinstance(show, list) or (
+                self.per_position and not len(play) == len(show) == 4):
+            raise ValueError("DMCAgent: give one play and one show net, or four of each")
+        self.plays = [n.eval() for n in play] if isinstance(play, list) else [play.eval()]
+        self.shows = [n.eval() for n in show] if isinstance(show, list) else [show.eval()]
+        self.play = self.plays[0]
+        self.show = self.shows[0]
+
+    def _nets(self, state: R.GongzhuState, seat: int) -> tuple[PlayQNet, ShowQNet]:
+        if not self.per_position:
+            return self.play, self.show
+        pos = (seat - state.first_seat) % 4
+        return self.plays[pos], self.shows[pos]
 
     @torch.inference_mode()
     def q_values(self, state: R.GongzhuState, seat: int, legal: list[int]) -> np.ndarray:
@@ -47,15 +61,16 @@ class DMCAgent:
 
     def _q(self, state: R.GongzhuState, seat: int, legal: list[int]):
         view = seat_view(state, seat)
+        play, show = self._nets(state, seat)
         if legal[0] >= R.SHOW_BASE:
             x = dmc_show_features(view)
             a = show_action_features(legal)
-            q = self.show(torch.from_numpy(x)[None], torch.from_numpy(a))
+            q = show(torch.from_numpy(x)[None], torch.from_numpy(a))
             return q.numpy(), "show", x, a, None
         x, z = dmc_play_features(view)
         a = play_action_features(legal)
-        hz = self.play.encode_history(torch.from_numpy(z)[None])
-        q = self.play.head(hz, torch.from_numpy(x)[None], torch.from_numpy(a))
+        hz = play.encode_history(torch.from_numpy(z)[None])
+        q = play.head(hz, torch.from_numpy(x)[None], torch.from_numpy(a))
         return q.numpy(), "play", x, a, z
 
     @torch.inference_mode()
@@ -97,7 +112,17 @@ class DMCAgent:
 
     # ---- checkpoints ----------------------------------------------------------------------------
     def to_checkpoint(self) -> dict:
-        """A small, self-describing bot checkpoint (configs + weights, no optimizer)."""
+        """A small, self-describing bot checkpoint (configs + weights, no optimizer); a
+        per-position agent stores a list of four state dicts under ``play`` and ``show``."""
+        if self.per_position:
+            return {
+                "kind": "gongzhu-dmc",
+                "per_position": True,
+                "play_config": self.play.config,
+                "show_config": self.show.config,
+                "play": [n.state_dict() for n in self.plays],
+                "show": [n.state_dict() for n in self.shows],
+            }
         return {
             "kind": "gongzhu-dmc",
             "play_config": self.play.config,
@@ -110,6 +135,14 @@ class DMCAgent:
     def from_checkpoint(cls, ckpt: dict) -> DMCAgent:
         if ckpt.get("kind") != "gongzhu-dmc":
             raise ValueError(f"not a Gongzhu DMC checkpoint (kind={ckpt.get('kind')!r})")
+        if ckpt.get("per_position"):
+            plays, shows = [], []
+            for sd_play, sd_show in zip(ckpt["play"], ckpt["show"], strict=True):
+                plays.append(PlayQNet(**ckpt["play_config"]))
+                shows.append(ShowQNet(**ckpt["show_config"]))
+                plays[-1].load_state_dict(sd_play)
+                shows[-1].load_state_dict(sd_show)
+            return cls(plays, shows)
         play = PlayQNet(**ckpt["play_config"])
         show = ShowQNet(**ckpt["show_config"])
         play.load_state_dict(ckpt["play"])

@@ -17,6 +17,23 @@ position A..D; sharing gives each net four times the data on a small budget, and
 is an input feature), and a smaller MLP (``width`` x ``depth`` = 256 x 3 by default instead of
 512 x 6; the LSTM has 64 units) because training runs on two shared CPU cores.
 
+The seed's terms (issue 33), all config; ``--preset seed`` (``dmc_presets.yaml``) sets them:
+
+* ``objective: relative``: the return is the seed's relative score ``3 * s_i - sum_{j != i} s_j``
+  times ``reward_scale`` (the quantity the seed's "win" counts the sign of), not the own score;
+* ``per_position: true``: one Q-network pair per position A..D (A = the club-2 holder), each
+  learning from its own buffers and batches, as the seed's learner keeps four global networks;
+* ``optimizer: rmsprop`` (lr 1e-4, alpha 0.99, eps 1e-5), ``unroll`` 130 x ``batch`` 36,
+  ``epsilon`` 0.01, the MLP 512 x 6 of the seed's text with GZero's LSTM of 128;
+* ``rules``: ``default`` (today's, which the shipped agent learned) or ``seed`` (HA-only doubling,
+  free first lead);
+* ``actors: 0`` starts one actor per core (``os.cpu_count()``, less one for the learner when it
+  runs on the CPU); ``device: auto`` puts the learner on CUDA when torch sees a GPU.
+
+What the actor count changes: deals are keyed by (actor, episode) and the learner takes buffers in
+the order they fill, so a different count plays other deals in another order, with networks of
+another staleness; the learner step on a given batch does not depend on it.
+
 Budgets are sample counts (``--frames``: samples consumed by the learner), never wall time.
 Every deal and every exploration draw is seeded (``derive_seed(seed, actor, episode)``); the
 order in which the learner sees actors' buffers depends on process scheduling, so two runs with
@@ -78,7 +95,8 @@ class DMCConfig:
     show_width: int = 128
     show_depth: int = 2
     epsilon: float = 0.01
-    objective: str = "score"  # "score": score * reward_scale; "win": 1/k for the k top scorers
+    objective: str = "score"  # "score": score * reward_scale; "relative": the seed's relative
+    #                            score * reward_scale; "win": 1/k for the k top scorers
     reward_scale: float = 0.01
     unroll: int = 32
     batch: int = 8
@@ -93,11 +111,73 @@ class DMCConfig:
     eval_every: int = 0
     eval_deals: int = 50
     eval_seed: int = 9_000_000
+    per_position: bool = False  # one network pair per position A..D (the seed) or one shared
+    rules: str = "default"  # "default" (today's rules) or "seed" (HA-only doubling, free lead)
+    device: str = "cpu"  # learner device: "cpu", "cuda" or "auto" (cuda when available)
     resume: bool = False
 
-    def sizes(self, kind: str) -> tuple[int, int]:
-        """(unroll T, batch B) of a stream."""
-        return (self.unroll, self.batch) if kind == "play" else (self.show_unroll, self.show_batch)
+    def sizes(self, stream: str) -> tuple[int, int]:
+        """(unroll T, batch B) of a stream (``play``/``show``, or ``play_A`` ... per position)."""
+        if stream_kind(stream) == "play":
+            return self.unroll, self.batch
+        return self.show_unroll, self.show_batch
+
+    def streams(self) -> list[str]:
+        """The buffer streams: one per kind, or one per kind and position."""
+        if self.per_position:
+            return [f"{k}_{p}" for k in KINDS for p in POSITIONS]
+        return list(KINDS)
+
+    def rule_options(self) -> R.RuleOptions:
+        if self.rules not in RULE_SETS:
+            raise ValueError(f"DMC rules={self.rules!r}: must be one of {sorted(RULE_SETS)}")
+        return RULE_SETS[self.rules]
+
+    def n_actors(self) -> int:
+        """``actors``, or for 0 one per core (less one for a CPU learner)."""
+        if self.actors > 0:
+            return self.actors
+        n = os.cpu_count() or 1
+        return max(1, n if learner_device(self.device).type == "cuda" else n - 1)
+
+
+RULE_SETS = {"default": R.DEFAULT_RULES, "seed": R.SEED_RULES}
+
+
+def stream_kind(stream: str) -> str:
+    """``play`` or ``show`` of a stream name."""
+    return stream.split("_", 1)[0]
+
+
+def stream_of(kind: str, position: int, per_position: bool) -> str:
+    return f"{kind}_{POSITIONS[position]}" if per_position else kind
+
+
+def learner_device(spec: str) -> torch.device:
+    """The learner's device: ``auto`` is CUDA when torch sees one, else the CPU."""
+    if spec == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if spec not in ("cpu", "cuda"):
+        raise ValueError(f"DMC device={spec!r}: must be cpu, cuda or auto")
+    return torch.device(spec)
+
+
+PRESETS_FILE = Path(__file__).with_name("dmc_presets.yaml")
+
+
+def load_preset(name: str) -> dict:
+    """The overrides of preset ``name`` in ``dmc_presets.yaml`` (unknown keys are an error)."""
+    import yaml
+
+    presets = yaml.safe_load(PRESETS_FILE.read_text())
+    if name not in presets:
+        raise ValueError(f"{PRESETS_FILE}: no DMC preset {name!r}; known: {sorted(presets)}")
+    known = {f.name for f in fields(DMCConfig)}
+    bad = set(presets[name]) - known
+    if bad:
+        raise ValueError(f"{PRESETS_FILE}: preset {name!r} sets unknown DMC knob(s) "
+                         f"{sorted(bad)}")
+    return dict(presets[name])
 
 
 # ---- returns ----------------------------------------------------------------------------------
@@ -108,17 +188,19 @@ def episode_returns(state: R.GongzhuState, objective: str, reward_scale: float) 
     scores = R.scores(state)
     if objective == "score":
         return [s * reward_scale for s in scores]
+    if objective == "relative":
+        return [r * reward_scale for r in R.relative_scores(scores)]
     if objective == "win":
         top = R.winners(state)
         return [1.0 / len(top) if s in top else 0.0 for s in range(4)]
-    raise ValueError(f"unknown objective {objective!r} (score or win)")
+    raise ValueError(f"unknown objective {objective!r} (score, relative or win)")
 
 
 # ---- buffers ----------------------------------------------------------------------------------
 
 
 def buffer_specs(cfg: DMCConfig) -> dict[str, dict[str, tuple[tuple[int, ...], torch.dtype]]]:
-    """Shape and dtype of every field of one buffer, per stream."""
+    """Shape and dtype of every field of one buffer, per kind."""
     t, ts = cfg.unroll, cfg.show_unroll
     common = {
         "target": (), "done": (), "episode_return": (), "position": (),
@@ -139,8 +221,10 @@ def buffer_specs(cfg: DMCConfig) -> dict[str, dict[str, tuple[tuple[int, ...], t
 def create_buffers(cfg: DMCConfig) -> dict[str, dict[str, list[torch.Tensor]]]:
     """``num_buffers`` shared-memory buffers per stream (DouZero's ``create_buffers``)."""
     out: dict[str, dict[str, list[torch.Tensor]]] = {}
-    for kind, spec in buffer_specs(cfg).items():
-        out[kind] = {
+    specs = buffer_specs(cfg)
+    for stream in cfg.streams():
+        spec = specs[stream_kind(stream)]
+        out[stream] = {
             key: [torch.zeros(shape, dtype=dt).share_memory_() for _ in range(cfg.num_buffers)]
             for key, (shape, dt) in spec.items()
         }
@@ -157,9 +241,9 @@ def get_batch(buffers: dict[str, list[torch.Tensor]],
 
 
 def self_play_episode(agent: DMCAgent, deal_seed: int, explore_seed: int, cfg: DMCConfig):
-    """One self-play deal; returns ``{kind: [sample dict, ...]}`` in seat-major order (each seat's
-    decisions contiguous, the last one flagged ``done`` with the seat's return)."""
-    state = R.deal(deal_seed)
+    """One self-play deal; returns ``{stream: [sample dict, ...]}`` in seat-major order (each
+    seat's decisions contiguous, the last one flagged ``done`` with the seat's return)."""
+    state = R.deal(deal_seed, cfg.rule_options())
     rng = np.random.default_rng(explore_seed)
     per_seat: list[list] = [[] for _ in range(4)]
     while not R.is_terminal(state):
@@ -168,7 +252,7 @@ def self_play_episode(agent: DMCAgent, deal_seed: int, explore_seed: int, cfg: D
         per_seat[seat].append(d)
         R.apply(state, d.action)
     rets = episode_returns(state, cfg.objective, cfg.reward_scale)
-    samples: dict[str, list[dict]] = {k: [] for k in KINDS}
+    samples: dict[str, list[dict]] = {k: [] for k in cfg.streams()}
     for seat in range(4):
         pos = (seat - state.first_seat) % 4
         for kind in KINDS:
@@ -179,7 +263,7 @@ def self_play_episode(agent: DMCAgent, deal_seed: int, explore_seed: int, cfg: D
                      "episode_return": rets[seat] if last else 0.0, "position": pos}
                 if kind == "play":
                     s["z"] = d.z
-                samples[kind].append(s)
+                samples[stream_of(kind, pos, cfg.per_position)].append(s)
     return samples, R.scores(state)
 
 
@@ -192,14 +276,14 @@ def _write(buffers: dict[str, list[torch.Tensor]], index: int, rows: list[dict])
             bufs[index][...] = torch.tensor(vals, dtype=bufs[index].dtype)
 
 
-def actor_main(actor_id: int, cfg: DMCConfig, play: PlayQNet, show: ShowQNet, free_queues,
+def actor_main(actor_id: int, cfg: DMCConfig, nets: dict[str, nn.Module], free_queues,
                full_queue, buffers, episode_counter: torch.Tensor, stop) -> None:
-    """An actor process: self-play until ``stop`` is set or a free queue yields ``None``,
-    handing full buffers to the learner."""
+    """An actor process: self-play with the shared ``nets`` (one per stream) until ``stop`` is
+    set or a free queue yields ``None``, handing full buffers to the learner."""
     torch.set_num_threads(1)
     full_queue.cancel_join_thread()  # exit without waiting for the learner to drain the queue
-    agent = DMCAgent(play, show)
-    pending: dict[str, list[dict]] = {k: [] for k in KINDS}
+    agent = agent_of(nets, cfg.per_position)
+    pending: dict[str, list[dict]] = {k: [] for k in cfg.streams()}
     ep = int(episode_counter[actor_id])
     while not stop.is_set():
         samples, _ = self_play_episode(
@@ -207,16 +291,30 @@ def actor_main(actor_id: int, cfg: DMCConfig, play: PlayQNet, show: ShowQNet, fr
             derive_seed(cfg.seed, "dmc-explore", actor_id, ep), cfg)
         ep += 1
         episode_counter[actor_id] = ep
-        for kind in KINDS:
-            pending[kind].extend(samples[kind])
-            t, _ = cfg.sizes(kind)
-            while len(pending[kind]) >= t:
-                index = free_queues[kind].get()
+        for st in cfg.streams():
+            pending[st].extend(samples[st])
+            t, _ = cfg.sizes(st)
+            while len(pending[st]) >= t:
+                index = free_queues[st].get()
                 if index is None:
                     return
-                _write(buffers[kind], index, pending[kind][:t])
-                full_queue.put((kind, index))
-                del pending[kind][:t]
+                _write(buffers[st], index, pending[st][:t])
+                full_queue.put((st, index))
+                del pending[st][:t]
+
+
+def new_nets(cfg: DMCConfig) -> dict[str, nn.Module]:
+    """A fresh network per stream (play nets for ``play*`` streams, show nets for ``show*``)."""
+    return {st: (PlayQNet(cfg.width, cfg.depth, cfg.lstm_hidden) if stream_kind(st) == "play"
+                 else ShowQNet(cfg.show_width, cfg.show_depth)) for st in cfg.streams()}
+
+
+def agent_of(nets: dict[str, nn.Module], per_position: bool) -> DMCAgent:
+    """The acting agent on ``nets`` (no copy): one pair, or one pair per position."""
+    if per_position:
+        return DMCAgent([nets[f"play_{p}"] for p in POSITIONS],
+                        [nets[f"show_{p}"] for p in POSITIONS])
+    return DMCAgent(nets["play"], nets["show"])
 
 
 # ---- learner ----------------------------------------------------------------------------------
@@ -228,10 +326,8 @@ class Learner:
     def __init__(self, cfg: DMCConfig):
         self.cfg = cfg
         torch.manual_seed(derive_seed(cfg.seed, "dmc-init") % (2**31))
-        self.nets: dict[str, nn.Module] = {
-            "play": PlayQNet(cfg.width, cfg.depth, cfg.lstm_hidden),
-            "show": ShowQNet(cfg.show_width, cfg.show_depth),
-        }
+        self.device = learner_device(cfg.device)
+        self.nets: dict[str, nn.Module] = {k: n.to(self.device) for k, n in new_nets(cfg).items()}
         self.opts = {k: self._optimizer(n) for k, n in self.nets.items()}
 
     def _optimizer(self, net: nn.Module) -> torch.optim.Optimizer:
@@ -241,20 +337,23 @@ class Learner:
             return torch.optim.RMSprop(net.parameters(), lr=self.cfg.lr, alpha=0.99, eps=1e-5)
         raise ValueError(f"unknown optimizer {self.cfg.optimizer!r} (adam or rmsprop)")
 
-    def q(self, kind: str, batch: dict[str, torch.Tensor]) -> torch.Tensor:
-        net = self.nets[kind]
-        if kind == "play":
-            return net(batch["z"], batch["x"], batch["a"])
-        return net(batch["x"], batch["a"])
+    def q(self, stream: str, batch: dict[str, torch.Tensor]) -> torch.Tensor:
+        net = self.nets[stream]
+        b = {k: v.to(self.device, non_blocking=True) for k, v in batch.items()}
+        if stream_kind(stream) == "play":
+            return net(b["z"], b["x"], b["a"])
+        return net(b["x"], b["a"])
 
-    def loss(self, kind: str, batch: dict[str, torch.Tensor]) -> torch.Tensor:
-        return ((self.q(kind, batch) - batch["target"].float()) ** 2).mean()
+    def loss(self, stream: str, batch: dict[str, torch.Tensor]) -> torch.Tensor:
+        """Mean squared error of Q against the Monte-Carlo targets (the returns)."""
+        target = batch["target"].to(self.device).float()
+        return ((self.q(stream, batch) - target) ** 2).mean()
 
-    def step(self, kind: str, batch: dict[str, torch.Tensor]) -> float:
-        """One optimizer step on ``batch`` of stream ``kind``; returns the loss before it."""
-        net, opt = self.nets[kind], self.opts[kind]
+    def step(self, stream: str, batch: dict[str, torch.Tensor]) -> float:
+        """One optimizer step on ``batch`` of ``stream``; returns the loss before it."""
+        net, opt = self.nets[stream], self.opts[stream]
         net.train()
-        loss = self.loss(kind, batch)
+        loss = self.loss(stream, batch)
         opt.zero_grad()
         loss.backward()
         nn.utils.clip_grad_norm_(net.parameters(), self.cfg.max_grad_norm)
@@ -262,12 +361,11 @@ class Learner:
         return float(loss.item())
 
     def agent(self) -> DMCAgent:
-        """A DMCAgent on copies of the current weights (for evaluation and export)."""
-        play = PlayQNet(self.cfg.width, self.cfg.depth, self.cfg.lstm_hidden)
-        show = ShowQNet(self.cfg.show_width, self.cfg.show_depth)
-        play.load_state_dict(self.nets["play"].state_dict())
-        show.load_state_dict(self.nets["show"].state_dict())
-        return DMCAgent(play, show)
+        """A DMCAgent on CPU copies of the current weights (for evaluation and export)."""
+        nets = new_nets(self.cfg)
+        for k, n in nets.items():
+            n.load_state_dict(self.nets[k].state_dict())
+        return agent_of(nets, self.cfg.per_position)
 
     def state_dict(self) -> dict:
         return {
@@ -276,7 +374,7 @@ class Learner:
         }
 
     def load_state_dict(self, sd: dict) -> None:
-        for k in KINDS:
+        for k in self.cfg.streams():
             self.nets[k].load_state_dict(sd["nets"][k])
             self.opts[k].load_state_dict(sd["opts"][k])
 
@@ -296,6 +394,7 @@ class Progress:
 
     frames: int = 0
     steps: dict = field(default_factory=lambda: {k: 0 for k in KINDS})
+    """Learner steps per kind (summed over positions)."""
     wall_s: float = 0.0
     next_log: int = 0
     next_save: int = 0
@@ -321,14 +420,14 @@ def restore(path: Path, learner: Learner, episode_counter: torch.Tensor) -> Prog
     """Load a ``model.tar`` into ``learner`` (weights and optimizer state), the actors' episode
     counters (new actors start past every episode index used) and torch's generator; returns
     the saved progress counters."""
-    ck = torch.load(path, map_location="cpu", weights_only=False)
+    ck = torch.load(path, map_location=learner.device, weights_only=False)
     learner.load_state_dict(ck["learner"])
     old = ck["episode_counter"]
     n = min(len(old), len(episode_counter))
     episode_counter[:n] = old[:n]
     if len(episode_counter) > n:
         episode_counter[n:] = int(old.max())
-    torch.set_rng_state(ck["torch_rng"])
+    torch.set_rng_state(ck["torch_rng"].cpu())
     d = ck["progress"]
     return Progress(**{f.name: d[f.name] for f in fields(Progress) if f.name in d})
 
@@ -340,7 +439,8 @@ def _evaluate(learner: Learner, cfg: DMCConfig) -> tuple[float, float, float]:
     from ime.games.gongzhu.agents.evaluate import DMCPlayer, RulePlayer, rotated_match
 
     rules = [RulePlayer(s) for s in ("duck", "shoot", "low")]
-    res = rotated_match(DMCPlayer(learner.agent()), rules, cfg.eval_deals, cfg.eval_seed)
+    res = rotated_match(DMCPlayer(learner.agent()), rules, cfg.eval_deals, cfg.eval_seed,
+                        cfg.rule_options())
     return res.win_rate, res.mean_score, res.win_ci
 
 
@@ -427,7 +527,9 @@ def train(cfg: DMCConfig, log=print) -> Progress:
     torch.set_num_threads(1)
     learner = Learner(cfg)
     prog = Progress(next_log=cfg.log_every, next_save=cfg.save_every, next_eval=cfg.eval_every)
-    episode_counter = torch.zeros(cfg.actors, dtype=torch.int64)
+    n_actors = cfg.n_actors()
+    log(f"DMC: {n_actors} actor(s), learner on {learner.device}, streams {cfg.streams()}")
+    episode_counter = torch.zeros(n_actors, dtype=torch.int64)
     curve = out / "curve.csv"
     if cfg.resume and (out / "model.tar").exists():
         prog = restore(out / "model.tar", learner, episode_counter)
@@ -438,29 +540,28 @@ def train(cfg: DMCConfig, log=print) -> Progress:
     (out / "config.json").write_text(json.dumps(asdict(cfg), indent=1))
     episode_counter.share_memory_()
 
-    actor_nets = {"play": PlayQNet(cfg.width, cfg.depth, cfg.lstm_hidden),
-                  "show": ShowQNet(cfg.show_width, cfg.show_depth)}
+    actor_nets = new_nets(cfg)
     for k, net in actor_nets.items():
         net.load_state_dict(learner.nets[k].state_dict())
         net.share_memory()
         net.eval()
     buffers = create_buffers(cfg)
     ctx = mp.get_context("spawn")
-    free_queues = {k: ctx.SimpleQueue() for k in KINDS}
+    streams = cfg.streams()
+    free_queues = {k: ctx.SimpleQueue() for k in streams}
     full_queue = ctx.Queue()
     stop = ctx.Event()
-    for k in KINDS:
+    for k in streams:
         for m in range(cfg.num_buffers):
             free_queues[k].put(m)
     actors = []
-    for i in range(cfg.actors):
-        p = ctx.Process(target=actor_main, args=(i, cfg, actor_nets["play"], actor_nets["show"],
-                                                 free_queues, full_queue, buffers,
-                                                 episode_counter, stop), daemon=True)
+    for i in range(n_actors):
+        p = ctx.Process(target=actor_main, args=(i, cfg, actor_nets, free_queues, full_queue,
+                                                 buffers, episode_counter, stop), daemon=True)
         p.start()
         actors.append(p)
 
-    pending: dict[str, list[int]] = {k: [] for k in KINDS}
+    pending: dict[str, list[int]] = {k: [] for k in streams}
     window: dict[str, list[float]] = {k: [] for k in KINDS}
     returns = {p: deque(prog.returns.get(p, []), maxlen=250) for p in POSITIONS}
     t0 = time.perf_counter()
@@ -468,22 +569,23 @@ def train(cfg: DMCConfig, log=print) -> Progress:
     try:
         while prog.frames < cfg.frames:
             try:
-                kind, index = full_queue.get(timeout=10)
+                stream, index = full_queue.get(timeout=10)
             except queue.Empty:
                 dead = [p.exitcode for p in actors if not p.is_alive()]
                 if dead:
                     raise RuntimeError(f"DMC actor(s) died: exit codes {dead}") from None
                 continue
-            pending[kind].append(index)
-            t, b = cfg.sizes(kind)
-            if len(pending[kind]) < b:
+            pending[stream].append(index)
+            t, b = cfg.sizes(stream)
+            if len(pending[stream]) < b:
                 continue
-            idx, pending[kind] = pending[kind][:b], pending[kind][b:]
-            batch = get_batch(buffers[kind], idx)
+            idx, pending[stream] = pending[stream][:b], pending[stream][b:]
+            batch = get_batch(buffers[stream], idx)
             for m in idx:
-                free_queues[kind].put(m)
-            window[kind].append(learner.step(kind, batch))
-            actor_nets[kind].load_state_dict(learner.nets[kind].state_dict())
+                free_queues[stream].put(m)
+            kind = stream_kind(stream)
+            window[kind].append(learner.step(stream, batch))
+            actor_nets[stream].load_state_dict(learner.nets[stream].state_dict())
             prog.steps[kind] += 1
             prog.frames += t * b
             done = batch["done"]
@@ -523,7 +625,7 @@ def train(cfg: DMCConfig, log=print) -> Progress:
                     prog.next_save += cfg.save_every
     finally:
         stop.set()
-        for k in KINDS:
+        for k in streams:
             for _ in actors:
                 free_queues[k].put(None)
         for p in actors:
@@ -552,8 +654,11 @@ def _parser() -> argparse.ArgumentParser:
         if f.name == "resume":
             continue
         flag = "--" + f.name.replace("_", "-")
-        t.add_argument(flag, type=type(getattr(defaults, f.name)),
+        kind = type(getattr(defaults, f.name))
+        t.add_argument(flag, type=_bool if kind is bool else kind,
                        default=getattr(defaults, f.name))
+    t.add_argument("--preset", help="a named config of dmc_presets.yaml (e.g. seed); flags "
+                   "given on the command line override it")
     t.add_argument("--resume", action="store_true",
                    help="continue from OUT/model.tar up to --frames samples")
     e = sub.add_parser("export", help="copy a run's bot checkpoint (agent.pt) somewhere")
@@ -565,7 +670,13 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> None:
     args = _parser().parse_args(argv)
     if args.cmd == "train":
-        cfg = DMCConfig(**{k: v for k, v in vars(args).items() if k != "cmd"})
+        given = {k: v for k, v in vars(args).items() if k not in ("cmd", "preset")}
+        if args.preset:
+            explicit = _explicit_flags(argv)
+            base = load_preset(args.preset)
+            given = {k: (v if k in explicit or k not in base else base[k])
+                     for k, v in given.items()}
+        cfg = DMCConfig(**given)
         prog = train(cfg)
         print(f"done: {prog.frames} samples, {prog.wall_s:.0f} s, checkpoint {cfg.out}/agent.pt")
     elif args.cmd == "export":
@@ -575,8 +686,27 @@ def main(argv: list[str] | None = None) -> None:
         print(f"wrote {args.to} ({os.path.getsize(args.to) / 1e6:.2f} MB)")
 
 
+def _bool(text: str) -> bool:
+    """A boolean flag's value: true/false, yes/no, 1/0."""
+    low = text.lower()
+    if low in ("true", "yes", "1"):
+        return True
+    if low in ("false", "no", "0"):
+        return False
+    raise argparse.ArgumentTypeError(f"not a boolean: {text!r} (true or false)")
+
+
+def _explicit_flags(argv: list[str] | None) -> set[str]:
+    """Config names of the flags written on the command line (they override a preset)."""
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    return {a[2:].split("=", 1)[0].replace("-", "_") for a in args if a.startswith("--")}
+
+
 if __name__ == "__main__":
     main()
 
-__all__ = ["DMCConfig", "Learner", "Progress", "actor_main", "create_buffers", "episode_returns",
+__all__ = ["DMCConfig", "Learner", "Progress", "actor_main", "agent_of", "create_buffers",
+           "episode_returns", "load_preset", "new_nets",
            "get_batch", "plot_curve", "restore", "save_checkpoint", "self_play_episode", "train"]
