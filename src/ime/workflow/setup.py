@@ -318,11 +318,11 @@ class Workflow:
 
     def result_inputs(self, rdir: str, name: str) -> list[str]:
         """The generic results a plug-in result reads (its hook's ``needs``)."""
-        from ime.core.registry import get_plugin, result_needs
+        from ime.workflow.plugins import plugin_info
 
         v = self.index.variant(rdir)
-        hook = get_plugin(v.game).results.get(name)
-        return [v.table_path(n) for n in result_needs(hook)] if hook is not None else []
+        needs = plugin_info(v.game).results.get(name, ((), ""))[0]
+        return [v.table_path(n) for n in needs]
 
     def result_spec(self, rdir: str, name: str) -> dict[str, Any]:
         """A plug-in result's job: the game, the result's name and the variant's config without
