@@ -9,8 +9,9 @@ are kept on disk beside the composition cache
 (``<compose cache>/plugins/<code digest>-f<format>-<game>-<what>.json``), keyed by the same
 digest of every ``.py`` file of the package and the library versions
 (:func:`ime.workflow.compose.cache_key`'s code part): any change of the code reads them from
-the plug-in again. A plug-in already registered in this process (a test's own) is read
-directly, and ``IME_COMPOSE_CACHE=0`` turns this cache off with the composition cache.
+the plug-in again. A plug-in registered in this process that is not its package's own (a
+test's) is read directly, and ``IME_COMPOSE_CACHE=0`` turns this cache off with the
+composition cache.
 """
 
 from __future__ import annotations
@@ -59,13 +60,23 @@ def _cache_path(name: str) -> Path | None:
     return where / "plugins" / f"{_code_digest()}-f{CACHE_FORMAT}-{name}.json"
 
 
-def plugin_info(game: str) -> PluginInfo:
-    """The facts of ``game``'s plug-in: from this process's registry when it holds the
-    plug-in, else from the cache, else from the plug-in (imported now, then cached). An unknown
-    game raises :func:`ime.core.registry.get_plugin`'s ``KeyError`` (nothing is cached)."""
+def _foreign(game: str) -> bool:
+    """True when this process registered a plug-in ``game`` that is not its package's own
+    (a test's): its facts are read from it and never cached."""
+    import sys
+
     plugin = registered(game)
-    if plugin is not None:
-        return PluginInfo.of(plugin)
+    own = getattr(sys.modules.get(f"ime.games.{game}"), "PLUGIN", None)
+    return plugin is not None and plugin is not own
+
+
+def plugin_info(game: str) -> PluginInfo:
+    """The facts of ``game``'s plug-in: from the cache, else from the plug-in (imported now if
+    need be, then cached); a plug-in that is not its package's own (:func:`_foreign`) is read
+    directly. An unknown game raises :func:`ime.core.registry.get_plugin`'s ``KeyError``
+    (nothing is cached)."""
+    if _foreign(game):
+        return PluginInfo.of(get_plugin(game))
     data = _cached(game, "plugin", lambda: PluginInfo.of(get_plugin(game)).to_json())
     return PluginInfo.from_json(data["facts"])
 
@@ -82,7 +93,7 @@ def encoder_info(game: str, params: Mapping[str, Any]) -> dict[str, Any]:
                 "num_actions": int(enc.num_actions),
                 "head_sizes": [int(n) for n in enc.head_sizes]}
 
-    if registered(game) is not None:
+    if _foreign(game):
         return compute()
     key = hashlib.blake2b(json.dumps(dict(params), sort_keys=True, default=repr).encode(),
                           digest_size=8).hexdigest()
