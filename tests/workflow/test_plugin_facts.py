@@ -116,3 +116,34 @@ def test_an_unknown_game_raises_and_caches_nothing(cache: Path) -> None:
     with pytest.raises(KeyError, match="unknown game 'chess'"):
         W.plugin_info("chess")
     assert not cache.exists() or not list(cache.iterdir())
+
+
+def test_checked_bot_specs_are_cached_per_file_and_a_bad_file_is_never(
+        cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ime.workflow.errors import ConfigError
+    from ime.workflow.schema import bots as schema_bots
+    from ime.workflow.setup import load_specs
+
+    cdir = tmp_path / "config"
+    (cdir / "bots").mkdir(parents=True)
+    monkeypatch.setenv("IME_CONFIG_DIR", str(cdir))
+    path = cdir / "bots" / "connect4.yaml"
+    good = (REPO_CONFIG / "bots" / "connect4.yaml").read_text()
+    path.write_text(good + "\nc4_bad:\n  kind: no_such_kind\n")
+    for _ in range(2):  # the error every time: a failure is not cached
+        with pytest.raises(ConfigError, match="unknown kind.*no_such_kind"):
+            load_specs("connect4")
+    path.write_text(good)
+    specs = load_specs("connect4")
+    assert specs == yaml.safe_load(good) and list(specs) == list(yaml.safe_load(good))
+    calls = []
+    real = schema_bots.validate_bot_specs
+    monkeypatch.setattr(schema_bots, "validate_bot_specs",
+                        lambda *a: calls.append(a[0]) or real(*a))
+    monkeypatch.setattr(W, "_MEMO", {})  # another process: only the files remain
+    again = load_specs("connect4")
+    assert again == specs and calls == []  # from the cache, not validated again
+    again["c4_uct2k"]["kind"] = "changed"  # a caller's change reaches no other caller
+    assert load_specs("connect4") == specs
+    path.write_text(good + "\nc4_more:\n  kind: uct\n  params: {simulations: 10}\n")
+    assert "c4_more" in load_specs("connect4") and calls == ["connect4"]

@@ -3,11 +3,12 @@
 Why: every ``snakemake`` call, a no-op rerun included, sets up every game's plan, and doing so
 reads a few facts of each game's plug-in (its artifact names, its results and what they need,
 its teams, its bot kinds: :class:`ime.core.registry.PluginInfo`) and of its encoder (shapes:
-:func:`encoder_info`). Importing the plug-ins for them imported all six engines and numba
-(0.5 s of the no-op's 2.5 s, issue 31). These facts are a pure function of IME's code, so they
-are kept on disk beside the composition cache
-(``<compose cache>/plugins/<code digest>-f<format>-<game>-<what>.json``), keyed by the same
-digest of every ``.py`` file of the package and the library versions
+:func:`encoder_info`), and validates each game's bots file (:func:`checked_bot_specs`).
+Importing the plug-ins for them imported all six engines and numba (0.5 s of the no-op's
+2.5 s, issue 31), and validating imported pydantic's schemas (0.2 s). These facts are a pure
+function of IME's code (and of the bots file's bytes), so they are kept on disk beside the
+composition cache (``<compose cache>/plugins/<code digest>-f<format>-<game>-<what>.json``),
+keyed by the same digest of every ``.py`` file of the package and the library versions
 (:func:`ime.workflow.compose.cache_key`'s code part): any change of the code reads them from
 the plug-in again. A plug-in registered in this process that is not its package's own (a
 test's) is read directly, and ``IME_COMPOSE_CACHE=0`` turns this cache off with the
@@ -16,6 +17,7 @@ composition cache.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import os
@@ -100,6 +102,18 @@ def encoder_info(game: str, params: Mapping[str, Any]) -> dict[str, Any]:
     return _cached(game, f"encoder-{key}", compute)["facts"]
 
 
+def checked_bot_specs(game: str, path: Path,
+                      check: Callable[[], dict[str, dict[str, Any]]]) -> dict[str, dict[str, Any]]:
+    """``check()`` (``game``'s bots file ``path`` loaded and validated against the bot-spec
+    schema and the kinds the code knows), cached for this code and these bytes of the file:
+    validating imports pydantic's schemas (0.2 s), which a no-op rerun need not. A file that
+    fails is never cached, so its error is raised every time."""
+    data = path.read_bytes()
+    key = hashlib.blake2b(str(path.resolve()).encode() + b"\0" + data, digest_size=8).hexdigest()
+    specs = _cached(game, f"bots-{key}", lambda: {"specs": check()})["facts"]["specs"]
+    return copy.deepcopy(specs)  # the caller may change its specs; the cached ones stay
+
+
 def _read(path: Path, game: str) -> dict[str, Any] | None:
     """The entry at ``path``, or None: absent, unreadable or not ``game``'s."""
     try:
@@ -118,10 +132,17 @@ def _read(path: Path, game: str) -> dict[str, Any] | None:
 def _write(path: Path, data: dict[str, Any]) -> None:
     """Store ``data`` atomically; a cache that cannot be written (read-only home) is skipped."""
     from ime.matches.rawlog import atomic_write_text
+    from ime.workflow.compose import _same
 
     try:
+        text = json.dumps(data, allow_nan=False)
+    except (TypeError, ValueError):
+        return
+    if not _same(json.loads(text), data):  # JSON would not give back the same values
+        return
+    try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(path, json.dumps(data, sort_keys=True))
+        atomic_write_text(path, text)
         entries = sorted(path.parent.glob("*.json"), key=_mtime)
         for old in entries[:max(0, len(entries) - CACHE_MAX_ENTRIES)]:
             old.unlink(missing_ok=True)
@@ -136,4 +157,4 @@ def _mtime(path: Path) -> int:
         return 0
 
 
-__all__ = ["encoder_info", "plugin_info"]
+__all__ = ["checked_bot_specs", "encoder_info", "plugin_info"]

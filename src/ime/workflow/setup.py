@@ -43,19 +43,28 @@ from ime.workflow.variants import Plan, Variant, make_plan
 
 
 def load_specs(game: str) -> dict[str, dict[str, Any]]:
-    """``config/bots/<game>.yaml`` checked against the bot-spec schema ({} when absent)."""
-    from ime.bots.registry import bot_config_path, load_bot_specs
-    from ime.workflow.schema.bots import validate_bot_specs
+    """``config/bots/<game>.yaml`` checked against the bot-spec schema ({} when absent); the
+    checked specs are cached for this code and file
+    (:func:`ime.workflow.plugins.checked_bot_specs`)."""
+    from ime.bots.registry import bot_config_path
+    from ime.workflow.plugins import checked_bot_specs
 
     path = bot_config_path(game)
     if not path.is_file():
         return {}
-    try:
-        specs = load_bot_specs(game)
-    except ValueError as e:
-        raise ConfigError(str(e)) from None
-    validate_bot_specs(game, specs, str(path))
-    return specs
+
+    def check() -> dict[str, dict[str, Any]]:
+        from ime.bots.registry import load_bot_specs
+        from ime.workflow.schema.bots import validate_bot_specs
+
+        try:
+            specs = load_bot_specs(game)
+        except ValueError as e:
+            raise ConfigError(str(e)) from None
+        validate_bot_specs(game, specs, str(path))
+        return specs
+
+    return checked_bot_specs(game, path, check)
 
 
 def _game_plan(overrides: list[str], config_dir: str | Path,
@@ -339,10 +348,10 @@ def _default_game(overrides: list[str], config_dir: str | Path) -> str:
     given = [o.split("=", 1)[1] for o in overrides if o.startswith("game=")]
     if given:
         return given[-1]
-    from omegaconf import OmegaConf
+    import yaml  # not OmegaConf: a no-op rerun need not import it (issue 31)
 
-    defaults = OmegaConf.to_container(OmegaConf.load(Path(config_dir) / "config.yaml")).get(
-        "defaults", [])
+    top = yaml.safe_load((Path(config_dir) / "config.yaml").read_text(encoding="utf-8")) or {}
+    defaults = top.get("defaults", []) if isinstance(top, Mapping) else []
     for item in defaults:
         if isinstance(item, Mapping) and "game" in item:
             return str(item["game"])
