@@ -346,6 +346,17 @@ def _file_version(module: str, relpath: str) -> str:
     return m.group(1) if m else "unknown"
 
 
+def _dist_version(name: str) -> str:
+    """An installed distribution's version from its metadata: importing OmegaConf and pydantic
+    for their ``__version__`` cost a cache hit 0.1 s."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return "absent"
+
+
 @cache
 def _code_digest() -> str:
     """A digest of the code a composition depends on: every ``.py`` file of the ``ime`` package
@@ -353,8 +364,6 @@ def _code_digest() -> str:
     version string alone does not change when that code does), the versions of Python, Hydra,
     OmegaConf, PyYAML and pydantic, and the arguments Hydra is called with. Computed once per
     process (the code a process runs is the code it loaded)."""
-    from importlib.metadata import version
-
     import yaml
 
     import ime
@@ -366,8 +375,9 @@ def _code_digest() -> str:
         _add(h, path.read_bytes())
     versions = {"python": sys.version, "ime": ime.__version__,
                 "hydra": _file_version("hydra", "__init__.py"),
-                "omegaconf": version("omegaconf"), "yaml": yaml.__version__,
-                "pydantic": version("pydantic"), "pydantic_core": version("pydantic_core"),
+                "omegaconf": _dist_version("omegaconf"), "yaml": yaml.__version__,
+                "pydantic": _dist_version("pydantic"),
+                "pydantic_core": _dist_version("pydantic_core"),
                 "hydra_args": HYDRA_ARGS, "format": CACHE_FORMAT}
     _add(h, json.dumps(versions, sort_keys=True).encode())
     return h.hexdigest()
