@@ -350,7 +350,9 @@ def _default_game(overrides: list[str], config_dir: str | Path) -> str:
         return given[-1]
     import yaml  # not OmegaConf: a no-op rerun need not import it (issue 31)
 
-    top = yaml.safe_load((Path(config_dir) / "config.yaml").read_text(encoding="utf-8")) or {}
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's when built with it
+    top = yaml.load((Path(config_dir) / "config.yaml").read_text(encoding="utf-8"),
+                    Loader=loader) or {}
     defaults = top.get("defaults", []) if isinstance(top, Mapping) else []
     for item in defaults:
         if isinstance(item, Mapping) and "game" in item:
