@@ -10,6 +10,13 @@ IME module those import: any change to that code starts a fresh cache, and a che
 same code (another clone, CI) reuses the compiled functions.
 
 ``NUMBA_CACHE_DIR``, when the user sets it, wins; ``IME_NUMBA_CACHE`` sets the parent directory.
+
+**When.** :func:`install` (called by ``import ime``) configures the cache at once when numba is
+loaded already, and otherwise just before numba's first import (:class:`_BeforeNumba`, an
+import hook that removes itself). Why not at ``import ime``: the digest reads ~140 source files
+(0.09 s), which every process paid, numba or not: the ``snakemake`` process itself, a no-op
+rerun, a job that only writes a table (issue 31). numba reads ``NUMBA_CACHE_DIR`` when it is
+imported, so every compiled kernel still lands in the chosen directory.
 """
 
 from __future__ import annotations
@@ -17,7 +24,10 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import sys
+from importlib.abc import MetaPathFinder
 from pathlib import Path
+from typing import Any
 
 PACKAGE = Path(__file__).resolve().parent
 
@@ -88,6 +98,9 @@ def cache_dir(package_dir: Path = PACKAGE) -> Path:
     return Path(parent) / source_digest(package_dir)
 
 
+_CHOSEN: list[str] = []
+"""The directory the last :func:`configure` call chose in this process (empty until then)."""
+
 AUTO = "IME_NUMBA_CACHE_AUTO"
 """Set beside ``NUMBA_CACHE_DIR`` when IME chose it, so that a child process (a Snakemake job)
 chooses again for its own code instead of taking it for the user's setting."""
@@ -120,9 +133,34 @@ def configure(package_dir: Path = PACKAGE) -> str:
         _prune(path)
         chosen = str(path)
         os.environ["NUMBA_CACHE_DIR"] = os.environ[AUTO] = chosen
-    import sys
-
     config = getattr(sys.modules.get("numba"), "config", None)
     if config is not None:
         config.CACHE_DIR = chosen
+    _CHOSEN[:] = [chosen]  # configured: numba's first import keeps this choice
     return chosen
+
+
+def configured() -> str:
+    """The numba cache directory of this process: the last :func:`configure` call's, else
+    :func:`configure` for the ``ime`` package, now (later calls read no sources)."""
+    return _CHOSEN[0] if _CHOSEN else configure()
+
+
+class _BeforeNumba(MetaPathFinder):
+    """Configures the cache when ``numba`` is about to be imported unless a :func:`configure`
+    call did already; it finds nothing itself, so the import goes on as usual. It stays in
+    ``sys.meta_path`` (removing it while the import system walks that list would skip the next
+    finder), inert once the cache is configured."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+        if name == "numba" and not _CHOSEN:
+            configure()
+        return None
+
+
+def install() -> None:
+    """Configure now if numba is loaded, else just before its first import (module doc)."""
+    if "numba" in sys.modules:
+        configured()
+    elif not any(isinstance(f, _BeforeNumba) for f in sys.meta_path):
+        sys.meta_path.insert(0, _BeforeNumba())

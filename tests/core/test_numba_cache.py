@@ -13,7 +13,10 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 import ime
+from ime import numba_cache
 from ime.numba_cache import configure, source_digest
 
 SRC = Path(ime.__file__).resolve().parents[1]
@@ -94,6 +97,7 @@ def test_numba_cache_dir_set_by_the_user_wins(tmp_path: Path, monkeypatch) -> No
     import numba
 
     monkeypatch.setattr(numba.config, "CACHE_DIR", numba.config.CACHE_DIR)  # restored after
+    monkeypatch.setattr(numba_cache, "_CHOSEN", list(numba_cache._CHOSEN))  # this process's
     for key in ("NUMBA_CACHE_DIR", "IME_NUMBA_CACHE_AUTO", "IME_NUMBA_CACHE"):
         monkeypatch.setenv(key, os.environ.get(key, ""))
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine"))
@@ -103,3 +107,39 @@ def test_numba_cache_dir_set_by_the_user_wins(tmp_path: Path, monkeypatch) -> No
     monkeypatch.setenv("IME_NUMBA_CACHE", str(tmp_path / "parent"))
     chosen = configure()
     assert Path(chosen).parent == tmp_path / "parent" and Path(chosen).name == source_digest()
+
+
+LAZY = """
+import os, sys
+{before}
+import ime
+from ime.numba_cache import cache_dir
+before = {{"env": os.environ.get("NUMBA_CACHE_DIR"), "numba": "numba" in sys.modules}}
+import numpy as np
+from ime.games.reversi.bitboard import popcount  # compiled with cache=True
+assert popcount(np.uint64(7)) == 3
+import numba
+print(before["env"], before["numba"], numba.config.CACHE_DIR, ime.NUMBA_CACHE_DIR, cache_dir())
+"""
+
+
+@pytest.mark.parametrize("numba_first", [False, True])
+def test_the_cache_is_configured_when_numba_is_first_needed(tmp_path: Path,
+                                                           numba_first: bool) -> None:
+    """``import ime`` digests no sources; numba's first import (or ``import ime`` after numba)
+    configures the cache, and a compiled kernel lands in the configured directory."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("NUMBA_CACHE_DIR", "IME_NUMBA_CACHE_AUTO")}
+    env["IME_NUMBA_CACHE"] = str(tmp_path / "cache")
+    env["PYTHONPATH"] = os.pathsep.join([str(SRC), env.get("PYTHONPATH", "")])
+    code = LAZY.format(before="import numba" if numba_first else "")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, check=True, timeout=300)
+    env_before, numba_before, numba_dir, ime_dir, expected = out.stdout.split()
+    expected_dir = tmp_path / "cache" / source_digest()
+    assert expected == str(expected_dir) == numba_dir == ime_dir
+    if numba_first:  # configured by ``import ime`` at once
+        assert (env_before, numba_before) == (str(expected_dir), "True")
+    else:  # nothing digested before numba was needed
+        assert (env_before, numba_before) == ("None", "False")
+    assert any(p.name.startswith("bitboard.popcount") for p in expected_dir.rglob("*.nbi"))

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from omegaconf import OmegaConf
 
 from ime.workflow.errors import ConfigError
 
@@ -72,8 +73,8 @@ def test_hit_gives_the_composed_config(cache: Path, hydra_calls: list, overrides
     # the same values with the same types (== alone takes 1 for 1.0 and True)
     assert C._same(C.to_plain(again), expected)
     assert C._same(plain, expected)
-    assert C._same(C.OmegaConf.to_container(again), C.OmegaConf.to_container(first))
-    assert C.OmegaConf.is_struct(again)  # as Hydra returns it: a misspelt key raises
+    assert C._same(OmegaConf.to_container(again), OmegaConf.to_container(first))
+    assert OmegaConf.is_struct(again)  # as Hydra returns it: a misspelt key raises
     with pytest.raises(Exception, match="trian"):
         again.trian  # noqa: B018
 

@@ -156,6 +156,54 @@ class GamePlugin:
         return self.game_type.short_name
 
 
+@dataclass(frozen=True)
+class PluginInfo:
+    """What the workflow reads of a plug-in while it builds the DAG, as plain data.
+
+    Why: ``snakemake`` composes every game's plan on every call, a no-op rerun included, and
+    needs only these facts of each plug-in; importing the plug-ins for them imports every
+    game's engine and numba (0.5 s). As plain data they can be cached by the code's digest
+    (:mod:`ime.workflow.plugins`), so that a rerun of unchanged code imports no engine.
+
+    ``teams``: ``GameType.teams``. ``artifacts``: :attr:`GamePlugin.artifacts`. ``results``: each
+    result hook's name -> (its ``needs``, the first paragraph of its docstring). ``kinds``: the
+    plug-in's bot kinds.
+    """
+
+    name: str
+    teams: tuple[tuple[int, ...], ...]
+    artifacts: Mapping[str, str]
+    results: Mapping[str, tuple[tuple[str, ...], str]]
+    kinds: tuple[str, ...]
+
+    @classmethod
+    def of(cls, plugin: GamePlugin) -> PluginInfo:
+        """``plugin``'s facts (read from the plug-in itself)."""
+        return cls(
+            name=plugin.name,
+            teams=tuple(tuple(int(s) for s in team) for team in plugin.game_type.teams),
+            artifacts=dict(plugin.artifacts),
+            results={n: (result_needs(h),
+                         (h.__doc__ or "").strip().split("\n\n")[0].replace("\n", " "))
+                     for n, h in sorted(plugin.results.items())},
+            kinds=tuple(sorted(plugin.bot_kinds)))
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready form (:meth:`from_json` gives back an equal object)."""
+        return {"name": self.name, "teams": [list(t) for t in self.teams],
+                "artifacts": dict(self.artifacts),
+                "results": {n: [list(needs), doc] for n, (needs, doc) in self.results.items()},
+                "kinds": list(self.kinds)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PluginInfo:
+        return cls(name=str(data["name"]), teams=tuple(tuple(t) for t in data["teams"]),
+                   artifacts=dict(data["artifacts"]),
+                   results={n: (tuple(needs), str(doc))
+                            for n, (needs, doc) in data["results"].items()},
+                   kinds=tuple(data["kinds"]))
+
+
 GENERIC_ARTIFACTS: dict[str, str] = {
     "dataset_stats.csv": "decisions, matches and dataset sizes per target (thesis Table 4.2)",
     "net_architectures.csv": "the imitation nets' layers and sizes (Table 4.3)",
@@ -193,6 +241,11 @@ def register_game(plugin: GamePlugin) -> GamePlugin:
                          f"generic ones: {sorted(GENERIC_ARTIFACTS)}")
     _PLUGINS[plugin.name] = plugin
     return plugin
+
+
+def registered(name: str) -> GamePlugin | None:
+    """The plug-in ``name`` if it is registered in this process already (nothing imported)."""
+    return _PLUGINS.get(name)
 
 
 def known_games() -> list[str]:
@@ -247,6 +300,6 @@ def artifact_name(game: str, generic: str) -> str:
 
 
 __all__ = ["BotFactory", "FigureHooks", "GamePlugin", "GameTools", "GameType", "Openings",
-           "ResultHook", "SolveOutcome", "result_needs",
+           "PluginInfo", "ResultHook", "SolveOutcome", "result_needs", "registered",
            "artifact_name", "get_encoder", "get_game", "get_plugin", "known_games",
            "register_game"]

@@ -18,8 +18,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ime.core.registry import GENERIC_ARTIFACTS, SWEEP_PREFIXES, get_plugin
+from ime.core.registry import GENERIC_ARTIFACTS, SWEEP_PREFIXES
 from ime.report import columns as C
+from ime.workflow.plugins import plugin_info
 
 OTHER_RESULTS: dict[str, str] = {
     "run_report.json": "log lines, accepted / rejected / faulted matches with reasons, per-bot "
@@ -62,7 +63,7 @@ TRAIN_RESULTS = ["dataset_stats.csv", "net_architectures.csv", "imitation_accura
 def game_names(game: str) -> dict[str, str]:
     """Generic name -> the game's name, for every renamed file (figures' PDF twins included)."""
     out = {}
-    for generic, name in get_plugin(game).artifacts.items():
+    for generic, name in plugin_info(game).artifacts.items():
         if generic == name:
             continue
         out[generic] = name
@@ -81,7 +82,7 @@ def generic_of(game: str, name: str) -> str:
 
 def game_results(game: str) -> list[str]:
     """The plug-in's own result files (``GamePlugin.results``)."""
-    return sorted(get_plugin(game).results)
+    return sorted(plugin_info(game).results)
 
 
 def variant_results(game: str) -> list[str]:
@@ -114,12 +115,10 @@ def describe(game: str) -> list[dict[str, Any]]:
     """``index.md``'s rows for a variant: the file(s) (the game's name first, then the generic
     one it copies), what they hold and, for a table, its columns."""
     names = game_names(game)
-    plugin = get_plugin(game)
     rows = []
     for generic, text in [*GENERIC_ARTIFACTS.items(), *OTHER_RESULTS.items()]:
         rows.append(_row([names[generic], generic] if generic in names else [generic], text))
-    for name, hook in sorted(plugin.results.items()):
-        doc = (hook.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
+    for name, (_, doc) in sorted(plugin_info(game).results.items()):
         rows.append(_row([name], doc or f"{game}'s own result"))
     return rows
 

@@ -32,13 +32,16 @@ import sys
 from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
-
-from omegaconf import DictConfig, OmegaConf
+from typing import TYPE_CHECKING, Any
 
 from ime.workflow.errors import ConfigError
-from ime.workflow.schema import validate, validate_net
 from ime.workflow.tags import flatten
+
+if TYPE_CHECKING:
+    from omegaconf import DictConfig
+
+# OmegaConf and the schemas (pydantic) are imported where a composition is made or rebuilt: a
+# cache hit of compose_plain, all that a no-op rerun composes, needs neither (0.25 s, issue 31).
 
 GROUPS = ("game", "net", "scale", "experiment", "evaluate")
 """Config groups whose chosen option is recorded under ``run.choices``."""
@@ -191,6 +194,8 @@ def _scale_overrides(cfg: DictConfig, scale: str | None) -> list[str]:
     """The game's settings of other sections as Hydra overrides: ``game.overrides`` (every
     scale), then ``game.scales.<scale>``. A config group is set by its option name
     (``net: ddz_conv1``)."""
+    from omegaconf import OmegaConf
+
     game = OmegaConf.to_container(cfg.game, resolve=True)
     assert isinstance(game, Mapping)
     out = []
@@ -207,6 +212,8 @@ def _scale_overrides(cfg: DictConfig, scale: str | None) -> list[str]:
 
 def _experiment_keys(cdir: Path, choice: str | None) -> set[str]:
     """The dotted keys the experiment file ``choice`` sets (none without an experiment)."""
+    from omegaconf import OmegaConf
+
     if not choice:
         return set()
     path = cdir / "experiment" / f"{choice}.yaml"
@@ -266,6 +273,8 @@ def _lookup(overrides: Sequence[str],
 def _compose(cdir: Path, overrides: list[str]) -> DictConfig:
     """:func:`compose` without the cache: Hydra, the game's per-scale overrides, validation."""
     from omegaconf.errors import OmegaConfBaseException
+
+    from ime.workflow.schema import validate
 
     refuse_hydra_sweeps(overrides)
     cfg = _hydra(cdir, overrides)
@@ -337,6 +346,17 @@ def _file_version(module: str, relpath: str) -> str:
     return m.group(1) if m else "unknown"
 
 
+def _dist_version(name: str) -> str:
+    """An installed distribution's version from its metadata: importing OmegaConf and pydantic
+    for their ``__version__`` cost a cache hit 0.1 s."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return "absent"
+
+
 @cache
 def _code_digest() -> str:
     """A digest of the code a composition depends on: every ``.py`` file of the ``ime`` package
@@ -344,10 +364,7 @@ def _code_digest() -> str:
     version string alone does not change when that code does), the versions of Python, Hydra,
     OmegaConf, PyYAML and pydantic, and the arguments Hydra is called with. Computed once per
     process (the code a process runs is the code it loaded)."""
-    import pydantic
-    import pydantic_core
     import yaml
-    from omegaconf import version as omegaconf_version
 
     import ime
 
@@ -358,8 +375,9 @@ def _code_digest() -> str:
         _add(h, path.read_bytes())
     versions = {"python": sys.version, "ime": ime.__version__,
                 "hydra": _file_version("hydra", "__init__.py"),
-                "omegaconf": omegaconf_version.__version__, "yaml": yaml.__version__,
-                "pydantic": pydantic.VERSION, "pydantic_core": pydantic_core.__version__,
+                "omegaconf": _dist_version("omegaconf"), "yaml": yaml.__version__,
+                "pydantic": _dist_version("pydantic"),
+                "pydantic_core": _dist_version("pydantic_core"),
                 "hydra_args": HYDRA_ARGS, "format": CACHE_FORMAT}
     _add(h, json.dumps(versions, sort_keys=True).encode())
     return h.hexdigest()
@@ -427,6 +445,8 @@ def _cache_write(path: Path, overrides: list[str], cfg: DictConfig) -> None:
     (:func:`_self_contained`), its resolved values; atomically, and only when JSON holds both
     exactly (no non-string key, NaN or object). A cache that cannot be written (a read-only
     home) is skipped."""
+    from omegaconf import OmegaConf
+
     container = OmegaConf.to_container(cfg, resolve=False)
     plain = to_plain(cfg) if _self_contained(container) else None
     try:
@@ -476,6 +496,8 @@ def _mtime(path: Path) -> int:
 
 def _from_container(container: dict[str, Any]) -> DictConfig:
     """A cached container as :func:`_compose` returns it: a DictConfig in struct mode."""
+    from omegaconf import DictConfig, OmegaConf
+
     cfg = OmegaConf.create(container)
     assert isinstance(cfg, DictConfig)
     OmegaConf.set_struct(cfg, True)
@@ -489,15 +511,21 @@ class _open:
         self.cfg = cfg
 
     def __enter__(self) -> DictConfig:
+        from omegaconf import OmegaConf
+
         OmegaConf.set_struct(self.cfg, False)
         return self.cfg
 
     def __exit__(self, *exc: object) -> None:
+        from omegaconf import OmegaConf
+
         OmegaConf.set_struct(self.cfg, True)
 
 
 def to_plain(cfg: DictConfig) -> dict[str, Any]:
     """The resolved config as plain Python values (what rules pass as ``params``)."""
+    from omegaconf import OmegaConf
+
     out = OmegaConf.to_container(cfg, resolve=True)
     assert isinstance(out, dict)
     return out
@@ -505,6 +533,8 @@ def to_plain(cfg: DictConfig) -> dict[str, Any]:
 
 def load_net_file(config_dir: str | Path, name: str) -> dict[str, Any]:
     """The architecture in ``<config_dir>/net/<name>.yaml`` as it stands, named ``name``."""
+    from omegaconf import OmegaConf
+
     arch = OmegaConf.to_container(OmegaConf.load(Path(config_dir) / "net" / f"{name}.yaml"),
                                   resolve=True)
     assert isinstance(arch, dict)
@@ -515,6 +545,10 @@ def load_net_file(config_dir: str | Path, name: str) -> dict[str, Any]:
 def _resolve_nets(cfg: DictConfig, cdir: Path, overrides: Sequence[str]) -> None:
     """``cfg.nets[name]`` for every net trained: the selected ``net`` (with its overrides) or the
     group file ``config/net/<name>.yaml`` as it stands."""
+    from omegaconf import OmegaConf
+
+    from ime.workflow.schema import validate_net
+
     wanted = list(dict.fromkeys([*cfg.train.nets, *(cfg.sweep.nets or []), cfg.net.name]))
     nets: dict[str, Any] = {}
     for name in wanted:

@@ -48,9 +48,9 @@ class EvalPlan:
         self.otag = (f"r{t['rounds']}_p{t['opening_plies']}{params_tag(self.openings)}"
                      f"_s{e['seed']}" + ("_sides" if t["lineups"] == "sides" else ""))
         if t["lineups"] == "sides":
-            from ime.core.registry import get_plugin
+            from ime.workflow.plugins import plugin_info
 
-            teams = get_plugin(self.game).game_type.teams
+            teams = plugin_info(self.game).teams
             if len(teams) != 2:
                 raise ConfigError(f"evaluate.tournament.lineups=sides needs a game of two sides; "
                                   f"{self.game} declares the teams {teams or '()'}: use "

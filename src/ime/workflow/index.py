@@ -40,17 +40,17 @@ def alternatives(values: Iterable[str]) -> str:
 
 def encoder_shape(game: str, params: Mapping[str, Any]) -> tuple[list[int], int]:
     """``(state shape, actions of the first head)`` of a game's encoder."""
-    from ime.core.registry import get_encoder
+    from ime.workflow.plugins import encoder_info
 
-    enc = get_encoder(game, params)
-    return list(enc.state_shape), int(enc.num_actions)
+    enc = encoder_info(game, params)  # cached: a no-op rerun imports no engine
+    return list(enc["state_shape"]), int(enc["num_actions"])
 
 
 def encoder_heads(game: str, params: Mapping[str, Any]) -> int | list[int]:
     """Every head's size (a plain int for a one-head encoder: the nets' ``num_actions``)."""
-    from ime.core.registry import get_encoder
+    from ime.workflow.plugins import encoder_info
 
-    sizes = get_encoder(game, params).head_sizes
+    sizes = encoder_info(game, params)["head_sizes"]
     return sizes[0] if len(sizes) == 1 else list(sizes)
 
 

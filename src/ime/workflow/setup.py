@@ -43,19 +43,28 @@ from ime.workflow.variants import Plan, Variant, make_plan
 
 
 def load_specs(game: str) -> dict[str, dict[str, Any]]:
-    """``config/bots/<game>.yaml`` checked against the bot-spec schema ({} when absent)."""
-    from ime.bots.registry import bot_config_path, load_bot_specs
-    from ime.workflow.schema.bots import validate_bot_specs
+    """``config/bots/<game>.yaml`` checked against the bot-spec schema ({} when absent); the
+    checked specs are cached for this code and file
+    (:func:`ime.workflow.plugins.checked_bot_specs`)."""
+    from ime.bots.registry import bot_config_path
+    from ime.workflow.plugins import checked_bot_specs
 
     path = bot_config_path(game)
     if not path.is_file():
         return {}
-    try:
-        specs = load_bot_specs(game)
-    except ValueError as e:
-        raise ConfigError(str(e)) from None
-    validate_bot_specs(game, specs, str(path))
-    return specs
+
+    def check() -> dict[str, dict[str, Any]]:
+        from ime.bots.registry import load_bot_specs
+        from ime.workflow.schema.bots import validate_bot_specs
+
+        try:
+            specs = load_bot_specs(game)
+        except ValueError as e:
+            raise ConfigError(str(e)) from None
+        validate_bot_specs(game, specs, str(path))
+        return specs
+
+    return checked_bot_specs(game, path, check)
 
 
 def _game_plan(overrides: list[str], config_dir: str | Path,
@@ -318,11 +327,11 @@ class Workflow:
 
     def result_inputs(self, rdir: str, name: str) -> list[str]:
         """The generic results a plug-in result reads (its hook's ``needs``)."""
-        from ime.core.registry import get_plugin, result_needs
+        from ime.workflow.plugins import plugin_info
 
         v = self.index.variant(rdir)
-        hook = get_plugin(v.game).results.get(name)
-        return [v.table_path(n) for n in result_needs(hook)] if hook is not None else []
+        needs = plugin_info(v.game).results.get(name, ((), ""))[0]
+        return [v.table_path(n) for n in needs]
 
     def result_spec(self, rdir: str, name: str) -> dict[str, Any]:
         """A plug-in result's job: the game, the result's name and the variant's config without
@@ -339,10 +348,12 @@ def _default_game(overrides: list[str], config_dir: str | Path) -> str:
     given = [o.split("=", 1)[1] for o in overrides if o.startswith("game=")]
     if given:
         return given[-1]
-    from omegaconf import OmegaConf
+    import yaml  # not OmegaConf: a no-op rerun need not import it (issue 31)
 
-    defaults = OmegaConf.to_container(OmegaConf.load(Path(config_dir) / "config.yaml")).get(
-        "defaults", [])
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's when built with it
+    top = yaml.load((Path(config_dir) / "config.yaml").read_text(encoding="utf-8"),
+                    Loader=loader) or {}
+    defaults = top.get("defaults", []) if isinstance(top, Mapping) else []
     for item in defaults:
         if isinstance(item, Mapping) and "game" in item:
             return str(item["game"])

@@ -105,9 +105,9 @@ def plays_team_seats(c: Mapping[str, Any]) -> bool:
     without sides) keep the tags and metadata they had before the option existed."""
     if c["matches"].get("team_seats", "one") != "all":
         return False
-    from ime.core.registry import get_plugin
+    from ime.workflow.plugins import plugin_info
 
-    return bool(get_plugin(c["game"]["name"]).game_type.teams)
+    return bool(plugin_info(c["game"]["name"]).teams)
 
 
 def dataset_settings(c: Mapping[str, Any]) -> dict[str, Any]:

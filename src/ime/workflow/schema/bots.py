@@ -32,7 +32,10 @@ class BotSpecs(RootModel[dict[str, BotSpec]]):
 
 def _kind_known(game: str, kind: str) -> bool:
     from ime.bots.registry import known_kinds
+    from ime.workflow.plugins import plugin_info
 
+    if kind in plugin_info(game).kinds:  # the game's own kinds, without importing its engine
+        return True
     if kind in known_kinds(game):
         return True
     if kind.isidentifier():  # generic kinds register themselves when their module is imported
