@@ -131,3 +131,28 @@ def test_the_oracle_searches_the_real_hand():
     draws = {NegamaxBot("z", 10, 10**6, 8, 10**6, 10**6).search(st, ctx(st, seed=s)).value
              for s in range(12)}
     assert len(draws) > 1  # the zoo's bot does not see the hand: its draws differ
+
+
+def test_the_comparison_table_is_a_pure_function_of_its_config(tmp_path):
+    """``study heuristic`` on a small grid: one row per (run, size), both seats per deal, the
+    same rows twice, and the columns consistent (net score = mean x games; the intervals hold
+    the estimates)."""
+    from ime.bots.registry import load_bot_specs
+    from ime.games.big2.study import HEURISTIC_COLUMNS, heuristic_figure, heuristic_rows
+
+    cfg = {"opponent": "b2_heuristic", "agent_params": {"oracle": True}, "sizes": [4, 12],
+           "runs": [{"agent": "b2_lite", "deals": 6}, {"agent": "b2_negamax", "deals": {4: 3}}]}
+    specs = load_bot_specs("big2")
+    rows = heuristic_rows(cfg, specs, seed=3, log=lambda *_: None)
+    assert [(r["agent"], r["cards"], r["games"]) for r in rows] == [
+        ("b2_lite", 4, 12), ("b2_lite", 12, 12), ("b2_negamax", 4, 6)]
+    assert rows == heuristic_rows(cfg, specs, seed=3, log=lambda *_: None)
+    for r in rows:
+        assert list(r) == HEURISTIC_COLUMNS
+        assert r["net_score"] == pytest.approx(r["mean_score"] * r["games"], abs=0.01)
+        assert r["mean_score_lo"] <= r["mean_score"] <= r["mean_score_hi"]
+        assert r["win_rate_lo"] <= r["win_rate"] <= r["win_rate_hi"]
+    # 4 + 4 cards are solved exactly; b2_lite deepens above 6 + 6
+    assert rows[0]["searches"] > 0 and rows[0]["deepening"] == 0 and rows[1]["deepening"] > 0
+    heuristic_figure(rows, tmp_path / "f.png")
+    assert (tmp_path / "f.png").stat().st_size > 10_000
