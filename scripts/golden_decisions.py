@@ -52,7 +52,9 @@ PLANS = {
     # 0..34 plies: c4_solver solves exactly from 26 empties (ply >= 16), alpha-beta before.
     "connect4": GoldenPlan("connect4", plies=(0, 34), positions=60, per_bot={}, skip={}),
     # The deal and 0..60 plays: b2_negamax solves exactly once both hands hold <= 10 cards.
-    "big2": GoldenPlan("big2", plies=(0, 60), positions=60, per_bot={}, skip={}),
+    # b2_negamax_t5 spends up to 17 M nodes (~5 CPU-s) a decision: 4 positions.
+    "big2": GoldenPlan("big2", plies=(0, 60), positions=60, per_bot={"b2_negamax_t5": 4},
+                       skip={}),
 }
 
 EXCLUDED_GAMES = {

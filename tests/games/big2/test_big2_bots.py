@@ -23,7 +23,7 @@ FAST = {**SPECS, "b2_negamax": {"kind": "negamax", "params": {
     "exact_threshold": 10, "exact_nodes": 20000, "start_depth": 8, "first_nodes": 5000,
     "nodes": 1000}}}
 """The zoo with a smaller budget for the seed's agent (test time)."""
-ZOO = ["b2_negamax", "b2_lite", "b2_smallest", "b2_random"]
+ZOO = ["b2_negamax", "b2_lite", "b2_smallest", "b2_random", "b2_heuristic"]
 SMALL = Big2Game(13)
 
 

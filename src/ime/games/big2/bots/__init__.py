@@ -3,6 +3,8 @@
 
 * ``random``: a uniformly random legal action (``bots/basic.py``).
 * ``smallest``: the smallest legal play, passing only when nothing beats (``bots/basic.py``).
+* ``heuristic``: seed 004's heuristic agent, the first play of its move ordering
+  (``bots/heuristic.py``).
 * ``negamax``: seed 004's agent "Shen Suan Zi" (``bots/negamax.py``, search in
   :mod:`ime.games.big2.search`).
 """
@@ -28,6 +30,12 @@ def _smallest(game: str, bot_id: str, params: Mapping[str, Any]) -> Bot:
     return SmallestBot(bot_id, **params)
 
 
+def _heuristic(game: str, bot_id: str, params: Mapping[str, Any]) -> Bot:
+    from ime.games.big2.bots.heuristic import HeuristicBot
+
+    return HeuristicBot(bot_id, **params)
+
+
 def _negamax(game: str, bot_id: str, params: Mapping[str, Any]) -> Bot:
     from ime.games.big2.bots.negamax import NegamaxBot
 
@@ -37,5 +45,6 @@ def _negamax(game: str, bot_id: str, params: Mapping[str, Any]) -> Bot:
 BOT_KINDS: dict[str, BotFactory] = {
     "random": _random,
     "smallest": _smallest,
+    "heuristic": _heuristic,
     "negamax": _negamax,
 }
