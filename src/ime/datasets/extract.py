@@ -49,22 +49,6 @@ from ime.datasets.schema import (
 from ime.matches.logs import read_matches
 
 MAX_LISTED = 50
-FORCED_LABEL = "-forced"
-"""Suffix of the decisions directory (``data/<game>/decisions/<ltag>/<mode>``) whose parts keep
-forced decisions: they are other rows than the default's, so they never share a file."""
-
-
-def decisions_label(mode: str, keep_forced: bool) -> str:
-    """The ``{mode}`` directory of a decisions part: the replay mode, ``-forced`` appended
-    when forced decisions are kept (``strict``, ``strict-forced``, ...)."""
-    return f"{mode}{FORCED_LABEL}" if keep_forced else mode
-
-
-def parse_decisions_label(label: str) -> tuple[str, bool]:
-    """``(mode, keep_forced)`` of a decisions directory name (:func:`decisions_label`)."""
-    if label.endswith(FORCED_LABEL):
-        return label[: -len(FORCED_LABEL)], True
-    return label, False
 
 
 def dataset_encoder(game: str, game_params: Mapping[str, Any] | None = None, *,

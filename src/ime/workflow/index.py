@@ -188,7 +188,7 @@ class WorkflowIndex:
                        part: str | None = None) -> dict[str, Any]:
         """A generated part keeps its own target's decisions only (the matches scheduled for
         it); a raw part keeps every target's."""
-        from ime.datasets.extract import dataset_encoder, parse_decisions_label
+        from ime.datasets.labels import parse_decisions_label
 
         v = self.logs[(game, ltag)]
         target = self.split_part(part)[0] if part is not None and v.source != "raw" else None
@@ -197,6 +197,8 @@ class WorkflowIndex:
                "targets": [target] if target else v.targets, "mode": replay,
                "num_actions": encoder_shape(game, v.game_params)[1]}
         if keep_forced:  # absent otherwise: the default parts keep their params
+            from ime.datasets.extract import dataset_encoder
+
             dataset_encoder(game, v.game_params, keep_forced=True)  # an encoder without: fail now
             out["keep_forced"] = True
         return out

@@ -121,7 +121,7 @@ class Variant:
 
     def decisions_path(self, part: str, pattern: str = P.DECISIONS) -> str:
         """A decisions part (or, with ``pattern=P.DECISIONS_REPORT``, its report)."""
-        from ime.datasets.extract import decisions_label
+        from ime.datasets.labels import decisions_label
 
         d = self.cfg["dataset"]
         return P.fill(pattern, game=self.game, ltag=self.logs_tag,
