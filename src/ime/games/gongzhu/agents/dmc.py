@@ -133,6 +133,30 @@ class DMCConfig:
             raise ValueError(f"DMC rules={self.rules!r}: must be one of {sorted(RULE_SETS)}")
         return RULE_SETS[self.rules]
 
+    def check_buffers(self) -> None:
+        """Refuse a buffer layout under which the learner could wait forever.
+
+        The learner steps on a stream once it holds ``batch`` full buffers of it, and hands them
+        back only then; the actors block while a stream has no free buffer. So with
+        ``num_buffers >= batch`` every buffer of a stream an actor waits for is free, being
+        written, queued or held by the learner, and the learner can always complete a batch:
+        the layout cannot deadlock whatever the number of actors. With ``num_buffers < batch``
+        the learner ends up holding every buffer of the stream, short of a batch, and the run
+        stalls silently (every actor waiting for that stream) -- so it is an error here.
+        """
+        if self.num_buffers < 1:
+            raise ValueError(f"DMC num_buffers={self.num_buffers}: must be at least 1")
+        for st in self.streams():
+            t, b = self.sizes(st)
+            if t < 1 or b < 1:
+                raise ValueError(f"DMC stream {st}: unroll {t} and batch {b} must be at least 1")
+            if self.num_buffers < b:
+                raise ValueError(
+                    f"DMC stream {st}: num_buffers={self.num_buffers} is less than its batch of "
+                    f"{b} buffers, so the learner would hold all {self.num_buffers} buffers of "
+                    f"{st} waiting for a batch that can never fill and every actor would wait "
+                    f"for a free one; set --num-buffers >= {b}")
+
     def n_actors(self) -> int:
         """``actors``, or for 0 one per core (less one for a CPU learner)."""
         if self.actors > 0:
@@ -276,14 +300,23 @@ def _write(buffers: dict[str, list[torch.Tensor]], index: int, rows: list[dict])
             bufs[index][...] = torch.tensor(vals, dtype=bufs[index].dtype)
 
 
+PLAYING = -1
+"""``actor_wait`` value of an actor that is playing (otherwise: the index in ``cfg.streams()``
+of the stream whose free queue it is blocked on)."""
+
+
 def actor_main(actor_id: int, cfg: DMCConfig, nets: dict[str, nn.Module], free_queues,
-               full_queue, buffers, episode_counter: torch.Tensor, stop) -> None:
+               full_queue, buffers, episode_counter: torch.Tensor, stop,
+               actor_wait: torch.Tensor | None = None) -> None:
     """An actor process: self-play with the shared ``nets`` (one per stream) until ``stop`` is
-    set or a free queue yields ``None``, handing full buffers to the learner."""
+    set or a free queue yields ``None``, handing full buffers to the learner. ``actor_wait``
+    (shared, one slot per actor) says whether it plays or waits for a free buffer of which
+    stream, for the learner's stall report."""
     torch.set_num_threads(1)
     full_queue.cancel_join_thread()  # exit without waiting for the learner to drain the queue
     agent = agent_of(nets, cfg.per_position)
-    pending: dict[str, list[dict]] = {k: [] for k in cfg.streams()}
+    streams = cfg.streams()
+    pending: dict[str, list[dict]] = {k: [] for k in streams}
     ep = int(episode_counter[actor_id])
     while not stop.is_set():
         samples, _ = self_play_episode(
@@ -291,11 +324,15 @@ def actor_main(actor_id: int, cfg: DMCConfig, nets: dict[str, nn.Module], free_q
             derive_seed(cfg.seed, "dmc-explore", actor_id, ep), cfg)
         ep += 1
         episode_counter[actor_id] = ep
-        for st in cfg.streams():
+        for st in streams:
             pending[st].extend(samples[st])
             t, _ = cfg.sizes(st)
             while len(pending[st]) >= t:
+                if actor_wait is not None:
+                    actor_wait[actor_id] = streams.index(st)
                 index = free_queues[st].get()
+                if actor_wait is not None:
+                    actor_wait[actor_id] = PLAYING
                 if index is None:
                     return
                 _write(buffers[st], index, pending[st][:t])
@@ -381,6 +418,10 @@ class Learner:
 
 # ---- the training loop --------------------------------------------------------------------------
 
+STALL_REPORT_S = 10.0
+"""Seconds the learner waits for a full buffer before it logs a :func:`stall_report` (and again
+after each further such wait); diagnostics only, no budget depends on it."""
+
 CURVE_FIELDS = [
     "frames", "episodes", "play_steps", "show_steps", "loss_play", "loss_show", "mean_return",
     *[f"mean_return_{p}" for p in POSITIONS], "wall_s", "eval_win_rate", "eval_mean_score",
@@ -442,6 +483,32 @@ def _evaluate(learner: Learner, cfg: DMCConfig) -> tuple[float, float, float]:
     res = rotated_match(DMCPlayer(learner.agent()), rules, cfg.eval_deals, cfg.eval_seed,
                         cfg.rule_options())
     return res.win_rate, res.mean_score, res.win_ci
+
+
+def stall_report(cfg: DMCConfig, held: dict[str, int], actor_wait: list[int],
+                 deals: int, waited_s: float) -> tuple[str, list[str]]:
+    """What the learner logs when no full buffer came for a while, and the streams that are
+    provably deadlocked (an actor waits for a free buffer of a stream whose ``num_buffers``
+    buffers the learner all holds, short of a batch: none can ever come back).
+
+    ``held`` is the number of full buffers of each stream the learner holds (fewer than a
+    batch), ``actor_wait`` each actor's slot (:data:`PLAYING` or the index of the stream it
+    waits for), ``deals`` the deals the actors finished since the last full buffer. Deals that
+    keep coming with no buffer point at the queues; no deals and actors marked playing point at
+    slow or stuck self-play (the H200 stall in docs/games/gongzhu.md looked like that)."""
+    streams = cfg.streams()
+    waiting: dict[str, int] = {}
+    for w in actor_wait:
+        if w != PLAYING:
+            waiting[streams[w]] = waiting.get(streams[w], 0) + 1
+    playing = sum(w == PLAYING for w in actor_wait)
+    holds = ", ".join(f"{st} {held.get(st, 0)}/{cfg.sizes(st)[1]}" for st in streams)
+    waits = ", ".join(f"{st} x{n}" for st, n in waiting.items()) or "none"
+    msg = (f"DMC: no full buffer for {waited_s:.0f} s; actors: {playing} playing, "
+           f"{len(actor_wait) - playing} waiting for a free buffer ({waits}); {deals} deals "
+           f"finished meanwhile; full buffers the learner holds / batch: {holds}")
+    stuck = [st for st in waiting if held.get(st, 0) >= cfg.num_buffers]
+    return msg, stuck
 
 
 def _append_curve(path: Path, row: dict) -> None:
@@ -522,6 +589,7 @@ def plot_curve(csv_path: Path, png_path: Path) -> None:
 
 def train(cfg: DMCConfig, log=print) -> Progress:
     """Run (or resume) DMC training until ``cfg.frames`` samples have been learned from."""
+    cfg.check_buffers()
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(1)
@@ -539,6 +607,7 @@ def train(cfg: DMCConfig, log=print) -> Progress:
         curve.unlink()
     (out / "config.json").write_text(json.dumps(asdict(cfg), indent=1))
     episode_counter.share_memory_()
+    actor_wait = torch.full((n_actors,), PLAYING, dtype=torch.int64).share_memory_()
 
     actor_nets = new_nets(cfg)
     for k, net in actor_nets.items():
@@ -557,7 +626,8 @@ def train(cfg: DMCConfig, log=print) -> Progress:
     actors = []
     for i in range(n_actors):
         p = ctx.Process(target=actor_main, args=(i, cfg, actor_nets, free_queues, full_queue,
-                                                 buffers, episode_counter, stop), daemon=True)
+                                                 buffers, episode_counter, stop, actor_wait),
+                        daemon=True)
         p.start()
         actors.append(p)
 
@@ -566,15 +636,25 @@ def train(cfg: DMCConfig, log=print) -> Progress:
     returns = {p: deque(prog.returns.get(p, []), maxlen=250) for p in POSITIONS}
     t0 = time.perf_counter()
     wall0 = prog.wall_s
+    last_buffer_t, last_buffer_deals = t0, int(episode_counter.sum())
     try:
         while prog.frames < cfg.frames:
             try:
-                stream, index = full_queue.get(timeout=10)
+                stream, index = full_queue.get(timeout=STALL_REPORT_S)
             except queue.Empty:
                 dead = [p.exitcode for p in actors if not p.is_alive()]
                 if dead:
                     raise RuntimeError(f"DMC actor(s) died: exit codes {dead}") from None
+                msg, stuck = stall_report(
+                    cfg, {k: len(v) for k, v in pending.items()}, actor_wait.tolist(),
+                    int(episode_counter.sum()) - last_buffer_deals,
+                    time.perf_counter() - last_buffer_t)
+                log(msg)
+                if stuck:
+                    raise RuntimeError(f"{msg}: deadlocked on {stuck}, the learner holds every "
+                                       f"buffer of it and no batch can fill") from None
                 continue
+            last_buffer_t, last_buffer_deals = time.perf_counter(), int(episode_counter.sum())
             pending[stream].append(index)
             t, b = cfg.sizes(stream)
             if len(pending[stream]) < b:
@@ -708,5 +788,5 @@ if __name__ == "__main__":
     main()
 
 __all__ = ["DMCConfig", "Learner", "Progress", "actor_main", "agent_of", "create_buffers",
-           "episode_returns", "load_preset", "new_nets",
+           "episode_returns", "load_preset", "new_nets", "stall_report",
            "get_batch", "plot_curve", "restore", "save_checkpoint", "self_play_episode", "train"]
