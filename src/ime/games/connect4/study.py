@@ -165,13 +165,14 @@ def run_study(study: Mapping[str, Any], game_params: Mapping[str, Any] | None = 
 
 
 def run_pilot(game_params: Mapping[str, Any], opponent: str, budgets: Mapping[str, int],
-              per: int, seed: int = 0, workers: int = 1, log: Any = print
-              ) -> list[dict[str, Any]]:
+              per: int, seed: int = 0, workers: int = 1, log: Any = print,
+              on_row: Any = None) -> list[dict[str, Any]]:
     """Finding 2 on one board at per-variant budgets (``budgets``: agent variant -> simulations,
     e.g. each variant's simulations/s x the seed's 1.8 s), ``per`` games per colour against
     ``opponent`` (a name of :func:`opponents`). Rows as ``run_study``'s, comparison
     ``pilot``. The seed's course boards (over 64 bits) have no solver, so the strongest
-    opponent there is alpha-beta."""
+    opponent there is alpha-beta. ``on_row(rows so far)`` is called after each variant, so a
+    pilot stopped for its CPU budget keeps the variants it finished."""
     params = json.dumps(dict(game_params), sort_keys=True)
     opp = opponents({})[opponent]
     pool = ProcessPoolExecutor(workers) if workers > 1 else None
@@ -182,9 +183,11 @@ def run_pilot(game_params: Mapping[str, Any], opponent: str, budgets: Mapping[st
             tasks = [(a, opp, colour, i, seed, params) for colour in (0, 1) for i in range(per)]
             t = time.process_time()
             out = list(pool.map(_play, tasks)) if pool else [_play(x) for x in tasks]
-            log(f"{a[0]} vs {opponent}: score {sum(out) / (2 * len(out)):.3f} "
-                f"({time.process_time() - t:.1f} CPU s in this process)")
             rows.append(_row("pilot", a, opponent, out, per))
+            log(f"{a[0]} vs {opponent}: {json.dumps(rows[-1])} "
+                f"({time.process_time() - t:.1f} CPU s in this process)")
+            if on_row:
+                on_row(rows)
     finally:
         if pool:
             pool.shutdown()
@@ -237,8 +240,8 @@ def main(argv: list[str] | None = None) -> None:
         p = json.loads(a.pilot)
         t = time.perf_counter()
         rows = run_pilot(p["params"], p["opponent"], p["budgets"], int(p["games_per_colour"]),
-                         seed=a.seed, workers=a.workers)
-        write_rows(rows, a.out)
+                         seed=a.seed, workers=a.workers,
+                         on_row=lambda rows: write_rows(rows, a.out))
         print(f"wrote {a.out} in {time.perf_counter() - t:.1f} s")
         return
     cfg = yaml.safe_load(Path(a.config).read_text(encoding="utf-8"))

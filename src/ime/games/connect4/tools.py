@@ -139,8 +139,8 @@ def _bench_sims(quick: bool) -> dict:
     plies in, no playable win for either side (``openings.balanced``); a position with an
     immediate win is no measure, the selection rule answers most simulations there without a
     rollout (10-40x the rate). Rates are per CPU second of this process (``process_time``),
-    so a loaded box slows them less than a wall clock would. Its figures set the time-equivalent budget of the seed's 1.8 s
-    (docs/games/connect4.md)."""
+    so a loaded box slows them less than a wall clock would. Its figures set the
+    time-equivalent budget of the seed's 1.8 s (docs/games/connect4.md)."""
     from ime.games.connect4.game import connect4_game
 
     sims = 20_000 if quick else 100_000
