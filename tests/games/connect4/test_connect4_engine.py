@@ -206,7 +206,7 @@ def test_initdata_and_plugin():
     g = get_game("connect4", {"width": 8, "height": 7, "blocked": [[0, 0]]})
     assert g.new_initial_state().legal_actions() == list(range(8))
     assert p.figures.grid(g) == (1, 8) and p.figures.code_label(0) == "a"
-    for bad in [{"width": 9, "height": 8}, {"width": 7, "blocked": [[7, 0]]},
+    for bad in [{"width": 16, "height": 12}, {"width": 7, "blocked": [[7, 0]]},
                 {"blocked": [[1, 1], [1, 1]]}, {"width": 0}]:
         with pytest.raises(ValueError):
             Connect4Game(**bad)

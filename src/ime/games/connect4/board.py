@@ -4,7 +4,9 @@ Layout (Pascal Pons' solver): cell ``(x, y)`` (column ``x`` from the left, row `
 bottom) is bit ``x * S + y`` with stride ``S = height + 1``; the extra bit on top of every column
 is a sentinel that is never set, so shifting a board by ``1`` (vertical), ``S`` (horizontal),
 ``S - 1`` and ``S + 1`` (the two diagonals) never wraps a line from one column into the next.
-That needs ``width * (height + 1) <= 64``.
+That needs ``width * (height + 1) <= 64``; a larger board (up to 192 bits, e.g. the course's
+12x12 of seed 002) is a *wide* board and uses the three-word twins of these kernels in
+``wide`` (``Geometry.wide``), so the one-word kernels here stay as fast as they were.
 
 A position is two bitboards, ``me`` (the side to move) and ``opp``. Blocked cells (nobody can
 play them) are in neither; they are a constant ``blocked`` board of the geometry. The *filled*
@@ -57,14 +59,24 @@ class Geometry:
     blocked: tuple[tuple[int, int], ...] = ()
     g: np.ndarray = field(init=False, repr=False, compare=False)
     order: np.ndarray = field(init=False, repr=False, compare=False)
+    wide: bool = field(init=False, repr=False, compare=False)
+    """More than 64 bits: the three-word kernels of ``wide`` (``gw``, Python-int masks)."""
+    gw: np.ndarray = field(init=False, repr=False, compare=False)
+    bottom: int = field(init=False, repr=False, compare=False)
+    playable: int = field(init=False, repr=False, compare=False)
+    blocked_mask: int = field(init=False, repr=False, compare=False)
+    columns: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         w, h = self.width, self.height
         if not (isinstance(w, int) and isinstance(h, int)) or w < 1 or h < 1:
             raise ValueError(f"connect4 board needs integer width, height >= 1, got {w}x{h}")
-        if w * (h + 1) > 64:
+        from ime.games.connect4.wide import MAX_BITS, geometry_words
+
+        if w * (h + 1) > MAX_BITS:
             raise ValueError(f"connect4 board {w}x{h} needs width * (height + 1) = {w * (h + 1)}"
-                             " bits; the bitboard holds 64 (e.g. 7x6, 8x7, 9x6, 10x5)")
+                             f" bits; the bitboards hold 64 (one word: 7x6, 8x7, 9x6) or "
+                             f"{MAX_BITS} (three words: up to 12x12, 14x12, 12x14)")
         cells = normalise_blocked(self.blocked, w, h)
         object.__setattr__(self, "blocked", cells)
         s = h + 1
@@ -72,10 +84,19 @@ class Geometry:
         column = (1 << h) - 1
         board = bottom * column
         blocked = sum(1 << (x * s + y) for x, y in cells)
+        wide = w * s > 64
+        object.__setattr__(self, "wide", wide)
+        object.__setattr__(self, "bottom", bottom)
+        object.__setattr__(self, "playable", board & ~blocked)
+        object.__setattr__(self, "blocked_mask", blocked)
+        object.__setattr__(self, "columns", tuple(column << (x * s) for x in range(w)))
+        object.__setattr__(self, "gw", geometry_words(bottom, board & ~blocked, blocked,
+                                                      list(self.columns)))
         g = np.zeros(9, dtype=np.uint64)
-        g[G_BOTTOM], g[G_PLAYABLE], g[G_BLOCKED] = bottom, board & ~blocked, blocked
+        if not wide:  # the one-word masks; a wide board's live in gw
+            g[G_BOTTOM], g[G_PLAYABLE], g[G_BLOCKED] = bottom, board & ~blocked, blocked
         g[G_STRIDE], g[G_WIDTH], g[G_HEIGHT] = s, w, h
-        g[G_CELLS], g[G_COLUMN] = w * h - len(cells), column
+        g[G_CELLS], g[G_COLUMN] = w * h - len(cells), 0 if wide else column
         g[G_MIRROR] = set(cells) == {(w - 1 - x, y) for x, y in cells}
         object.__setattr__(self, "g", g)
         object.__setattr__(self, "order", centre_order(w))

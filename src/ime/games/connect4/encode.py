@@ -21,6 +21,7 @@ import numpy as np
 
 from ime.core.encoding import ActionHead, Encoder, Observation, Symmetry, grid_map
 from ime.core.game import Action, State
+from ime.games.connect4 import wide as wd
 from ime.games.connect4.board import G_BLOCKED, G_BOTTOM, G_PLAYABLE, Geometry
 
 ENCODER_VERSION = "connect4-planes-v1"
@@ -28,14 +29,16 @@ PLANES = 3
 
 
 def bits_to_cells(boards: np.ndarray, geo: Geometry) -> np.ndarray:
-    """``uint64[N]`` -> ``uint8[N, width, height]``: bit of cell ``(x, y)`` at ``[x, y]``."""
-    b = np.ascontiguousarray(boards, dtype="<u8").view(np.uint8).reshape(-1, 8)
+    """``uint64[N]`` (or ``uint64[N, 3]`` word triples of a wide board, low word first) ->
+    ``uint8[N, width, height]``: bit of cell ``(x, y)`` at ``[x, y]``."""
+    b = np.ascontiguousarray(boards, dtype="<u8")
+    b = b.view(np.uint8).reshape(b.shape[0], -1)
     bits = np.unpackbits(b, axis=1, bitorder="little")[:, : geo.width * geo.stride]
     return bits.reshape(-1, geo.width, geo.stride)[:, :, : geo.height]
 
 
 def bits_to_planes(boards: np.ndarray, geo: Geometry) -> np.ndarray:
-    """``uint64[N]`` -> ``uint8[N, height, width]``, top row first."""
+    """``uint64[N]`` (or ``uint64[N, 3]``) -> ``uint8[N, height, width]``, top row first."""
     return np.ascontiguousarray(bits_to_cells(boards, geo).transpose(0, 2, 1)[:, ::-1, :])
 
 
@@ -78,11 +81,29 @@ class Connect4Encoder(Encoder):
         self._check(states)
         if players is None:
             players = [s.to_move for s in states]  # type: ignore[attr-defined]
+        if self.geometry.wide:
+            return self._encode_wide(states, players)
         own = np.array([s.boards[p] for s, p in zip(states, players, strict=True)],
                        dtype=np.uint64)
         opp = np.array([s.boards[1 - p] for s, p in zip(states, players, strict=True)],
                        dtype=np.uint64)
         planes, mask = encode_boards(own, opp, self.geometry)
+        return Observation(planes, [mask])
+
+    def _encode_wide(self, states: Sequence[State], players: Sequence[int]) -> Observation:
+        """The same planes and mask on a wide board (Python-int boards as word triples)."""
+        geo = self.geometry
+
+        def words(bs: list[int]) -> np.ndarray:
+            return np.array([wd.to_words(b) for b in bs], dtype=np.uint64).reshape(-1, wd.WORDS)
+
+        own = words([s.boards[p] for s, p in zip(states, players, strict=True)])  # type: ignore[attr-defined]
+        opp = words([s.boards[1 - p] for s, p in zip(states, players, strict=True)])  # type: ignore[attr-defined]
+        blocked = words([geo.blocked_mask] * len(states))
+        planes = np.stack([bits_to_planes(own, geo), bits_to_planes(opp, geo),
+                           bits_to_planes(blocked, geo)], axis=1)
+        nxt = words([s.next_cells() for s in states])  # type: ignore[attr-defined]
+        mask = bits_to_cells(nxt, geo).any(axis=2).astype(np.uint8)
         return Observation(planes, [mask])
 
     def action_codes(self, states: Sequence[State], players: Sequence[int],

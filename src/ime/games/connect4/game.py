@@ -37,6 +37,7 @@ from ime.games.connect4.board import (
     has_four,
     possible,
 )
+from ime.games.connect4.wide import py_has_four, py_possible
 
 GAME_TYPE = GameType(
     short_name="connect4",
@@ -52,14 +53,15 @@ _OPTION_KEYS = ("width", "height", "blocked")
 
 
 class Connect4State(State):
-    """Position and move history. ``boards[p]`` are player ``p``'s discs."""
+    """Position and move history. ``boards[p]`` are player ``p``'s discs: an ``np.uint64`` on
+    a board of at most 64 bits, a Python ``int`` on a wide one (``Geometry.wide``)."""
 
     __slots__ = ("game", "boards", "to_move", "history", "winner", "_terminal", "_returns",
                  "_last")
 
     def __init__(self, game: Connect4Game):
         self.game = game
-        self.boards = [ZERO, ZERO]
+        self.boards = [0, 0] if game.geometry.wide else [ZERO, ZERO]
         self.to_move = 0
         self.history: list[int] = []
         self.winner: int | None = None
@@ -71,21 +73,36 @@ class Connect4State(State):
     def current_players(self) -> list[int]:
         return [] if self._terminal else [self.to_move]
 
-    def own_opp(self, player: int | None = None) -> tuple[np.uint64, np.uint64]:
+    def own_opp(self, player: int | None = None) -> tuple[Any, Any]:
         """``(discs of player, discs of the other)``; ``player`` defaults to the side to move."""
         p = self.to_move if player is None else player
         return self.boards[p], self.boards[1 - p]
 
-    def next_cells(self) -> np.uint64:
+    def next_cells(self) -> Any:
         """Bitboard of the cell each non-full column would receive."""
-        return possible(self.boards[0], self.boards[1], self.game.geometry.g)
+        geo = self.game.geometry
+        if geo.wide:
+            return py_possible(self.boards[0], self.boards[1], geo.bottom, geo.playable,
+                               geo.blocked_mask)
+        return possible(self.boards[0], self.boards[1], geo.g)
+
+    def column_cell(self, col: int) -> Any:
+        """The cell a disc dropped into column ``col`` would land on (0: full or off-board)."""
+        geo = self.game.geometry
+        if not 0 <= col < geo.width:
+            return 0 if geo.wide else ZERO
+        if geo.wide:
+            return self.next_cells() & geo.columns[col]
+        return self.next_cells() & column_cells(col, geo.g)
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         if self._terminal or (player is not None and player != self.to_move):
             return []
-        g = self.game.geometry.g
+        geo = self.game.geometry
         moves = self.next_cells()
-        return [c for c in range(self.game.width) if moves & column_cells(c, g)]
+        if geo.wide:
+            return [c for c in range(geo.width) if moves & geo.columns[c]]
+        return [c for c in range(self.game.width) if moves & column_cells(c, geo.g)]
 
     def apply_action(self, action: int) -> None:
         p = self.to_move
@@ -93,17 +110,17 @@ class Connect4State(State):
             raise IllegalMoveError(p, "game is over", action)
         geo = self.game.geometry
         col = int(action)
-        cell = self.next_cells() & column_cells(col, geo.g) if 0 <= col < geo.width else ZERO
-        if cell == ZERO:
+        cell = self.column_cell(col)
+        if not cell:
             raise IllegalMoveError(p, codec.INVALID_MOVE, action)
         discs = self.boards[p] | cell
         self.boards[p] = discs
         self.history.append(col)
         self._last = {"x": col, "y": (int(cell).bit_length() - 1) % geo.stride}
-        if has_four(discs, geo.g):
+        if (py_has_four(discs, geo.stride) if geo.wide else has_four(discs, geo.g)):
             self.winner = p
             self._terminal = True
-        elif self.next_cells() == ZERO:
+        elif not self.next_cells():
             self._terminal = True
         self.to_move = 1 - p
 
@@ -150,7 +167,7 @@ class Connect4State(State):
 
     def decode_response(self, player: int, response: Any) -> int:
         col = codec.parse_column(player, response, self.game.width)
-        if not self.next_cells() & column_cells(col, self.game.geometry.g):
+        if not self.column_cell(col):
             raise IllegalMoveError(player, codec.INVALID_MOVE, response)
         return col
 
@@ -169,7 +186,8 @@ class Connect4State(State):
     # --- helpers ---------------------------------------------------------------------------------
     def cell(self, x: int, y: int) -> str:
         """``X`` (player 0), ``O`` (player 1), ``#`` (blocked) or ``.`` (empty)."""
-        b = ONE << np.uint64(x * self.game.geometry.stride + y)
+        geo = self.game.geometry
+        b = (1 << (x * geo.stride + y)) if geo.wide else ONE << np.uint64(x * geo.stride + y)
         if self.boards[0] & b:
             return "X"
         if self.boards[1] & b:

@@ -19,13 +19,19 @@ from typing import Any
 
 from ime.core.game import Action, State
 from ime.core.registry import Openings
+from ime.games.connect4 import wide as wd
 from ime.games.connect4.board import winning_cells
 
 
 def immediate_wins(state: State, player: int) -> bool:
     """Whether ``player`` has a playable cell that makes four."""
     me, opp = state.own_opp(player)  # type: ignore[attr-defined]
-    cells = winning_cells(me, me, opp, state.game.geometry.g)  # type: ignore[attr-defined]
+    geo = state.game.geometry  # type: ignore[attr-defined]
+    if geo.wide:
+        words = wd.winning_cells(wd.to_words(me), wd.to_words(me), wd.to_words(opp), geo.g,
+                                 geo.gw)
+        return bool(wd.from_words(words) & state.next_cells())  # type: ignore[attr-defined]
+    cells = winning_cells(me, me, opp, geo.g)
     return bool(cells & state.next_cells())  # type: ignore[attr-defined]
 
 

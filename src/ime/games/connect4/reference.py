@@ -87,6 +87,35 @@ class RefBoard:
         return out
 
 
+    def completing_cells(self, player: int) -> set[tuple[int, int]]:
+        """Every empty cell (playable next or not) where a disc of ``player`` would make four:
+        what ``board.winning_cells`` and ``wide.winning_cells`` must return."""
+        out = set()
+        for y in range(self.height):
+            for x in range(self.width):
+                if self.grid[y][x] != EMPTY:
+                    continue
+                self.grid[y][x] = player
+                if self.four_at(x, y):
+                    out.add((x, y))
+                self.grid[y][x] = EMPTY
+        return out
+
+
+def course_board(seed: int) -> dict:
+    """A board as the Tsinghua course's framework draws one (seed 002 played on such boards;
+    the report itself does not describe them): ``M`` rows and ``N`` columns each uniform in
+    9..12, and one unplayable cell uniform over the whole board (``noX = rand() % M``, ``noY =
+    rand() % N``). Returned as ``game.params``: ``{width: N, height: M, blocked: [[x, y]]}``,
+    ``y`` from the bottom. Pure Python, seeded, so a pilot's boards replay."""
+    import random
+
+    rng = random.Random(seed)
+    height, width = rng.randint(9, 12), rng.randint(9, 12)
+    return {"width": width, "height": height,
+            "blocked": [[rng.randrange(width), rng.randrange(height)]]}
+
+
 def perft(board: RefBoard, depth: int) -> int:
     """Leaves ``depth`` plies deep; a won or full position is a leaf (as ``board.perft``)."""
     if depth == 0 or board.over():

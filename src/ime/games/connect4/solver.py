@@ -253,6 +253,10 @@ class Solver:
     def __init__(self, geometry: Geometry, tt_bits: int = 22):
         if not 8 <= tt_bits <= 30:
             raise ValueError(f"tt_bits must be in 8..30, got {tt_bits}")
+        if geometry.wide:  # its keys and kernels are one word; the course boards are not
+            raise ValueError(f"the connect4 solver needs width * (height + 1) <= 64; "
+                             f"{geometry.width}x{geometry.height} is a wide board (use "
+                             f"alphabeta or uct there)")
         self.geometry = geometry
         size = 1 << tt_bits
         self.tt_key = np.zeros(size, dtype=np.uint64)

@@ -164,6 +164,36 @@ def run_study(study: Mapping[str, Any], game_params: Mapping[str, Any] | None = 
     return rows
 
 
+def run_pilot(game_params: Mapping[str, Any], opponent: str, budgets: Mapping[str, int],
+              per: int, seed: int = 0, workers: int = 1, log: Any = print,
+              on_row: Any = None) -> list[dict[str, Any]]:
+    """Finding 2 on one board at per-variant budgets (``budgets``: agent variant -> simulations,
+    e.g. each variant's simulations/s x the seed's 1.8 s), ``per`` games per colour against
+    ``opponent`` (a name of :func:`opponents`). Rows as ``run_study``'s, comparison
+    ``pilot``. The seed's course boards (over 64 bits) have no solver, so the strongest
+    opponent there is alpha-beta. ``on_row(rows so far)`` is called after each variant, so a
+    pilot stopped for its CPU budget keeps the variants it finished."""
+    params = json.dumps(dict(game_params), sort_keys=True)
+    opp = opponents({})[opponent]
+    pool = ProcessPoolExecutor(workers) if workers > 1 else None
+    rows = []
+    try:
+        for name, budget in budgets.items():
+            a = agent(name, int(budget), 0.707)
+            tasks = [(a, opp, colour, i, seed, params) for colour in (0, 1) for i in range(per)]
+            t = time.process_time()
+            out = list(pool.map(_play, tasks)) if pool else [_play(x) for x in tasks]
+            rows.append(_row("pilot", a, opponent, out, per))
+            log(f"{a[0]} vs {opponent}: {json.dumps(rows[-1])} "
+                f"({time.process_time() - t:.1f} CPU s in this process)")
+            if on_row:
+                on_row(rows)
+    finally:
+        if pool:
+            pool.shutdown()
+    return rows
+
+
 def write_rows(rows: list[dict[str, Any]], out_path: str | Path) -> None:
     out = Path(out_path)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -202,7 +232,18 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--simulations", type=int, help="the UCT budget")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--pilot", metavar="JSON",
+                    help='instead of the study, finding 2 only: {"params": {board}, "opponent": '
+                         'name, "budgets": {variant: simulations}, "games_per_colour": n}')
     a = ap.parse_args(argv)
+    if a.pilot:
+        p = json.loads(a.pilot)
+        t = time.perf_counter()
+        rows = run_pilot(p["params"], p["opponent"], p["budgets"], int(p["games_per_colour"]),
+                         seed=a.seed, workers=a.workers,
+                         on_row=lambda rows: write_rows(rows, a.out))
+        print(f"wrote {a.out} in {time.perf_counter() - t:.1f} s")
+        return
     cfg = yaml.safe_load(Path(a.config).read_text(encoding="utf-8"))
     study = study_settings(cfg)
     if a.games:

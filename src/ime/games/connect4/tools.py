@@ -74,6 +74,23 @@ def random_positions(n: int, seed: int, game=None) -> list:
     return out
 
 
+def quiet_positions(n: int, seed: int, game) -> list:
+    """``n`` seeded positions 4 to 12 random plies in where neither side can win at once."""
+    from ime.games.connect4.openings import balanced
+
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < n:
+        st = game.new_initial_state()
+        for _ in range(int(rng.integers(4, 13))):
+            if st.is_terminal():
+                break
+            st.apply_action(int(rng.choice(st.legal_actions())))
+        if not st.is_terminal() and balanced(st, {}):
+            out.append(st)
+    return out
+
+
 def _bench_perft(quick: bool) -> dict:
     return bench_perft(perft_leaves, *((7, 5) if quick else (9, 6)))
 
@@ -94,6 +111,52 @@ def _bench_solver(quick: bool) -> dict:
             "nodes_per_s": nodes / seconds}
 
 
+SIM_BOARDS = {"7x6": (7, 6, ()), "9x9": (9, 9, ((4, 4),)), "12x12": (12, 12, ((5, 3),))}
+"""Boards of the simulations/s bench: the standard one, and the course's smallest and largest
+(seed 002; one blocked cell each, where the course draws it at random)."""
+
+
+def uct_decision(state, simulations: int, heuristic: bool, seed: int = 1) -> int:
+    """One decision of seed 002's agent (selection rule on; ``heuristic``: win/block rollouts)
+    on any board: the one-word kernel, or the three-word one on a wide board."""
+    from ime.games.connect4 import wide as wd
+    from ime.games.connect4.bots.uct import uct_search, uct_search_wide
+
+    geo = state.game.geometry
+    info = np.zeros(3, dtype=np.float64)
+    me, opp = state.own_opp()
+    if geo.wide:
+        return int(uct_search_wide(wd.to_words(me), wd.to_words(opp), geo.g, geo.gw, geo.order,
+                                   simulations, 0.707, True, heuristic, seed, info))
+    return int(uct_search(np.uint64(me), np.uint64(opp), geo.g, geo.order, simulations, 0.707,
+                          True, heuristic, seed, info))
+
+
+def _bench_sims(quick: bool) -> dict:
+    """Simulations/s of seed 002's UCT agent (``uct_search``; ``uct_search_wide`` on the course
+    boards), heuristic rollouts (both rules) and plain rollouts (the selection rule only), over
+    the empty board and four seeded quiet positions, one decision each. Quiet: 4-12 random
+    plies in, no playable win for either side (``openings.balanced``); a position with an
+    immediate win is no measure, the selection rule answers most simulations there without a
+    rollout (10-40x the rate). Rates are per CPU second of this process (``process_time``),
+    so a loaded box slows them less than a wall clock would. Its figures set the
+    time-equivalent budget of the seed's 1.8 s (docs/games/connect4.md)."""
+    from ime.games.connect4.game import connect4_game
+
+    sims = 20_000 if quick else 100_000
+    out: dict = {"simulations_per_decision": sims}
+    for name, (w, h, blocked) in SIM_BOARDS.items():
+        game = connect4_game(w, h, blocked)
+        states = [game.new_initial_state(), *quiet_positions(4, 11, game)]
+        for label, heuristic in (("heuristic", True), ("plain", False)):
+            uct_decision(states[0], 100, heuristic)  # compile or load outside the timing
+            t = time.process_time()  # CPU seconds of this process: the shared box is loaded
+            for st in states:
+                uct_decision(st, sims, heuristic)
+            out[f"{name} {label} sims/s"] = len(states) * sims / (time.process_time() - t)
+    return out
+
+
 TOOLS = GameTools(perft=perft_leaves, solve=solve_position, position_help=POSITION_HELP,
                   positions=lambda n, seed: random_positions(n, seed),
-                  bench={"perft": _bench_perft, "solver": _bench_solver})
+                  bench={"perft": _bench_perft, "solver": _bench_solver, "sims": _bench_sims})

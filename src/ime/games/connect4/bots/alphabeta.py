@@ -10,6 +10,9 @@ scores ``WIN - ply`` (faster wins score more, slower losses less); a full board 
 0 the evaluation. Depth 1 therefore takes an immediate win but does not see the opponent's.
 The root scores every column exactly where it ties or beats the best so far (a null window just
 below the best), so ties can be broken at random (``tie: random``) or centre first.
+
+Boards over 64 bits run the ``*_wide`` twins of the kernels (three-word bitboards of ``wide``),
+the one-word kernels staying as they were.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import numpy as np
 from numba import njit
 
 from ime.core.bot import Bot, DecisionContext, decision_rng
+from ime.games.connect4 import wide as wd
 from ime.games.connect4.board import (
     G_WIDTH,
     U64,
@@ -39,7 +43,8 @@ NONE = -(1 << 60)
 
 @functools.lru_cache(maxsize=32)
 def windows(geo: Geometry) -> np.ndarray:
-    """Bitboards of every four-in-a-row window of ``geo`` that has no blocked cell."""
+    """Bitboards of every four-in-a-row window of ``geo`` that has no blocked cell
+    (``uint64[n]``; on a wide board ``uint64[n, 3]`` word triples)."""
     out = []
     blocked = set(geo.blocked)
     for x in range(geo.width):
@@ -49,6 +54,8 @@ def windows(geo: Geometry) -> np.ndarray:
                 if all(0 <= cx < geo.width and 0 <= cy < geo.height and (cx, cy) not in blocked
                        for cx, cy in cells):
                     out.append(sum(geo.bit(cx, cy) for cx, cy in cells))
+    if geo.wide:
+        return np.array([wd.to_words(b) for b in out], dtype=np.uint64).reshape(-1, wd.WORDS)
     return np.array(out, dtype=np.uint64)
 
 
@@ -122,6 +129,76 @@ def root_scores(me, opp, depth, g, order, wins, weights, stats):
     return out
 
 
+# --- the same search on wide boards ---------------------------------------------------------------
+@njit(cache=True)
+def evaluate_wide(me, opp, wins, weights):
+    """:func:`evaluate` on a wide board (``wins``: ``uint64[n, 3]``)."""
+    s = np.int64(0)
+    for i in range(wins.shape[0]):
+        w = wd.row(wins, i)
+        a = wd.w_popcount(wd.w_and(me, w))
+        b = wd.w_popcount(wd.w_and(opp, w))
+        if b == 0:
+            if a > 0:
+                s += weights[a - 1]
+        elif a == 0:
+            s -= weights[b - 1]
+    return s
+
+
+@njit(cache=True)
+def _search_wide(me, opp, depth, alpha, beta, ply, g, gw, order, wins, weights, stats):
+    stats[0] += 1
+    moves = wd.possible(me, opp, gw)
+    if not wd.w_any(moves):
+        return np.int64(0)
+    if depth == 0:
+        return evaluate_wide(me, opp, wins, weights)
+    best = np.int64(NONE)
+    for i in range(order.shape[0]):
+        m = wd.w_and(moves, wd.column_cells(order[i], gw))
+        if not wd.w_any(m):
+            continue
+        mine = wd.w_or(me, m)
+        if wd.has_four(mine, g):
+            v = np.int64(WIN - ply)
+        else:
+            v = -_search_wide(opp, mine, depth - 1, -beta, -alpha, ply + 1, g, gw, order, wins,
+                              weights, stats)
+        if v > best:
+            best = v
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    return best
+
+
+@njit(cache=True)
+def root_scores_wide(me, opp, depth, g, gw, order, wins, weights, stats):
+    """:func:`root_scores` on a wide board."""
+    width = np.int64(g[G_WIDTH])
+    out = np.full(width, NONE, dtype=np.int64)
+    moves = wd.possible(me, opp, gw)
+    best = np.int64(NONE)
+    for i in range(order.shape[0]):
+        c = order[i]
+        m = wd.w_and(moves, wd.column_cells(c, gw))
+        if not wd.w_any(m):
+            continue
+        mine = wd.w_or(me, m)
+        if wd.has_four(mine, g):
+            v = np.int64(WIN)
+        else:
+            alpha = best - 1 if best > NONE else np.int64(-WIN - 1)
+            v = -_search_wide(opp, mine, depth - 1, np.int64(-WIN - 1), -alpha, np.int64(1), g,
+                              gw, order, wins, weights, stats)
+        out[c] = v
+        if v > best:
+            best = v
+    return out
+
+
 def pick(scores: np.ndarray, order: np.ndarray, tie: str, rng: np.random.Generator | None) -> int:
     """The best column of ``scores``: centre first among ties, or uniformly with ``tie=random``."""
     best = scores.max()
@@ -155,6 +232,9 @@ class AlphaBetaBot(Bot):
     def scores(self, state) -> np.ndarray:
         me, opp = state.own_opp()
         geo = state.game.geometry
+        if geo.wide:
+            return root_scores_wide(wd.to_words(me), wd.to_words(opp), self.depth, geo.g,
+                                    geo.gw, geo.order, windows(geo), self.weights, self.stats)
         return root_scores(U64(me), U64(opp), self.depth, geo.g, geo.order, windows(geo),
                            self.weights, self.stats)
 

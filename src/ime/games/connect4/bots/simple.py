@@ -9,7 +9,18 @@ from __future__ import annotations
 import numpy as np
 
 from ime.core.bot import Bot, DecisionContext, decision_rng
+from ime.games.connect4 import wide as wd
 from ime.games.connect4.board import bit_column, winning_cells
+
+
+def _wide_columns(cells: int, stride: int) -> list[int]:
+    """Columns of the cells of a wide (Python-int) board, lowest first."""
+    out = []
+    while cells:
+        low = cells & -cells
+        out.append((low.bit_length() - 1) // stride)
+        cells ^= low
+    return out
 
 
 def _columns(cells: np.uint64, g: np.ndarray) -> list[int]:
@@ -48,10 +59,16 @@ class GreedyBot(Bot):
     def act(self, state, ctx: DecisionContext) -> int:
         rng = decision_rng(ctx, "greedy")
         me, opp = state.own_opp()
-        g = state.game.geometry.g
+        geo = state.game.geometry
+        g = geo.g
         nxt = state.next_cells()
         for p in (me, opp):
-            cols = _columns(winning_cells(p, me, opp, g) & nxt, g)
+            if geo.wide:
+                cells = wd.winning_cells(wd.to_words(p), wd.to_words(me), wd.to_words(opp), g,
+                                         geo.gw)
+                cols = _wide_columns(wd.from_words(cells) & nxt, geo.stride)
+            else:
+                cols = _columns(winning_cells(p, me, opp, g) & nxt, g)
             if cols:
                 return cols[int(rng.integers(len(cols)))]
         legal = state.legal_actions()
