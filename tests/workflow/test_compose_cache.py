@@ -92,6 +92,21 @@ def test_cached_equals_uncached_for_every_game(cache: Path, monkeypatch: pytest.
         assert C._same(hit, uncached), game
 
 
+def test_every_game_at_every_scale_is_stored(cache: Path, hydra_calls: list) -> None:
+    """Every shipped composition can be cached: one that cannot be stored as JSON (a mapping with
+    int keys, as config/game/big2.yaml once had) is silently recomposed on every Snakemake call,
+    importing its game's plug-in into a no-op rerun."""
+    scales = sorted(p.stem for p in (REPO_CONFIG / "scale").glob("*.yaml"))
+    combos = [[f"game={g}", f"scale={s}"] for g in C.game_options(REPO_CONFIG) for s in scales]
+    for overrides in combos:
+        C.compose_plain(overrides, REPO_CONFIG)
+    assert len(entries(cache)) == len(combos)
+    hydra_calls.clear()
+    for overrides in combos:
+        C.compose_plain(overrides, REPO_CONFIG)
+    assert hydra_calls == []  # every one a hit
+
+
 def test_changed_yaml_misses(cache: Path, hydra_calls: list, cdir: Path) -> None:
     assert C.compose_plain([], cdir)["train"]["lr"] != 0.123
     path = cdir / "config.yaml"
