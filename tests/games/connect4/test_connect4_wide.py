@@ -9,11 +9,12 @@ import json
 import numpy as np
 import pytest
 
-from ime.core.bot import Bot, DecisionContext, decision_rng
+from ime.core.bot import DecisionContext
 from ime.core.registry import get_game
 from ime.games.connect4 import GAME, Connect4Game
 from ime.games.connect4 import wide as wd
 from ime.games.connect4.bots import BOT_KINDS
+from ime.games.connect4.bots.simple import RandomBot
 from ime.games.connect4.reference import RefBoard, course_board
 from ime.games.connect4.reference import perft as ref_perft
 from ime.matches.judge import run_match
@@ -26,17 +27,6 @@ WIDE = [
     (10, 10, [[9, 9]]),
     (9, 9, [[8, 4]]),
 ]
-
-
-class RandomBot(Bot):
-    deterministic = False
-
-    def __init__(self, bot_id: str = "rnd"):
-        self.bot_id = bot_id
-
-    def act(self, state, ctx):
-        moves = state.legal_actions(ctx.player)
-        return moves[int(decision_rng(ctx).integers(len(moves)))]
 
 
 def _cells(b: int, stride: int) -> set[tuple[int, int]]:
