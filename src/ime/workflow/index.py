@@ -33,9 +33,50 @@ BotSpecs = Mapping[str, Mapping[str, Any]]
 
 
 def alternatives(values: Iterable[str]) -> str:
-    """A regex matching exactly one of ``values`` (longest first)."""
-    vals = sorted(set(values), key=lambda s: (-len(s), s))
-    return "|".join(re.escape(x) for x in vals)
+    """A regex matching exactly one of ``values``, longest first: their prefix tree
+    (``b2_(?:negamax|smallest)/shard00[01]``), not a flat ``a|b|...`` list.
+
+    Why the tree: Python compiles a regex in pure Python at about a microsecond a character,
+    and Snakemake compiles every rule's output, log and benchmark pattern with these
+    constraints written in on every call, a no-op rerun included (issue 31: 80,000 characters,
+    0.07 s of its CPU, most of it shared prefixes such as ``imit_`` and ``/shard00``). The tree
+    matches the same strings and, as the flat list (longest first) did, tries the longer of
+    two values that both match first: a value matching at a position is a prefix of the text,
+    so the candidates lie on one path of the tree, which a greedy ``(...)?`` walks deepest
+    first; so a path splits into the same wildcard values."""
+    trie: dict[str, Any] = {}
+    for value in set(values):
+        node = trie
+        for ch in value:
+            node = node.setdefault(ch, {})
+        node[""] = {}  # the end of a value
+    return _render(trie) if trie else ""
+
+
+def _render(node: dict[str, Any]) -> str:
+    """The regex of a prefix-tree node (``""`` marks a value's end; see :func:`alternatives`)."""
+    branches = []
+    for ch in sorted(k for k in node if k):
+        child, text = node[ch], re.escape(ch)
+        while len(child) == 1 and "" not in child:  # a chain: one literal run
+            (nxt, child), = child.items()
+            text += re.escape(nxt)
+        if child != {"": {}}:  # not a value's last character: what may follow
+            text += _render(child)
+        branches.append(text)
+    ends = "" in node
+    if not branches:
+        return ""
+    if len(branches) == 1:
+        body = branches[0]
+        if ends:  # greedy: the longer value first, then the end here
+            return f"(?:{body})?" if len(body) > 1 else f"{body}?"
+        return body
+    if all(len(b) == 1 or (len(b) == 2 and b[0] == "\\") for b in branches):
+        body = "[" + "".join(branches) + "]"
+    else:
+        body = "(?:" + "|".join(branches) + ")"
+    return body + "?" if ends else body
 
 
 def encoder_shape(game: str, params: Mapping[str, Any]) -> tuple[list[int], int]:

@@ -34,7 +34,13 @@ from typing import Any
 
 from ime.workflow import artifacts as A
 from ime.workflow import paths as P
-from ime.workflow.compose import config_arg, game_options, parse_overrides, refuse_hydra_sweeps
+from ime.workflow.compose import (
+    config_arg,
+    config_snapshot,
+    game_options,
+    parse_overrides,
+    refuse_hydra_sweeps,
+)
 from ime.workflow.errors import ConfigError
 from ime.workflow.evalplan import EvalIndex
 from ime.workflow.index import WorkflowIndex, alternatives
@@ -367,8 +373,16 @@ def setup_workflow(snakemake_config: Mapping[str, Any], config_dir: str | Path,
     Only the ``overrides`` key is accepted in ``--config`` (it cannot set nested keys, and a
     stray ``--config scale=thesis`` would otherwise be silently ignored). Errors that do not
     depend on the game (the overrides' syntax, an error every game shares) are raised here; a
-    game's own error is kept in :attr:`Workflow.errors` (see the module doc).
+    game's own error is kept in :attr:`Workflow.errors` (see the module doc). The config
+    directory's files are read once for all the compositions (:func:`config_snapshot`).
     """
+    with config_snapshot():
+        return _setup(snakemake_config, config_dir, base)
+
+
+def _setup(snakemake_config: Mapping[str, Any], config_dir: str | Path,
+           base: str | Path) -> Workflow:
+    """:func:`setup_workflow` within one snapshot of the config directory."""
     unknown = sorted(set(snakemake_config) - {"overrides"})
     if unknown:
         raise ConfigError(
