@@ -76,3 +76,43 @@ def test_a_path_splits_as_before() -> None:
         for alt in (flat, alternatives):
             m = re.match(f"(?P<x>{alt(first)})/(?P<y>{alt(second)})$", text)
             assert m is not None and (m["x"], m["y"]) == want, (alt, text)
+
+
+def flat_unknown(outputs: list[str]) -> str:
+    """The former catch-all regex: every other output's regex in a flat list."""
+    wildcard = re.compile(r"\{\s*(\w+)\s*(?:,\s*((?:[^{}]+|\{\d+(?:,\d+)?\})*))?\s*\}")
+    alts = []
+    for pattern in dict.fromkeys(outputs):
+        if not pattern.startswith(("results/", "{")):
+            continue
+        parts, pos = [], 0
+        for m in wildcard.finditer(pattern):
+            parts.append(re.escape(pattern[pos:m.start()]))
+            parts.append(f"(?:{m.group(2) or '.+'})")
+            pos = m.end()
+        parts.append(re.escape(pattern[pos:]))
+        alts.append("".join(parts))
+    return "(?!(?:" + "|".join(alts) + ")$)results/.+"
+
+
+def test_the_catch_all_refuses_the_same_paths() -> None:
+    """``Workflow.unknown_constraint`` as a tree of the outputs lets the same paths through."""
+    from ime.workflow.setup import Workflow
+
+    rdir = "{rdir," + alternatives(["results/reversi", "results/snake", "results/reversi/v1"]) + "}"
+    outputs = [f"{rdir}/table4_4.csv", f"{rdir}/table4_5.csv", f"{rdir}/figures/fig4_2.png",
+               f"{rdir}/{{artifact,{alternatives(['table5_4.csv', 'table5_11.csv'])}}}",
+               f"{rdir}/{{result}}", "results/{game,reversi|snake}/index.md",
+               "data/{game}/x.csv", "results/thesis/reproduction.md", f"{rdir}/table4_4.csv"]
+    old = re.compile(flat_unknown(outputs) + "$")
+    new = re.compile(Workflow.unknown_constraint(outputs) + "$")
+    assert len(new.pattern) < len(old.pattern)
+    probes = ["results/reversi/table4_4.csv", "results/reversi/table4_6.csv",
+              "results/snake/figures/fig4_2.png", "results/snake/figures/fig4_3.png",
+              "results/reversi/v1/table5_11.csv", "results/reversi/v2/table5_11.csv",
+              "results/reversi/anything", "results/big2/table4_4.csv", "results/reversi/index.md",
+              "results/big2/index.md", "results/thesis/reproduction.md", "results/thesis/x.md",
+              "results/reversi/v1/sub/table4_4.csv", "data/reversi/x.csv", "results/"]
+    differ = [p for p in probes if bool(old.match(p)) != bool(new.match(p))]
+    assert not differ
+    assert {bool(old.match(p)) for p in probes} == {True, False}  # both kinds probed

@@ -44,11 +44,18 @@ def alternatives(values: Iterable[str]) -> str:
     two values that both match first: a value matching at a position is a prefix of the text,
     so the candidates lie on one path of the tree, which a greedy ``(...)?`` walks deepest
     first; so a path splits into the same wildcard values."""
+    return regex_tree([re.escape(ch) for ch in value] for value in set(values))
+
+
+def regex_tree(sequences: Iterable[Sequence[str]]) -> str:
+    """A regex matching exactly one of ``sequences``, each a sequence of regex atoms (an
+    escaped character, a group), as their prefix tree (:func:`alternatives`); ``""`` when there
+    are none."""
     trie: dict[str, Any] = {}
-    for value in set(values):
+    for atoms in sequences:
         node = trie
-        for ch in value:
-            node = node.setdefault(ch, {})
+        for atom in atoms:
+            node = node.setdefault(atom, {})
         node[""] = {}  # the end of a value
     return _render(trie) if trie else ""
 
@@ -56,12 +63,12 @@ def alternatives(values: Iterable[str]) -> str:
 def _render(node: dict[str, Any]) -> str:
     """The regex of a prefix-tree node (``""`` marks a value's end; see :func:`alternatives`)."""
     branches = []
-    for ch in sorted(k for k in node if k):
-        child, text = node[ch], re.escape(ch)
+    for atom in sorted(k for k in node if k):
+        child, text = node[atom], atom
         while len(child) == 1 and "" not in child:  # a chain: one literal run
             (nxt, child), = child.items()
-            text += re.escape(nxt)
-        if child != {"": {}}:  # not a value's last character: what may follow
+            text += nxt
+        if child != {"": {}}:  # not a value's last atom: what may follow
             text += _render(child)
         branches.append(text)
     ends = "" in node
@@ -73,7 +80,7 @@ def _render(node: dict[str, Any]) -> str:
             return f"(?:{body})?" if len(body) > 1 else f"{body}?"
         return body
     if all(len(b) == 1 or (len(b) == 2 and b[0] == "\\") for b in branches):
-        body = "[" + "".join(branches) + "]"
+        body = "[" + "".join(branches) + "]"  # single (escaped) characters
     else:
         body = "(?:" + "|".join(branches) + ")"
     return body + "?" if ends else body

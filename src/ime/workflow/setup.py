@@ -43,7 +43,7 @@ from ime.workflow.compose import (
 )
 from ime.workflow.errors import ConfigError
 from ime.workflow.evalplan import EvalIndex
-from ime.workflow.index import WorkflowIndex, alternatives
+from ime.workflow.index import WorkflowIndex, alternatives, regex_tree
 from ime.workflow.tags import without_runtime
 from ime.workflow.variants import Plan, Variant, make_plan
 
@@ -265,16 +265,20 @@ class Workflow:
         for pattern in dict.fromkeys(outputs):
             if not pattern.startswith(("results/", "{")):
                 continue
-            parts, pos = [], 0
+            atoms, pos = [], 0  # an escaped character or a wildcard's group each
             for m in wildcard.finditer(pattern):
-                parts.append(re.escape(pattern[pos:m.start()]))
-                parts.append(f"(?:{m.group(2) or '.+'})")
+                atoms += [re.escape(ch) for ch in pattern[pos:m.start()]]
+                atoms.append(f"(?:{m.group(2) or '.+'})")
                 pos = m.end()
-            parts.append(re.escape(pattern[pos:]))
-            alts.append("".join(parts))
+            atoms += [re.escape(ch) for ch in pattern[pos:]]
+            alts.append(atoms)
         if not alts:
             return "results/.+"
-        return "(?!(?:" + "|".join(alts) + ")$)results/.+"
+        # one prefix tree of the outputs (ime.workflow.index.regex_tree), not a flat list: the
+        # outputs share their directory's pattern, and Snakemake compiles this regex twice
+        # per call (1,250 instead of 5,400 characters each, issue 31); the lookahead needs
+        # only the set of paths they match, which is the same
+        return "(?!(?:" + regex_tree(alts) + ")$)results/.+"
 
     def unknown_result(self, path: str) -> None:
         """Raise: ``path`` (under ``results/``) is a file no rule writes: an unknown game, a
