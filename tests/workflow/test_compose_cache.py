@@ -137,6 +137,26 @@ def test_removed_file_misses(cdir: Path) -> None:
     assert C.cache_key(cdir, []) != key
 
 
+def test_a_snapshot_reads_the_config_files_once(cdir: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Within one ``config_snapshot`` (one workflow setup) the config directory is digested
+    once for every key; the next snapshot, and any call outside one, reads it again."""
+    digests: list[Path] = []
+    real = C._dir_digest
+    monkeypatch.setattr(C, "_dir_digest", lambda d: digests.append(d) or real(d))
+    with C.config_snapshot():
+        key = C.cache_key(cdir, [])
+        assert C.cache_key(cdir, ["net=mlp1"]) != key
+        with C.config_snapshot():  # nested: the same snapshot
+            (cdir / "net" / "extra.yaml").write_text("name: extra\n")
+            assert C.cache_key(cdir, []) == key  # read at the snapshot's start
+    assert len(digests) == 1
+    assert C.cache_key(cdir, []) != key  # outside: read now
+    with C.config_snapshot():
+        assert C.cache_key(cdir, []) != key  # a new snapshot: read again
+    assert len(digests) == 3
+
+
 def test_other_overrides_miss(cache: Path, hydra_calls: list) -> None:
     base = C.compose_plain([], REPO_CONFIG)
     calls = len(hydra_calls)
