@@ -21,6 +21,7 @@ from ime.games.reversi.bitboard import (
     lowest_bit_index,
     perft,
     perft_python,
+    play,
     popcount,
 )
 from ime.games.reversi.game import parse_square, square_name
@@ -81,6 +82,34 @@ def test_kernels_agree_with_the_python_reference_on_random_boards():
         for sq in range(64):
             if not (occ >> sq) & 1:
                 assert int(flips(P, O, sq)) == flips_python(p, o, sq), (p, o, sq)
+
+
+def test_play_is_the_move_kernels_composed():
+    """``play`` (one compiled call for the game API's move) against the Python reference, on
+    random boards and every empty square, legal or not: the mover's moves before, the boards
+    after the flips, and whether neither side can move then."""
+    rng = np.random.default_rng(11)
+    mask64 = (1 << 64) - 1
+    n_over = n_on = 0
+    for k in range(300):
+        occ = int(rng.integers(0, 1 << 63)) | (int(rng.integers(0, 2)) << 63)
+        if k % 3 == 0:  # one or two empty squares (two draws may coincide): moves that end
+            occ = mask64 ^ (1 << int(rng.integers(64)))  # the game, and some that do not
+            occ &= ~(int(rng.integers(0, 2)) << int(rng.integers(64))) & mask64
+        col = int(rng.integers(0, 1 << 63)) | (int(rng.integers(0, 2)) << 63)
+        p, o = occ & col, occ & ~col & mask64
+        for sq in range(64):
+            if (occ >> sq) & 1:
+                continue
+            moves, n_p, n_o, over = play(np.uint64(p), np.uint64(o), sq)
+            f = flips_python(p, o, sq)
+            assert moves == legal_moves_python(p, o)
+            assert (n_p, n_o) == (p | f | (1 << sq), o ^ f)
+            end = legal_moves_python(n_o, n_p) == 0 and legal_moves_python(n_p, n_o) == 0
+            assert over == end, (p, o, sq)
+            n_over += end
+            n_on += not end
+    assert n_over > 20 and n_on > 20  # the end test was exercised both ways
 
 
 def test_bit_counts_and_scans():

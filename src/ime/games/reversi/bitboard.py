@@ -151,6 +151,21 @@ def flips(P, O, sq):
 
 
 @njit(cache=True)
+def play(P, O, sq):
+    """One move of the game API in one compiled call: ``(moves, P', O', over)``, where ``moves``
+    are the mover's legal moves before it (for the caller's legality check), ``P'``/``O'`` the
+    mover's and the opponent's discs after playing ``sq`` (0..63) and ``over`` whether neither
+    side can move then. :meth:`ReversiState.apply_action` used to make four calls (moves, flips
+    and both sides' moves after), each paying numba's dispatch; a fork replays thousands."""
+    moves = legal_moves_inline(P, O)
+    f = flips_inline(P, O, sq)
+    nP = P | f | (ONE << U64(sq))
+    nO = O ^ f
+    over = legal_moves_inline(nO, nP) == ZERO and legal_moves_inline(nP, nO) == ZERO
+    return moves, nP, nO, over
+
+
+@njit(cache=True)
 def perft(P, O, depth):
     """Leaf count, classic convention: a forced pass uses one ply; an ended game is one leaf."""
     moves = legal_moves_inline(P, O)

@@ -24,8 +24,8 @@ from ime.games.reversi.bitboard import (
     BLACK_START,
     PASS,
     WHITE_START,
-    flips,
     legal_moves,
+    play,
     popcount,
 )
 
@@ -97,20 +97,22 @@ class ReversiState(State):
             raise IllegalMoveError(self.to_move, "game is over", action)
         p = self.to_move
         P, O = self.own_opp()
-        moves = legal_moves(P, O)
         if action == PASS:
-            if moves:
+            if legal_moves(P, O):
                 raise IllegalMoveError(p, "HE_THOUGHT_THAT_HE_COULDNOT_MOVE_BUT_IN_FACT_HE_CAN")
             self._last = {"x": -1, "y": -1}
         else:
-            if not (0 <= action < 64) or not (int(moves) >> action) & 1:
+            if not (0 <= action < 64):
                 raise IllegalMoveError(p, "INVALID_MOVE", action)
-            f = flips(P, O, action)
-            self.boards[p] = P | f | np.uint64(1 << action)
-            self.boards[1 - p] = O ^ f
+            # One compiled call (moves, the move and the end test): forks replay many plies.
+            sq = int(action)
+            moves, nP, nO, over = play(P, O, sq)
+            if not (moves >> sq) & 1:
+                raise IllegalMoveError(p, "INVALID_MOVE", action)
+            self.boards[p] = np.uint64(nP)
+            self.boards[1 - p] = np.uint64(nO)
             self._last = {"x": action % 8, "y": action // 8}
-            nP, nO = self.boards[p], self.boards[1 - p]
-            if not legal_moves(nO, nP) and not legal_moves(nP, nO):
+            if over:
                 self._terminal = True
         self.history.append(int(action))
         self.to_move = 1 - p
