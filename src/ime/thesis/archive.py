@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import shutil
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 MAX_BYTES = 2_000_000
@@ -26,13 +26,15 @@ def _sha(path: Path) -> str:
 
 def archive(report_dir: str | Path, game_dirs: Mapping[str, str | Path], out_dir: str | Path,
             *, command: str = "", max_bytes: int = MAX_BYTES,
-            copies: Mapping[str, Mapping[str, str]] | None = None) -> list[dict[str, object]]:
+            copies: Mapping[str, Mapping[str, str]] | None = None,
+            left_out: Sequence[str] = ()) -> list[dict[str, object]]:
     """Copy the report folder to ``out_dir`` and each game's results directory to
     ``out_dir/<game>/``; write ``MANIFEST.md``. Returns the manifest rows.
 
     ``copies``: per game, generic file -> the game's name for it (the artifact rule's byte
     copies, e.g. ``imitation_accuracy.csv`` -> ``table4_4.csv``): only the game's name is
-    kept."""
+    kept. ``left_out``: the thesis's games a partial report leaves out; the manifest says so
+    first, so that the folder is never taken for the whole reproduction."""
     copies = copies or {}
     out = Path(out_dir)
     if out.exists():
@@ -63,6 +65,11 @@ def archive(report_dir: str | Path, game_dirs: Mapping[str, str | Path], out_dir
              "in `git diff`). `reproduction.md` is the report; `<game>/` each game's results "
              "directory (`index.md` there says what each file is); `provenance.json` the "
              "commit, versions, machine and time per stage.", ""]
+    if left_out:
+        lines += [f"**A partial reproduction:** it covers {', '.join(game_dirs)} only; "
+                  f"{', '.join(left_out)} {'is' if len(left_out) == 1 else 'are'} left out "
+                  "(not in its report, no result of theirs here; `reproduction.md` says what "
+                  "that leaves untested).", ""]
     if command:
         lines += [f"Built with: `{command}`", ""]
     lines += ["| file | bytes | sha256 (first 16) | copied from |", "|---|---|---|---|"]
@@ -87,7 +94,7 @@ def job_archive(smk: object) -> None:
         spec = smk.params.spec  # type: ignore[attr-defined]
         out = Path(smk.output[0]).parent  # type: ignore[attr-defined]
         rows = archive(spec["report_dir"], spec["game_dirs"], out, command=spec["command"],
-                       copies=spec.get("copies"))
+                       copies=spec.get("copies"), left_out=spec.get("left_out", ()))
         kept = [r for r in rows if "left_out" not in r]
         import logging
 

@@ -12,13 +12,18 @@ change shows the change. Files (``results/thesis[/<variant>]/``):
 * ``table6_1.csv`` / ``table6_1_by_class.csv`` and ``figures/table6_1.png`` (+pdf): imitation
   difficulty by algorithm class over the games, by S2 and by accuracy;
 * ``provenance.json`` git commit, versions, machine, and time per stage.
+
+A *partial* report covers a subset of the three games (``left_out`` names the rest): its summary
+says so first; a conclusion whose check asks for a left-out game cannot be tested ("<game> is
+not in this report"), whatever the covered games alone would say; the left-out games' numbers
+are not compared (only counted); protocol and Table 6.1 list the covered games.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +37,44 @@ from ime.thesis.names import FILES, GAMES  # noqa: F401 - FILES: this module's, 
 from ime.thesis.results import GameResults
 
 
-def verdicts(results: Mapping[str, GameResults], listed: pd.DataFrame) -> pd.DataFrame:
+class _Asked(Mapping[str, GameResults]):
+    """``results`` that records every game a check asks for (``game in results``,
+    ``results[game]``, ``results.get(game)``), present or not.
+
+    Why: a check skips an absent game quietly where it can (a cross-game conclusion decided on
+    the games there are), which is right for a run that lacks a table, but a partial report
+    must not decide a conclusion that needs a game it leaves out. What the check asked for is
+    exactly what it needs, with no list of each conclusion's games to keep in step."""
+
+    def __init__(self, results: Mapping[str, GameResults]) -> None:
+        self._results = results
+        self.asked: set[str] = set()
+
+    def __getitem__(self, game: str) -> GameResults:
+        self.asked.add(game)
+        return self._results[game]
+
+    def __contains__(self, game: object) -> bool:
+        self.asked.add(str(game))
+        return game in self._results
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._results)
+
+    def __len__(self) -> int:
+        return len(self._results)
+
+
+def not_in_report(games: Sequence[str]) -> str:
+    """The reason a conclusion of a partial report cannot be tested."""
+    return "; ".join(f"{g} is not in this report" for g in games)
+
+
+def verdicts(results: Mapping[str, GameResults], listed: pd.DataFrame,
+             left_out: Sequence[str] = ()) -> pd.DataFrame:
     """Each conclusion of ``conclusions.csv`` with its check's verdict (a conclusion without a
-    check is an error: every stated conclusion must be checked)."""
+    check is an error: every stated conclusion must be checked). A check that asks for a game
+    of ``left_out`` cannot be tested, with the reason "<game> is not in this report"."""
     missing = sorted(set(listed["id"]) - set(C.CHECKS))
     if missing:
         raise ValueError(f"conclusions without a check in ime.thesis.conclusions: {missing}")
@@ -43,7 +83,11 @@ def verdicts(results: Mapping[str, GameResults], listed: pd.DataFrame) -> pd.Dat
     own = thesis_results()
     rows = []
     for r in listed.itertuples():
-        v = C.run_check(r.id, results)
+        asked = _Asked(results)
+        v = C.run_check(r.id, asked)
+        needs = [g for g in left_out if g in asked.asked]
+        if needs:
+            v = C.Verdict(C.UNTESTABLE, not_in_report(needs))
         rows.append({"id": r.id, "section": r.section, "tables": r.tables,
                      "statement": r.statement, "verdict": v.status,
                      "significant": "" if v.significant is None else str(v.significant).lower(),
@@ -166,10 +210,13 @@ def _ci(lo: Any, hi: Any) -> str:
     return f"[{a}, {b}]" if a and b else ""
 
 
-def summary(nums: pd.DataFrame, concl: pd.DataFrame, proto: pd.DataFrame) -> dict[str, int]:
-    """The counts of the report's summary."""
+def summary(nums: pd.DataFrame, concl: pd.DataFrame, proto: pd.DataFrame,
+            numbers_left_out: int = 0) -> dict[str, int]:
+    """The counts of the report's summary (``numbers_left_out``: the thesis's numbers of the
+    games a partial report leaves out, neither compared nor counted in the others)."""
     measured = nums[nums["agrees"].notna()]
-    return {"numbers": len(nums), "measured": len(measured),
+    return {"numbers": len(nums), "numbers_left_out": numbers_left_out,
+            "measured": len(measured),
             "agree": int((measured["agrees"] == True).sum()),  # noqa: E712 - nullable
             "not_measured": int(nums["agrees"].isna().sum()),
             "holds": int((concl["verdict"] == C.HOLDS).sum()),
@@ -182,18 +229,37 @@ def summary(nums: pd.DataFrame, concl: pd.DataFrame, proto: pd.DataFrame) -> dic
             "protocol_different": int((proto["status"] == PR.DIFFERENT).sum())}
 
 
+def _coverage(covered: Sequence[str], left_out: Sequence[str], s: Mapping[str, int],
+              concl: pd.DataFrame) -> list[str]:
+    """A partial report's first lines: what it covers, what it leaves out and what that costs."""
+    needs = int(concl["numbers"].str.contains(" is not in this report", regex=False).sum())
+    return [f"**A partial reproduction:** this report covers {', '.join(covered)} only; "
+            f"{', '.join(left_out)} {'is' if len(left_out) == 1 else 'are'} left out (not "
+            "composed, no job of theirs run). Their "
+            f"{s['numbers_left_out']} numbers of the thesis are not compared and count neither "
+            f"as measured nor as agreeing; the {needs} conclusions that need them (cross-game "
+            "ones included) cannot be tested here; protocol and Table 6.1 list only "
+            f"{', '.join(covered)}. The whole report is the one without `thesis_games`.", ""]
+
+
 def markdown(*, scale: str, rdirs: Mapping[str, str], command: str, nums: pd.DataFrame,
              concl: pd.DataFrame, proto: pd.DataFrame, per_bot: pd.DataFrame,
-             by_class: pd.DataFrame, prov: Mapping[str, Any]) -> str:
-    """The text of ``reproduction.md``."""
-    s = summary(nums, concl, proto)
+             by_class: pd.DataFrame, prov: Mapping[str, Any], left_out: Sequence[str] = (),
+             numbers_left_out: int = 0) -> str:
+    """The text of ``reproduction.md`` (a partial one when ``left_out`` names games)."""
+    s = summary(nums, concl, proto, numbers_left_out)
+    covered = [g for g in GAMES if g not in left_out]
     git = prov.get("git") or {}
     commit = git.get("commit") or "unknown"
     dirty = " (uncommitted changes)" if git.get("dirty") else ""
     tol = ", ".join(f"{u} ±{v:g}" + (" points" if u == "percent" else "") if k == "abs"
                     else f"{u} ±{100 * v:g} %" for u, (k, v) in K.TOLERANCE.items())
+    title = f"# The thesis reproduced: scale={scale}"
+    if left_out:
+        title += f", {' and '.join(covered)} only (partial)"
     lines = [
-        f"# The thesis reproduced: scale={scale}", "",
+        title, "",
+        *(_coverage(covered, left_out, s, concl) if left_out else []),
         "Generated by the workflow; do not edit. Every number and verdict below comes from "
         "code (`ime.thesis`) over the result tables of "
         + ", ".join(f"`{d}/`" for d in rdirs.values())
@@ -286,15 +352,26 @@ def markdown(*, scale: str, rdirs: Mapping[str, str], command: str, nums: pd.Dat
 
 def write(out_dir: str | Path, *, scale: str, results: Mapping[str, GameResults],
           cfgs: Mapping[str, Mapping[str, Any]], rdirs: Mapping[str, str], command: str,
-          prov: Mapping[str, Any]) -> dict[str, int]:
-    """Write every file of :data:`FILES` into ``out_dir``; returns the summary counts."""
+          prov: Mapping[str, Any], left_out: Sequence[str] = ()) -> dict[str, int]:
+    """Write every file of :data:`FILES` into ``out_dir``; returns the summary counts.
+
+    ``left_out``: the games a partial report leaves out (their results, if any are passed, are
+    not read)."""
     from ime.thesis import reference
 
+    unknown = sorted(set(left_out) - set(GAMES))
+    if unknown:
+        raise ValueError(f"left_out {unknown}: not thesis games ({', '.join(GAMES)})")
+    results = {g: r for g, r in results.items() if g not in left_out}
+    cfgs = {g: c for g, c in cfgs.items() if g not in left_out}
     out = Path(out_dir)
     (out / "figures").mkdir(parents=True, exist_ok=True)
     numbers = reference.numbers()
     nums = K.compare(numbers, results)
-    concl = verdicts(results, reference.conclusions())
+    dropped = nums["game"].isin(left_out)
+    numbers_left_out = int(dropped.sum())
+    nums = nums[~dropped].reset_index(drop=True)
+    concl = verdicts(results, reference.conclusions(), left_out)
     items = PR.load()
     proto = pd.concat([PR.compare(g, cfgs[g], scale, items.get(g, [])) for g in GAMES
                        if g in cfgs], ignore_index=True)
@@ -308,8 +385,9 @@ def write(out_dir: str | Path, *, scale: str, results: Mapping[str, GameResults]
     (out / "provenance.json").write_text(json.dumps(prov, indent=1, default=str) + "\n")
     (out / "reproduction.md").write_text(markdown(
         scale=scale, rdirs=rdirs, command=command, nums=nums, concl=concl, proto=proto,
-        per_bot=per_bot, by_class=by_class, prov=prov), encoding="utf-8")
-    return summary(nums, concl, proto)
+        per_bot=per_bot, by_class=by_class, prov=prov, left_out=left_out,
+        numbers_left_out=numbers_left_out), encoding="utf-8")
+    return summary(nums, concl, proto, numbers_left_out)
 
 
 def job_thesis_report(smk: Any) -> None:
@@ -335,10 +413,13 @@ def job_thesis_report(smk: Any) -> None:
         from ime.paths import config_dir
 
         # the code's repository (the Snakefile's folder), not the run's working directory
+        left_out = spec.get("left_out", [])
         prov = {**collect(config_dir().resolve().parent), "scale": spec["scale"],
                 "results": rdirs,
                 "stages": stages}
+        if left_out:  # a partial report names its subset (the whole one's keys unchanged)
+            prov["games"], prov["left_out"] = list(rdirs), list(left_out)
         out = Path(smk.output.md).parent
         counts = write(out, scale=spec["scale"], results=results, cfgs=cfgs, rdirs=rdirs,
-                       command=spec["command"], prov=prov)
+                       command=spec["command"], prov=prov, left_out=left_out)
         log.info("reproduction report %s: %s", out, counts)

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ime.thesis.names import GAMES as THESIS_GAMES
 from ime.workflow import artifacts as A
 from ime.workflow import paths as P
 from ime.workflow.compose import (
@@ -94,6 +95,9 @@ class Workflow:
     errors: dict[str, str]
     index: WorkflowIndex
     evals: EvalIndex
+    thesis_games: tuple[str, ...] = THESIS_GAMES
+    """The games the reproduction report covers (``--config thesis_games=...``;
+    :mod:`ime.workflow.thesis`)."""
 
     @staticmethod
     def checked(fn: Any, *args: Any) -> Any:
@@ -387,12 +391,16 @@ def setup_workflow(snakemake_config: Mapping[str, Any], config_dir: str | Path,
 def _setup(snakemake_config: Mapping[str, Any], config_dir: str | Path,
            base: str | Path) -> Workflow:
     """:func:`setup_workflow` within one snapshot of the config directory."""
-    unknown = sorted(set(snakemake_config) - {"overrides"})
+    from ime.workflow.thesis import CONFIG_KEY, parse_thesis_games
+
+    unknown = sorted(set(snakemake_config) - {"overrides", CONFIG_KEY})
     if unknown:
         raise ConfigError(
             f"unknown --config key(s) {unknown}: pass Hydra overrides as one list, e.g. "
-            "--config overrides='[scale=quick,net=conv]'"
+            "--config overrides='[scale=quick,net=conv]' (and the reproduction report's games "
+            f"as {CONFIG_KEY}='[reversi]')"
         )
+    thesis_games = parse_thesis_games(snakemake_config.get(CONFIG_KEY))
     overrides = parse_overrides(snakemake_config.get("overrides"))
     refuse_hydra_sweeps(overrides)
     first = _default_game(overrides, config_dir)
@@ -430,4 +438,4 @@ def _setup(snakemake_config: Mapping[str, Any], config_dir: str | Path,
             raise raised[first]
     index = WorkflowIndex(list(plans.values()), specs)
     evals = EvalIndex(index.variants(), specs)
-    return Workflow(overrides, first, plans, errors, index, evals)
+    return Workflow(overrides, first, plans, errors, index, evals, thesis_games)

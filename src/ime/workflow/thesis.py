@@ -6,10 +6,17 @@ scale of everything: ``results/thesis/reproduction.md`` is the default compositi
 quick), ``results/thesis/thesis/reproduction.md`` with ``overrides='[scale=thesis]'``, and in
 general ``results/thesis/<variant>/`` where ``<variant>`` is the games' results directory name
 (``results/<game>/<variant>/``).
+
+A report over a subset of the three games (``--config thesis_games='[reversi]'``, e.g. while
+only Reversi's thesis scale has run) is a *partial* report: its folder and archive carry the
+games it covers (``results/thesis/<variant or scale>+reversi/``,
+``reproduction/<name>+reversi/``), so it never overwrites, nor is taken for, the whole one, and
+the games it leaves out are not composed as inputs (no job of theirs is planned).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ime.thesis.names import FILES, GAMES, TABLES
@@ -27,25 +34,70 @@ CASE_STUDY = "case_study.csv"
 """Generic: Table 5.11's case study, read by ``ddz_key_endgame_example``."""
 
 
+CONFIG_KEY = "thesis_games"
+"""The top-level ``--config`` key naming the report's games (a Snakemake ``--config`` cannot set
+a nested key, and the subset is the report's, not any game's config, so it is no Hydra key)."""
+
+
+def parse_thesis_games(value: Any) -> tuple[str, ...]:
+    """The games of ``--config thesis_games=...`` in the thesis's order (:data:`GAMES`): a YAML
+    list (``'[reversi,snake]'``), one name or a comma-separated string; none given means all
+    three. An unknown or empty name is a :class:`ConfigError` naming the known games."""
+    if value is None or value == "" or value == []:
+        return GAMES
+    if isinstance(value, str):
+        items = [x.strip() for x in value.strip().strip("[]").split(",")]
+    elif isinstance(value, (list, tuple)):
+        items = [str(x).strip() for x in value]
+    else:
+        raise ConfigError(f"--config {CONFIG_KEY}={value!r}: give a list of games, e.g. "
+                          f"{CONFIG_KEY}='[reversi]' (the thesis's games: {', '.join(GAMES)})")
+    unknown = [x for x in items if x not in GAMES]
+    if unknown or not items:
+        raise ConfigError(f"--config {CONFIG_KEY}: no thesis game {', '.join(map(repr, unknown))}"
+                          f"; the thesis's games are {', '.join(GAMES)}, e.g. "
+                          f"{CONFIG_KEY}='[reversi]'")
+    return tuple(g for g in GAMES if g in items)
+
+
 class ThesisPlan:
     """Where the report of this composition goes and what it reads."""
 
     def __init__(self, wf: Any) -> None:
         self.wf = wf
+        self.games: tuple[str, ...] = tuple(getattr(wf, "thesis_games", GAMES))
+        """The games the report covers (all three unless ``--config thesis_games=...``)."""
+        self.left_out: tuple[str, ...] = tuple(g for g in GAMES if g not in self.games)
+        """The thesis's games this report leaves out (empty for the whole report)."""
 
     def _variants(self) -> dict[str, Any]:
-        """Each thesis game's main variant (a game whose config failed raises its error)."""
-        return {g: self.wf.main(g) for g in GAMES if g in self.wf.games}
+        """Each covered game's main variant (a game whose config failed raises its error)."""
+        return {g: self.wf.main(g) for g in self.games if g in self.wf.games}
+
+    def _suffix(self) -> str:
+        """``+reversi`` (the covered games) for a partial report, else nothing."""
+        return "".join(f"+{g}" for g in self.games) if self.left_out else ""
+
+    def _config_arg(self) -> str:
+        """The ``--config`` words of this composition's commands (the subset's key included)."""
+        arg = config_arg(self._overrides())
+        if not self.left_out:
+            return arg
+        subset = f"{CONFIG_KEY}='[{','.join(self.games)}]'"
+        return f"{arg} {subset}" if arg else f"--config {subset}"
 
     def directory(self) -> str:
         """``results/thesis`` plus the games' common variant name."""
         names = {g: v.name for g, v in self._variants().items()}
         if len(set(names.values())) > 1:
             raise ConfigError(
-                "the reproduction report needs Reversi, Doudizhu and Snake composed into one "
+                "the reproduction report needs its games composed into one "
                 f"variant, but these overrides name them differently: {names}; set run.name "
                 "to give them one name")
         name = next(iter(names.values()), "")
+        if self.left_out:  # never the whole report's folder: results/thesis/<name>+reversi
+            scale = next(iter(self._variants().values())).cfg["run"]["choices"]["scale"]
+            return P.thesis_dir((name or str(scale)) + self._suffix())
         return P.thesis_dir(name)
 
     def report_path(self) -> str:
@@ -55,7 +107,7 @@ class ThesisPlan:
     def constraint(self) -> str:
         """The regex of the report's folder (only this composition's)."""
         try:
-            return self.directory().replace(".", r"\.")
+            return re.escape(self.directory())
         except ConfigError:
             return "(?!)"
 
@@ -92,20 +144,24 @@ class ThesisPlan:
                                                   or v.cfg["matches"]["per_target"]),
                            "tables": {n: v.table_path(n) for n in
                                       [*TABLES, *EXTRA.get(game, ()), CASE_STUDY]}}
-        cmd = f"snakemake -j8 {trdir}/reproduction.md {config_arg(self._overrides())}".rstrip()
-        return {"scale": "/".join(sorted(scales)), "games": games, "command": cmd,
-                "files": list(FILES)}
+        cmd = f"snakemake -j8 {trdir}/reproduction.md {self._config_arg()}".rstrip()
+        out = {"scale": "/".join(sorted(scales)), "games": games, "command": cmd,
+               "files": list(FILES)}
+        if self.left_out:  # only then: the whole report's params (and so its jobs) unchanged
+            out["left_out"] = list(self.left_out)
+        return out
 
     # --- the archive (reproduction/<name>/, committed) ------------------------------------
     def archive_name(self) -> str:
         """``reproduction/<name>``'s name: the games' variant name, or the scale's name for
-        the default composition (``quick``)."""
+        the default composition (``quick``); ``+<game>`` for each covered game of a partial
+        report (``thesis+reversi``)."""
         v = next(iter(self._variants().values()))
-        return v.name or str(v.cfg["run"]["choices"]["scale"])
+        return (v.name or str(v.cfg["run"]["choices"]["scale"])) + self._suffix()
 
     def archive_constraint(self) -> str:
         try:
-            return self.archive_name().replace(".", r"\.")
+            return re.escape(self.archive_name())
         except ConfigError:
             return "(?!)"
 
@@ -113,7 +169,7 @@ class ThesisPlan:
         return P.fill(P.ARCHIVE_MANIFEST, aname=self.archive_name())
 
     def archive_inputs(self) -> list[str]:
-        """The report's files and every result of the three games' variants."""
+        """The report's files and every result of the covered games' variants."""
         trdir = self.directory()
         out = [P.fill(P.THESIS_FILE, trdir=trdir, tname=f) for f in FILES]
         for game in self._variants():
@@ -121,9 +177,12 @@ class ThesisPlan:
         return out
 
     def archive_spec(self) -> dict[str, Any]:
-        cmd = f"snakemake -j8 archive_reproduction {config_arg(self._overrides())}".rstrip()
+        cmd = f"snakemake -j8 archive_reproduction {self._config_arg()}".rstrip()
         from ime.workflow.artifacts import game_names
 
-        return {"report_dir": self.directory(), "command": cmd,
-                "game_dirs": {g: v.results_dir for g, v in self._variants().items()},
-                "copies": {g: game_names(g) for g in self._variants()}}
+        out = {"report_dir": self.directory(), "command": cmd,
+               "game_dirs": {g: v.results_dir for g, v in self._variants().items()},
+               "copies": {g: game_names(g) for g in self._variants()}}
+        if self.left_out:
+            out["left_out"] = list(self.left_out)
+        return out
