@@ -229,17 +229,22 @@ def summary(nums: pd.DataFrame, concl: pd.DataFrame, proto: pd.DataFrame,
             "protocol_different": int((proto["status"] == PR.DIFFERENT).sum())}
 
 
+def _and(names: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else list(names))
+
+
 def _coverage(covered: Sequence[str], left_out: Sequence[str], s: Mapping[str, int],
               concl: pd.DataFrame) -> list[str]:
     """A partial report's first lines: what it covers, what it leaves out and what that costs."""
     needs = int(concl["numbers"].str.contains(" is not in this report", regex=False).sum())
-    return [f"**A partial reproduction:** this report covers {', '.join(covered)} only; "
-            f"{', '.join(left_out)} {'is' if len(left_out) == 1 else 'are'} left out (not "
+    return [f"**A partial reproduction:** this report covers {_and(covered)} only; "
+            f"{_and(left_out)} {'is' if len(left_out) == 1 else 'are'} left out (not "
             "composed, no job of theirs run). Their "
             f"{s['numbers_left_out']} numbers of the thesis are not compared and count neither "
             f"as measured nor as agreeing; the {needs} conclusions that need them (cross-game "
             "ones included) cannot be tested here; protocol and Table 6.1 list only "
-            f"{', '.join(covered)}. The whole report is the one without `thesis_games`.", ""]
+            f"{_and(covered)}. The whole report is the one without `thesis_games`.", ""]
 
 
 def markdown(*, scale: str, rdirs: Mapping[str, str], command: str, nums: pd.DataFrame,
@@ -256,7 +261,7 @@ def markdown(*, scale: str, rdirs: Mapping[str, str], command: str, nums: pd.Dat
                     else f"{u} ±{100 * v:g} %" for u, (k, v) in K.TOLERANCE.items())
     title = f"# The thesis reproduced: scale={scale}"
     if left_out:
-        title += f", {' and '.join(covered)} only (partial)"
+        title += f", {_and(covered)} only (partial)"
     lines = [
         title, "",
         *(_coverage(covered, left_out, s, concl) if left_out else []),
@@ -269,7 +274,9 @@ def markdown(*, scale: str, rdirs: Mapping[str, str], command: str, nums: pd.Dat
         f"- **Numbers:** {s['numbers']} of the thesis's numbers compared; {s['measured']} "
         f"measured in this run, of which **{s['agree']} agree** within tolerance "
         f"({tol}; or the thesis's value inside our 95 % CI); {s['not_measured']} are not "
-        "measured at this scale (a bot or table this run does not have).",
+        "measured at this scale (a bot or table this run does not have)"
+        + (f"; {s['numbers_left_out']} more, of the games this report leaves out, are not "
+           "compared." if left_out else "."),
         f"- **Conclusions:** {s['conclusions']} stated by the thesis: **{s['holds']} hold** "
         f"({s['holds_significant']} of them with CIs that separate what they order), "
         f"**{s['fails']} do not hold**, {s['untestable']} cannot be tested on these results.",
