@@ -38,3 +38,18 @@ def test_archive_copies_keeps_game_names_and_lists_what_it_leaves_out(tmp_path: 
     assert f"| `reversi/table4_4.csv` | 8 | `{sha}` |" in manifest
     assert "snakemake -j8 archive_reproduction" in manifest
     assert "tournament_games.csv" in manifest.split("Left out:")[1]
+
+
+def test_a_partial_archive_says_so_first(tmp_path: Path) -> None:
+    rep, res = tmp_path / "results/thesis/x+reversi", tmp_path / "results/reversi/x"
+    _write(rep / "reproduction.md", b"# report\n")
+    _write(res / "table4_4.csv", b"a\n1\n")
+    out = tmp_path / "reproduction/x+reversi"
+    archive(rep, {"reversi": res}, out, left_out=("doudizhu", "snake"))
+    manifest = (out / "MANIFEST.md").read_text()
+    intro = manifest.split("| file |")[0]
+    assert "**A partial reproduction:** it covers reversi only; doudizhu and snake are left out" \
+        in intro
+    whole = tmp_path / "reproduction/x"
+    archive(rep, {"reversi": res}, whole)
+    assert "A partial reproduction" not in (whole / "MANIFEST.md").read_text()

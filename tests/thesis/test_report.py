@@ -122,3 +122,48 @@ def test_report_files(tmp_path: Path, own) -> None:
     by = pd.read_csv(tmp_path / "table6_1_by_class.csv")
     rev = by[by["game"] == "reversi"]
     assert list(rev["class"]) == ["statistical sampling search", "deterministic search"]
+
+
+def test_a_partial_report_names_its_games_and_tests_nothing_of_the_others(
+        tmp_path: Path, own) -> None:
+    """Reversi only, from the thesis's own tables (where every conclusion is decided): the
+    summary says what is covered and left out, every conclusion that asks for Doudizhu or Snake
+    (cross-game ones too) cannot be tested for that reason, their numbers are not compared."""
+    cfgs = {g: make_plan([f"game={g}", "scale=thesis"], ROOT / "config", base=ROOT).main.cfg
+            for g in ("reversi", "doudizhu", "snake")}
+    prov = {"git": {"commit": "abc123"}}
+    whole = RP.write(tmp_path / "whole", scale="thesis", results=own, cfgs=cfgs,
+                     rdirs={"reversi": "r"}, command="x", prov=prov)
+    part = RP.write(tmp_path / "part", scale="thesis", results=own, cfgs=cfgs,
+                    rdirs={"reversi": "r"}, command="x", prov=prov,
+                    left_out=("doudizhu", "snake"))
+    md = (tmp_path / "part/reproduction.md").read_text()
+    head = md.split("## Summary")[0]
+    assert "reversi only (partial)" in head.splitlines()[0]
+    assert "covers reversi only; doudizhu and snake are left out" in head
+    nums = pd.read_csv(tmp_path / "part/numbers.csv")
+    assert set(nums["game"]) == {"reversi"}
+    assert part["numbers_left_out"] == whole["numbers"] - part["numbers"] > 0
+    assert f"Their {part['numbers_left_out']} numbers of the thesis are not compared" in head
+    # the left-out games' numbers count neither as measured nor as agreeing
+    assert part["agree"] < whole["agree"] and part["measured"] < whole["measured"]
+    concl = pd.read_csv(tmp_path / "part/conclusions.csv").set_index("id")
+    c = concl.loc[["ddz_beats_baseline", "snake_baseline_range", "ddz_similarity_above_reversi",
+                   "conv_beats_mlp", "difficulty_by_class"]]
+    assert (c["verdict"] == "cannot be tested").all(), c
+    assert concl.loc["snake_baseline_range", "numbers"] == "snake is not in this report"
+    assert concl.loc["ddz_similarity_above_reversi", "numbers"] == \
+        "doudizhu is not in this report"
+    assert concl.loc["difficulty_by_class", "numbers"] == \
+        "doudizhu is not in this report; snake is not in this report"
+    # a Reversi-only conclusion is decided as in the whole report
+    full = pd.read_csv(tmp_path / "whole/conclusions.csv").set_index("id")
+    rev = [i for i in concl.index if i.startswith("reversi_")]
+    assert (concl.loc[rev, "verdict"] == full.loc[rev, "verdict"]).all()
+    # on the thesis's own tables the whole report decides the cross-game ones
+    assert full.loc["difficulty_by_class", "verdict"] != "cannot be tested"
+    assert set(pd.read_csv(tmp_path / "part/protocol.csv")["game"]) == {"reversi"}
+    assert set(pd.read_csv(tmp_path / "part/table6_1.csv")["game"]) == {"reversi"}
+    with pytest.raises(ValueError, match="left_out \\['go'\\]: not thesis games"):
+        RP.write(tmp_path / "bad", scale="thesis", results=own, cfgs=cfgs, rdirs={},
+                 command="x", prov=prov, left_out=("go",))

@@ -67,7 +67,7 @@ def archive(report_dir: str | Path, game_dirs: Mapping[str, str | Path], out_dir
              "commit, versions, machine and time per stage.", ""]
     if left_out:
         lines += [f"**A partial reproduction:** it covers {', '.join(game_dirs)} only; "
-                  f"{', '.join(left_out)} {'is' if len(left_out) == 1 else 'are'} left out "
+                  f"{' and '.join(left_out)} {'is' if len(left_out) == 1 else 'are'} left out "
                   "(not in its report, no result of theirs here; `reproduction.md` says what "
                   "that leaves untested).", ""]
     if command:
