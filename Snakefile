@@ -10,8 +10,9 @@
     snakemake -j8 reproduction --config overrides='[scale=thesis]'  # the thesis reproduced
 
 The config is composed by Hydra from config/ (config.yaml + groups game/, net/, scale/,
-experiment/, evaluate/) with the overrides given under the single --config key `overrides`, for
-every game with a config/game/<game>.yaml, and validated before any job is scheduled
+experiment/, evaluate/) with the overrides given under the --config key `overrides` (the one
+other key, `thesis_games`, names the games of a partial reproduction report; docs/thesis.md),
+for every game with a config/game/<game>.yaml, and validated before any job is scheduled
 (ime.workflow.setup). Every path is a pattern of ime.workflow.paths. See docs/pipeline.md.
 """
 

@@ -1,10 +1,13 @@
 # The thesis reproduced as a whole: every number of the thesis beside ours, each stated
 # conclusion checked by code, the protocol beside ours, Table 6.1 across games and the run's
-# provenance, from the results of Reversi, Doudizhu and Snake at the composed scale.
+# provenance, from the results of Reversi, Doudizhu and Snake at the composed scale (or of the
+# subset that --config thesis_games names: a partial report, ime.workflow.thesis).
 #
 #   snakemake -j8 results/thesis/reproduction.md                                  # scale=quick
 #   snakemake -j8 results/thesis/thesis/reproduction.md --config overrides='[scale=thesis]'
 #   snakemake -j2 results/thesis/tiny/reproduction.md --config overrides='[scale=tiny]'
+#   snakemake -j2 reproduction --config overrides='[scale=thesis]' thesis_games='[reversi]'
+#       # a partial report, Reversi only: results/thesis/thesis+reversi/ (docs/thesis.md)
 #
 # Jobs: ime.thesis.report (ime.workflow.thesis says where and what it reads).
 
