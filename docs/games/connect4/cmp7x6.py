@@ -12,18 +12,10 @@ import numpy as np
 from ime.games.connect4.board import perft
 from ime.games.connect4.bots.uct import uct_search
 from ime.games.connect4.game import GAME
-from ime.games.connect4.openings import balanced
+from ime.games.connect4.tools import quiet_positions
 
-rng = np.random.default_rng(11)
-states = [GAME.new_initial_state()]
-while len(states) < 5:  # the empty board and four quiet positions 4-12 plies in
-    st = GAME.new_initial_state()
-    for _ in range(int(rng.integers(4, 13))):
-        if st.is_terminal():
-            break
-        st.apply_action(int(rng.choice(st.legal_actions())))
-    if not st.is_terminal() and balanced(st, {}):
-        states.append(st)
+# the empty board and four quiet positions 4-12 plies in
+states = [GAME.new_initial_state(), *quiet_positions(4, 11, GAME)]
 info = np.zeros(3)
 geo = GAME.geometry
 for heuristic in (True, False):

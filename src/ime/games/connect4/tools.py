@@ -64,11 +64,7 @@ def random_positions(n: int, seed: int, game=None) -> list:
     rng = np.random.default_rng(seed)
     out = []
     while len(out) < n:
-        st = game.new_initial_state()
-        for _ in range(int(rng.integers(6, 21))):
-            if st.is_terminal():
-                break
-            st.apply_action(int(rng.choice(st.legal_actions())))
+        st = _random_walk(game, rng, 6, 20)
         if not st.is_terminal():
             out.append(st)
     return out
@@ -81,14 +77,20 @@ def quiet_positions(n: int, seed: int, game) -> list:
     rng = np.random.default_rng(seed)
     out = []
     while len(out) < n:
-        st = game.new_initial_state()
-        for _ in range(int(rng.integers(4, 13))):
-            if st.is_terminal():
-                break
-            st.apply_action(int(rng.choice(st.legal_actions())))
+        st = _random_walk(game, rng, 4, 12)
         if not st.is_terminal() and balanced(st, {}):
             out.append(st)
     return out
+
+
+def _random_walk(game, rng: np.random.Generator, lo: int, hi: int):
+    """A new game after ``lo`` to ``hi`` uniformly random plies (fewer if it ends first)."""
+    st = game.new_initial_state()
+    for _ in range(int(rng.integers(lo, hi + 1))):
+        if st.is_terminal():
+            break
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    return st
 
 
 def _bench_perft(quick: bool) -> dict:
