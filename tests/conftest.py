@@ -7,15 +7,22 @@ munge and starts their daemons) runs only when the ``-m`` expression asks for it
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 
 import pytest
 
 # The composition cache (ime.workflow.compose) writes to the user's cache by default; the tests
 # (and the Snakemake runs they start, which inherit the environment) use a throw-away one, so
-# the test command leaves nothing behind in ~/.cache.
-os.environ.setdefault("IME_COMPOSE_CACHE", tempfile.mkdtemp(prefix="ime-compose-tests-"))
+# the test command leaves nothing behind in ~/.cache. The process that makes it (pytest's main
+# process; xdist's workers inherit the variable) removes it at exit, so nothing is left in /tmp
+# either (tests/test_conftest_cleanup.py).
+if "IME_COMPOSE_CACHE" not in os.environ:
+    _COMPOSE_CACHE = tempfile.mkdtemp(prefix="ime-compose-tests-")
+    os.environ["IME_COMPOSE_CACHE"] = _COMPOSE_CACHE
+    atexit.register(shutil.rmtree, _COMPOSE_CACHE, ignore_errors=True)
 
 OPT_IN = ("slurm",)
 
