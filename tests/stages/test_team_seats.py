@@ -23,7 +23,7 @@ from ime.datasets.build import build_dataset
 from ime.datasets.extract import extract_part
 from ime.evaluate.forks import LoggedMatch, agent_seats, finish_as
 from ime.matches.logs import iter_raw_matches
-from ime.matches.runner import build_target_schedule, fill_team, play_schedule
+from ime.matches.runner import build_target_schedule, fill_sides, play_schedule
 
 GAME = "doudizhu"
 TEAMS = ((0,), (1, 2))
@@ -51,10 +51,14 @@ def test_team_schedule_gives_the_target_each_side_in_turn_and_all_of_its_seats()
     assert sum(s.players[0] == "ddz5" for s in one) == 10
     assert all(s.players[1] == s.players[2] == "ddz5" for s in farmer)
     assert all("ddz5" not in s.players[1:] for s in landlord)
+    # the other side is one program too, the one drawn for its first seat (seat 1)
+    assert all(s.players[1] == s.players[2] for s in landlord)
+    assert any(o.players[1] != o.players[2] for o in one if o.players[0] == "ddz5")
     assert team == build_target_schedule(GAME, "ddz5", OPPONENTS, SPARRING, 30, seed=3,
                                          seats=3, teams=TEAMS)  # seeded
     with pytest.raises(ValueError, match="seat 5"):
-        fill_team(("a", "b", "c"), "b", ((0,), (1, 5)))
+        fill_sides(("a", "b", "c"), "b", ((0,), (1, 5)))
+    assert fill_sides(("a", "b", "c", "d"), "d", ((0, 1), (2, 3))) == ("a", "a", "d", "d")
 
 
 def _play(tmp: Path, teams: tuple, n: int = 12) -> tuple[Path, list]:

@@ -27,9 +27,11 @@ it (the same draws), except that the target's seat cycles over the *sides* rathe
 seats (the first seat of each side), so that it plays each side equally often: on Botzone
 Doudizhu is played as a two-player game (thesis 5.3.1), the landlord against one program in
 both farmer seats, and we give the target either side in turn. The target then
-replaces whoever was drawn for its teammates' seats. A dataset takes the target's decisions from
-every seat it holds (:mod:`ime.datasets.extract`), so a farmer's match gives two seats'
-decisions.
+replaces whoever was drawn for its teammates' seats, and every other side is played by the
+program drawn for its first seat (a landlord target meets one program in both farmer seats, not
+two drawn apart; the later seats' draws are still made, so the stream of draws is the same). A
+dataset takes the target's decisions from every seat it holds (:mod:`ime.datasets.extract`), so
+a farmer's match gives two seats' decisions.
 """
 
 from __future__ import annotations
@@ -89,8 +91,8 @@ def build_target_schedule(
     and the colours alternate both along the pool and from one pass to the next, so each partner
     meets the target with both colours. ``target`` is never its own sparring partner or
     opponent. ``seats``: the game's number of players (see the module doc for more than two).
-    ``teams``: the sides whose every seat the target fills (team seating, the module doc);
-    empty: the target holds one seat.
+    ``teams``: the game's sides, each played by one program (team seating, the module doc):
+    the target fills every seat of its side; empty: every seat is drawn on its own.
     """
     if seats < 2:
         raise ValueError(f"a match needs at least 2 seats, got {seats}")
@@ -128,7 +130,7 @@ def build_target_schedule(
             pairs.append(_seat(target, others, slots[r % len(slots)]))
     order = rng.permutation(len(pairs))
     if teams:
-        pairs = [fill_team(p, target, teams) for p in pairs]
+        pairs = [fill_sides(p, target, teams) for p in pairs]
     return [MatchSpec(n, f"{game}-s{seed}-{target}-{n:07d}", pairs[int(i)])
             for n, i in enumerate(order)]
 
@@ -147,18 +149,20 @@ def side_seats(seats: int, teams: Sequence[Sequence[int]]) -> list[int]:
     return sorted(first | {s for s in range(seats) if s not in teamed})
 
 
-def fill_team(players: Sequence[str], target: str,
-              teams: Sequence[Sequence[int]]) -> tuple[str, ...]:
-    """``players`` with ``target`` also in every other seat of the side of its (first) seat."""
+def fill_sides(players: Sequence[str], target: str,
+               teams: Sequence[Sequence[int]]) -> tuple[str, ...]:
+    """``players`` with one program per side, as on Botzone: ``target`` in every seat of the side
+    of its (first) seat, and each other side's seats held by the program in its first seat."""
     out = list(players)
     seat = out.index(target)
     for team in teams:
-        if seat in team:
-            for s in team:
-                if not 0 <= s < len(out):
-                    raise ValueError(f"team {tuple(team)} names seat {s} of a "
-                                     f"{len(out)}-seat game")
-                out[s] = target
+        for s in team:
+            if not 0 <= s < len(out):
+                raise ValueError(f"team {tuple(team)} names seat {s} of a "
+                                 f"{len(out)}-seat game")
+        program = target if seat in team else out[min(team)]
+        for s in team:
+            out[s] = program
     return tuple(out)
 
 
@@ -307,7 +311,7 @@ def play_schedule(
 
 
 __all__ = ["ForeignOutputError", "MatchSpec", "build_schedule", "build_target_schedule",
-           "duplicate_stats", "fill_team", "journal_path", "play_schedule", "resume_point",
+           "duplicate_stats", "fill_sides", "journal_path", "play_schedule", "resume_point",
            "run_fingerprint", "shard"]
 
 
