@@ -203,16 +203,19 @@ def test_stacked_forward_and_batch_norm_match_the_modules(mode: str, cfg: dict) 
     models = [build_net(cfg, (2, 8, 8), [64], seed=s) for s in range(3)]
     net = StackedNet(models[0], torch.device("cpu"), mode)
     st = net.stack(models, torch.device("cpu"))
+    # seeded inputs: the global generator's state depends on which tests ran before in the worker
+    gen = torch.Generator().manual_seed(7)
     for rows in (5, 1):
-        x = torch.rand(3, rows, 2, 8, 8)
-        mask = (torch.rand(3, rows, 64) < 0.5).float()
+        x = torch.rand(3, rows, 2, 8, 8, generator=gen)
+        mask = (torch.rand(3, rows, 64, generator=gen) < 0.5).float()
         out = net.forward(st, x, [mask], train=True)[0]
         (out.masked_fill(mask <= 0, 0) ** 2).sum().backward()
         for g, model in enumerate(models):
             model.train().zero_grad()
             ref = model(x[g], mask[g])
             (ref.masked_fill(mask[g] <= 0, 0) ** 2).sum().backward()
-            assert torch.allclose(out[g], ref, rtol=1e-5, atol=1e-5)
+            # float32 sums in another order (grouped convolutions): ~1e-5 relative apart
+            assert torch.allclose(out[g], ref, rtol=1e-4, atol=1e-5)
             for p, (_, q) in zip(st.params, model.named_parameters(), strict=True):
                 scale = 1e-4 * (1 + float(q.grad.abs().max()))
                 assert torch.allclose(p.grad[g], q.grad, rtol=1e-4, atol=scale)

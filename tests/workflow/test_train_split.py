@@ -37,13 +37,28 @@ def test_defaults_are_kfold_and_ten_percent() -> None:
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("scale", ["tiny", "thesis"])
 def test_every_game_composes_with_a_holdout(game: str, scale: str) -> None:
-    kfold = make_plan([f"game={game}", f"scale={scale}"]).main
+    kfold = make_plan([f"game={game}", f"scale={scale}", "train.split=kfold"]).main
     hold = make_plan([f"game={game}", f"scale={scale}", *HOLD, "train.run_folds=null"]).main
-    assert hold.folds == 1
-    assert hold.train_tag != kfold.train_tag and "train.split-holdout" in hold.train_tag
+    assert hold.folds == 1 and kfold.folds > 1
+    assert hold.train_tag != kfold.train_tag
+    # the tag names the split that differs from the scale's own (Doudizhu's thesis scale is a
+    # hold-out, config/game/doudizhu.yaml)
+    assert "train.split-holdout" in hold.train_tag or "train.split-kfold" in kfold.train_tag
     assert hold.results_dir != kfold.results_dir  # its tables never overwrite k-fold's
     assert (hold.logs_tag, hold.dataset_tag) == (kfold.logs_tag, kfold.dataset_tag)  # shared
     assert hold.checkpoint_path(hold.targets[0]).endswith("/fold0.pt")
+
+
+def test_a_scale_that_holds_out_names_kfold_when_asked_for_it() -> None:
+    """Doudizhu's thesis scale trains one model on 9:1 (5.4); k-fold is then the variant, and its
+    tag names it instead of reading ``unset``; the hold-out share k-fold ignores is left out."""
+    hold = make_plan(["game=doudizhu", "scale=thesis"]).main
+    assert (hold.train_tag, hold.folds) == ("thesis", 1)
+    kfold = make_plan(["game=doudizhu", "scale=thesis", "train.split=kfold"]).main
+    assert (kfold.train_tag, kfold.folds) == ("thesis__train.split-kfold", 5)
+    other = make_plan(["game=doudizhu", "scale=thesis", "train.split=kfold",
+                       "train.holdout=0.3"]).main
+    assert other.train_tag == kfold.train_tag
 
 
 def test_tags_only_change_with_a_holdout() -> None:

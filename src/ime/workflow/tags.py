@@ -65,6 +65,12 @@ def unused_split_keys(t: Mapping[str, Any]) -> tuple[str, ...]:
     return ()
 
 
+LEFT_OUT_READS = {"train.split": "kfold", "train.holdout": None}
+"""How a key that :func:`unused_split_keys` leaves out reads in a tag, where the reference has
+it (a game whose scale trains a hold-out, e.g. Doudizhu at ``scale=thesis``, run as k-fold):
+``train.split-kfold``, and no piece for ``train.holdout``, which k-fold does not read."""
+
+
 GAME_NON_LOG_KEYS = ("augment", "references", "openings", "scales", "extra")
 """``game`` keys the match logs do not depend on: training's symmetries, the evaluation's
 references and tournament openings (each in the key of the stage that uses them), the
@@ -216,7 +222,12 @@ def tag(key: Mapping[str, Any], reference: Mapping[str, Any], scale: str) -> str
     for k in sorted(set(a) | set(b)):
         if a.get(k, "<missing>") == b.get(k, "<missing>"):
             continue
-        val = fmt_value(a.get(k)) if k in a else "unset"
+        if k not in a and k in LEFT_OUT_READS:
+            if LEFT_OUT_READS[k] is None:
+                continue
+            val = LEFT_OUT_READS[k]
+        else:
+            val = fmt_value(a.get(k)) if k in a else "unset"
         if val is None:
             readable = False
             break
