@@ -55,6 +55,23 @@ def test_a_moved_number_is_a_disagreement(own) -> None:
     assert not bool(row["agrees"].iloc[0]) and float(row["diff"].iloc[0]) == pytest.approx(10)
 
 
+def test_doudizhu_points_are_per_game_between_two_sides(own) -> None:
+    """Table 5.10's 18,000 games are between two agents each (one per side): 3,600 games per
+    agent, so a tournament of the thesis's size is compared unscaled, and half as many games
+    count double."""
+    g = own["doudizhu"]
+    t = g.tables["table5_10.csv"]
+    assert set(t["games"]) == {3600.0}
+    for games, factor in ((3600, 1.0), (1800, 2.0)):
+        moved = copy.copy(own)
+        tables = dict(g.tables)
+        tables["table5_10.csv"] = t.assign(points=t["points"] / factor, games=float(games))
+        moved["doudizhu"] = replace(g, tables=tables)
+        nums = K.compare(numbers(), moved)
+        pts = nums[(nums.table == "Table 5.10") & (nums.metric == "points")]
+        assert len(pts) == 10 and (pts["diff"].abs() < 1e-9).all(), pts[["subject", "diff"]]
+
+
 def test_tolerance_and_ci() -> None:
     assert K.agrees(80.0, 84.9, "percent")
     assert not K.agrees(80.0, 85.1, "percent")

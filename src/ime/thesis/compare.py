@@ -161,8 +161,10 @@ def _pairwise(g: GameResults, r: pd.Series) -> Ours:
 
 
 def _tournament(g: GameResults, r: pd.Series, numbers: pd.DataFrame) -> Ours:
-    """Points scaled to the thesis's games per agent (its matches x seats / agents), since our
-    tournament may play fewer rounds; ranks as they are."""
+    """Points scaled to the thesis's games per agent (its matches x sides / agents: each game is
+    between one agent per side, Doudizhu's ``(a, b, b)`` too, so Table 5.10's 18,000 games give
+    each of its 10 agents 3,600), since our tournament may play fewer rounds; ranks as they
+    are."""
     name, who = ("table5_10.csv", "agent") if g.game == "doudizhu" else ("tournament.csv", "bot")
     t = _table(g, name)
     subj = r["subject"]
@@ -175,8 +177,9 @@ def _tournament(g: GameResults, r: pd.Series, numbers: pd.DataFrame) -> Ours:
     agents = int((tab["metric"] == "points").sum())
     from ime.core.registry import get_plugin
 
-    seats = get_plugin(g.game).game_type.num_players
-    per_agent = matches * seats / agents
+    gt = get_plugin(g.game).game_type
+    sides = len(gt.teams) if gt.teams else gt.num_players
+    per_agent = matches * sides / agents
     games = float(row["games"])
     if games <= 0:
         raise Missing(f"{agent} played no tournament game")
