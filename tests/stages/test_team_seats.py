@@ -17,7 +17,7 @@ import pytest
 
 from ime.bots.registry import load_bot_specs, make_bot
 from ime.core.bot import Bot, DecisionContext
-from ime.core.game import State, team_of
+from ime.core.game import State, num_sides, team_of
 from ime.core.registry import get_game
 from ime.datasets.build import build_dataset
 from ime.datasets.extract import extract_part
@@ -36,6 +36,7 @@ def test_doudizhu_declares_its_sides() -> None:
     assert gt.teams == TEAMS
     assert [team_of(gt, s) for s in range(3)] == [(0,), (1, 2), (1, 2)]
     assert team_of(get_game("reversi").game_type, 1) == (1,)  # no sides: one seat each
+    assert (num_sides(gt), num_sides(get_game("reversi").game_type)) == (2, 2)
 
 
 def test_team_schedule_gives_the_target_each_side_in_turn_and_all_of_its_seats() -> None:

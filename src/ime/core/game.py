@@ -158,6 +158,12 @@ def team_of(game_type: GameType, seat: int) -> tuple[int, ...]:
     return (seat,)
 
 
+def num_sides(game_type: GameType) -> int:
+    """How many sides a game has, so how many agents meet in one game when each side is one
+    program (Doudizhu 2: the landlord and both farmers; a game without teams: its seats)."""
+    return len({team_of(game_type, s) for s in range(game_type.num_players)})
+
+
 class Game(ABC):
     """Static facts about a game and a factory for initial states."""
 

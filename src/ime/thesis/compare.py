@@ -160,6 +160,14 @@ def _pairwise(g: GameResults, r: pd.Series) -> Ours:
             "ours_hi": float(row.get(f"{col}_hi", np.nan)), "ours_subject": f"{ba}-{bb}"}
 
 
+def agents_per_game(game: str) -> int:
+    """Agents per tournament game: one per side (:func:`ime.core.game.num_sides`)."""
+    from ime.core.game import num_sides
+    from ime.core.registry import get_plugin
+
+    return num_sides(get_plugin(game).game_type)
+
+
 def _tournament(g: GameResults, r: pd.Series, numbers: pd.DataFrame) -> Ours:
     """Points scaled to the thesis's games per agent (its matches x sides / agents: each game is
     between one agent per side, Doudizhu's ``(a, b, b)`` too, so Table 5.10's 18,000 games give
@@ -175,11 +183,7 @@ def _tournament(g: GameResults, r: pd.Series, numbers: pd.DataFrame) -> Ours:
     tab = numbers[(numbers["table"] == r["table"]) & (numbers["game"] == r["game"])]
     matches = float(tab[(tab["subject"] == "all") & (tab["metric"] == "matches")]["value"].iloc[0])
     agents = int((tab["metric"] == "points").sum())
-    from ime.core.registry import get_plugin
-
-    gt = get_plugin(g.game).game_type
-    sides = len(gt.teams) if gt.teams else gt.num_players
-    per_agent = matches * sides / agents
+    per_agent = matches * agents_per_game(g.game) / agents
     games = float(row["games"])
     if games <= 0:
         raise Missing(f"{agent} played no tournament game")

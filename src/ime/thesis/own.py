@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ime.thesis.compare import NETS
+from ime.thesis.compare import NETS, agents_per_game
 from ime.thesis.results import Bot, GameResults
 
 CLASS_CODES = {1: "statistical sampling search", 2: "deterministic search", 3: "rule-based"}
@@ -21,9 +21,9 @@ CLASS_CODES = {1: "statistical sampling search", 2: "deterministic search", 3: "
 
 _TABLES = {
     "reversi": {"data": "Table 4.2", "acc": "Table 4.4", "sim": "Table 4.5", "s1": "Table 4.6",
-                "s2": "Table 4.7", "tour": "Table 4.8", "sides": 2},
+                "s2": "Table 4.7", "tour": "Table 4.8"},
     "doudizhu": {"data": "Table 5.4", "acc": "Table 5.6", "sim": "Table 5.7", "s1": "Table 5.8",
-                 "s2": "Table 5.9", "tour": "Table 5.10", "sides": 2},
+                 "s2": "Table 5.9", "tour": "Table 5.10"},
 }
 
 
@@ -99,9 +99,9 @@ def _game(numbers: pd.DataFrame, game: str) -> GameResults:
     matches = float(tour[(tour["subject"] == "all") & (tour["metric"] == "matches")]
                     ["value"].iloc[0])
     agents = tour[tour["metric"] == "points"]
-    # each game is between two agents, one per side (Doudizhu's (a, b, b)): Table 5.10's points
-    # add up to 3 x its 18,000 games, one winner each
-    games = matches * t["sides"] / len(agents)
+    # each game is between one agent per side (Doudizhu's (a, b, b)): Table 5.10's points add up
+    # to 3 x its 18,000 games, one winner each
+    games = matches * agents_per_game(game) / len(agents)
     rank = {r.subject: float(r.value) for r in tour[tour["metric"] == "rank"].itertuples()}
     rows = []
     for r in agents.itertuples():
