@@ -24,9 +24,14 @@ from snakemake.utils import min_version
 from ime.workflow import ConfigError, setup_workflow
 from ime.workflow import paths as P
 from ime.workflow.index import alternatives
+from ime.workflow.scheduler import single_reevaluation
 from ime.workflow.thesis import ThesisPlan
 
 min_version("8.0")
+# Snakemake's scheduler otherwise wakes once a second per finished job, so that its own CPU
+# grows with the run (32 % of a core after 148 jobs); one pending wake-up is enough
+# (ime.workflow.scheduler, docs/pipeline.md "Snakemake's own CPU")
+single_reevaluation()
 
 CONFIG_DIR = os.path.join(workflow.basedir, "config")
 os.environ.setdefault("IME_CONFIG_DIR", CONFIG_DIR)

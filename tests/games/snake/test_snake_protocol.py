@@ -27,3 +27,14 @@ def test_thesis_scale_has_the_thesis_budget() -> None:
     assert thesis["train"]["max_epochs"] == 300 and thesis["train"]["run_folds"] is None
     quick = to_plain(compose(["game=snake", "scale=quick"]))
     assert quick["train"]["max_epochs"] == 30 and quick["matches"]["per_target"] == 100
+
+
+def test_thesis_scale_trains_all_22_and_evaluates_the_six_at_thesis_counts() -> None:
+    """S1/S2 and the tournament are ours for Snake (the thesis has none): six bots, one or two
+    per family of Fig 2.4, at the thesis's 1000 keys and 50 rounds; every bot is trained."""
+    thesis = to_plain(compose(["game=snake", "scale=thesis"]))
+    quick = to_plain(compose(["game=snake", "scale=quick"]))
+    assert len(thesis["game"]["targets"]) == 22
+    six = ["snk01", "snk02", "snk04", "snk10", "snk11", "snk18"]
+    assert thesis["evaluate"]["targets"] == quick["evaluate"]["targets"] == six
+    assert (thesis["evaluate"]["n_keys"], thesis["evaluate"]["tournament"]["rounds"]) == (1000, 50)
