@@ -29,7 +29,7 @@ from ime.workflow.thesis import ThesisPlan
 
 min_version("8.0")
 # Snakemake's scheduler otherwise wakes once a second per finished job, so that its own CPU
-# grows with the run (32 % of a core after 148 jobs); one pending wake-up is enough
+# grows with the run (a third of a core after 148 jobs); one pending wake-up is enough
 # (ime.workflow.scheduler, docs/pipeline.md "Snakemake's own CPU")
 single_reevaluation()
 
