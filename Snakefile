@@ -54,6 +54,10 @@ THESIS = ThesisPlan(WF)  # the reproduction report (ime.workflow.thesis)
 # with a GPU training runs while the other cores mine keys and play the tournament.
 CORES = workflow.resource_settings.cores
 TRAIN_PATH_PRIORITY = 10
+# Key mining next: each key set is the evaluation's longest job and gates every scoring job on
+# its keys, so it starts before the short scoring and tournament jobs (at 0 the scheduler ran
+# those first, and the idle thesis-scale Reversi run ended on one key-mining job alone).
+KEYS_PRIORITY = 5
 
 
 wildcard_constraints:

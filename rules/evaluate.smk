@@ -25,6 +25,7 @@ rule eval_keys:
     params:
         spec=lambda wc: EVAL.for_keys(wc.game, wc.ltag, wc.ktag).keys_spec(wc.target),
     threads: lambda wc: WF.workers(wc.game, CORES)
+    priority: KEYS_PRIORITY
     resources:
         mem_mb=2000,
         runtime=240,

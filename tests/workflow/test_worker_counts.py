@@ -105,9 +105,9 @@ def test_snakemake_grants_threads_from_cores(tmp_path: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """Through the real Snakefile: ``--cores 16`` gives the evaluation's jobs 5 threads (a third
     of the 15 left after the core kept for the path to training, whose jobs carry a priority:
-    several evaluation jobs run side by side with training), a tournament pair at
-    most its games (tiny: 1 round = 2 games), ``--cores 2`` one thread each. (A 64-CPU machine:
-    on the box itself granted cores count only up to its CPUs.)"""
+    several evaluation jobs run side by side with training; key mining comes next), a
+    tournament pair at most its games (tiny: 1 round = 2 games), ``--cores 2`` one thread each.
+    (A 64-CPU machine: on the box itself granted cores count only up to its CPUs.)"""
     monkeypatch.setenv("IME_CPU_COUNT", "64")
     targets = ["results/reversi/tiny/table4_5.csv", "results/reversi/tiny/table4_8.csv"]
     cfg = overrides_arg(["scale=tiny"])
@@ -119,9 +119,11 @@ def test_snakemake_grants_threads_from_cores(tmp_path: Path,
     assert th["dataset"] == th["decisions"] == {1}
     prio = re.findall(r"^rule (\w+):\n(?:    .*\n)*?    priority: (\d+)$",
                       big.stdout + big.stderr, flags=re.M)
-    assert {r for r, p in prio if int(p) > 0} >= {"matches", "decisions", "dataset",
-                                                   "train_reversi"}
-    assert not {r for r, _ in prio} & {"eval_keys", "eval_tournament_pair"}
+    prio = {r: int(p) for r, p in prio}
+    assert all(prio[r] == 10 for r in ("matches", "decisions", "dataset", "train_reversi"))
+    # key mining next: the evaluation's longest jobs, each gating the scoring on its keys
+    assert prio["eval_keys"] == 5
+    assert not set(prio) & {"eval_tournament_pair", "eval_score_imitator"}
     small = smk(tmp_path, "-n", "--cores", "2", *targets, "--config", cfg)
     assert set().union(*_threads(small.stdout + small.stderr).values()) == {1}
 

@@ -9,7 +9,8 @@ timer chain behind: after N jobs the loop runs about N times a second, each pass
 jobs and checking every ready job's input files. Measured on the thesis-scale Reversi run on
 2 cores (BENCHMARKS.md, "Snakemake's own CPU"): 156 timer threads after 148 jobs, and the
 Snakemake process itself at a third of a core while two training jobs ran (0.5 % with
-this patch).
+this patch). Snakemake's pull request #3744 (open) reports the same loop re-running before the
+timespan, from the job-finished wake-ups.
 
 :func:`single_reevaluation` replaces that method by one that keeps at most one timer pending:
 the loop still wakes within the timespan after any pass (which is all the rate limiter and
