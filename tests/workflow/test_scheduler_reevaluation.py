@@ -9,7 +9,6 @@ import subprocess
 import sys
 import textwrap
 import threading
-import time
 from pathlib import Path
 
 from snakemake.scheduling.job_scheduler import JobScheduler
@@ -23,9 +22,13 @@ def _scheduler(cls: type) -> object:
     return s
 
 
-def _wakeups(sem: threading.Semaphore) -> int:
+def _wakeups(sem: threading.Semaphore, expected: int) -> int:
+    """Wait (up to 10 s each, for a loaded box) for ``expected`` wake-ups, then 0.3 s more for
+    any extra one; return how many came."""
     n = 0
-    while sem.acquire(blocking=False):
+    while n < expected and sem.acquire(timeout=10):
+        n += 1
+    while sem.acquire(timeout=0.3):
         n += 1
     return n
 
@@ -38,11 +41,9 @@ def test_many_requests_leave_one_pending_wake_up_that_re_arms() -> None:
     s = _scheduler(Patched)
     for _ in range(50):
         s._schedule_reevalutation(0.05)
-    time.sleep(0.3)
-    assert _wakeups(s._open_jobs) == 1
+    assert _wakeups(s._open_jobs, 1) == 1
     s._schedule_reevalutation(0.05)  # the pass that wake-up started arms the next one
-    time.sleep(0.3)
-    assert _wakeups(s._open_jobs) == 1
+    assert _wakeups(s._open_jobs, 1) == 1
 
 
 def test_snakemakes_own_method_leaves_one_timer_per_request() -> None:
@@ -50,8 +51,7 @@ def test_snakemakes_own_method_leaves_one_timer_per_request() -> None:
     s = _scheduler(JobScheduler)
     for _ in range(20):
         s._schedule_reevalutation(0.05)
-    time.sleep(0.3)
-    assert _wakeups(s._open_jobs) == 20
+    assert _wakeups(s._open_jobs, 20) == 20
 
 
 def _passes(tmp: Path) -> tuple[int, int]:
