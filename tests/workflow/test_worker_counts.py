@@ -84,6 +84,25 @@ def test_threads_follow_the_cores_and_an_int_overrides(monkeypatch: pytest.Monke
     assert forced.workers("reversi", 16) == 4 and forced.workers("reversi", 2) == 4
 
 
+def test_auto_leaves_the_stacked_train_jobs_their_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``train.stack_bots``: Reversi's three nets train in three GPU jobs of one thread each, so
+    ``auto`` leaves 1 + 3 cores of 16 and gives an evaluation job 4 (three mining jobs and the
+    three train jobs then fit together); per-bot training leaves 1 (5 workers); an int is
+    still taken as asked; 2 cores still give 1."""
+    monkeypatch.setenv("IME_CPU_COUNT", "64")
+    stacked = setup_workflow({"overrides": ["scale=thesis", "train.stack_bots=true"]}, CONFIG)
+    assert stacked.stacked_train_cores("reversi") == 3
+    assert stacked.workers("reversi", 16) == 4 and stacked.workers("reversi", 2) == 1
+    threads = setup_workflow({"overrides": ["scale=thesis", "train.stack_bots=true",
+                                            "train.threads=2"]}, CONFIG)
+    assert threads.stacked_train_cores("reversi") == 6 and threads.workers("reversi", 16) == 3
+    plain = setup_workflow({"overrides": ["scale=thesis"]}, CONFIG)
+    assert plain.stacked_train_cores("reversi") == 0 and plain.workers("reversi", 16) == 5
+    forced = setup_workflow({"overrides": ["scale=thesis", "train.stack_bots=true",
+                                            "evaluate.workers=5"]}, CONFIG)
+    assert forced.workers("reversi", 16) == 5
+
+
 def _threads(dry: str) -> dict[str, set[int]]:
     """rule -> the thread counts its jobs get in a dry run (1 when Snakemake prints none)."""
     out: dict[str, set[int]] = {}

@@ -165,11 +165,27 @@ class Workflow:
     def workers(self, game: str, cores: int | None = None, items: int | None = None) -> int:
         """Worker processes (the rule's ``threads:``) of one evaluation job of ``game``:
         ``evaluate.workers`` resolved against Snakemake's ``--cores`` (``cores``; ``auto``
-        leaves a core to the jobs that feed training) and the job's ``items`` when known
+        leaves a core to the jobs that feed training, and the cores of the game's stacked train
+        jobs, :meth:`stacked_train_cores`) and the job's ``items`` when known
         (:func:`ime.core.workers.job_workers`)."""
-        from ime.core.workers import job_workers
+        from ime.core.workers import RESERVED_CORES, job_workers
 
-        return job_workers(self.cfg(game)["evaluate"]["workers"], cores, items=items)
+        return job_workers(self.cfg(game)["evaluate"]["workers"], cores, items=items,
+                           reserve=RESERVED_CORES + self.stacked_train_cores(game))
+
+    def stacked_train_cores(self, game: str) -> int:
+        """The threads ``train.stack_bots``'s jobs of ``game`` hold when they all run at once
+        (one job per net, ``train.threads`` each; 0 when its training is not stacked).
+
+        Those few jobs are long (200 s each on the H200) and are the path to every scoring and
+        tournament job; ``auto`` leaves them their cores. Without that, on the H200's 16 cores
+        three key-mining jobs of 5 workers took 15 of them, so one of the three stacked GPU
+        train jobs ran and the other two waited 160 s for a mining job to end (BENCHMARKS.md,
+        "The whole thesis-scale Reversi run on one H200, again")."""
+        ttags = [t for g, t in self.index.stacked if g == game]
+        if not ttags:
+            return 0
+        return len(self.index.train_stack_nets(game, ttags)) * self.train_threads(game)
 
     def pair_threads(self, wc: Any, cores: int | None = None) -> int:
         """A tournament pair's workers (rule ``eval_tournament_pair``'s wildcards ``wc``):

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from ime.games.gongzhu.agents.dmc import PLAYING, DMCConfig, stall_report
+from ime.games.gongzhu.agents import dmc
+from ime.games.gongzhu.agents.dmc import PLAYING, DMCConfig, progress_report, stall_report
 
 ROOT = Path(__file__).resolve().parents[4]
 TINY_FLAGS = ["--per-position", "true", "--width", "16", "--depth", "1", "--lstm-hidden", "8",
@@ -93,3 +94,28 @@ def test_stall_report_names_waiting_actors_and_flags_only_a_true_deadlock():
     small = DMCConfig(per_position=True, batch=4, show_batch=4, num_buffers=3)
     _, stuck = stall_report(small, {"play_C": 3}, [streams.index("play_C")], 0, 10)
     assert stuck == ["play_C"]
+
+
+def test_progress_report_says_deals_per_second_and_which_deal_is_oldest():
+    msg = progress_report({"play": 2, "show": 1}, buffers=9, deals=45, since_s=30.0,
+                          deal_ages=[0.2, 95.0, 0.4, 0.1])
+    assert "no curve row for 30 s: 45 deals finished (1.5/s), 9 full buffers received" in msg
+    assert "steps play 2 / show 1" in msg
+    assert "the oldest deal in progress 95.0 s (actor 1), the median 0.4 s" in msg
+
+
+def test_the_learner_logs_progress_reports_between_curve_rows(tmp_path, monkeypatch):
+    # every loop pass is past the (zeroed) interval, so the report comes between rows; the
+    # run still reaches its budget and the deals it reports are real (the actors' counters)
+    monkeypatch.setattr(dmc, "PROGRESS_REPORT_S", 0.0)
+    lines: list[str] = []
+    cfg = DMCConfig(out=str(tmp_path / "run"), frames=600, actors=2, per_position=False,
+                    width=16, depth=1, lstm_hidden=8, show_width=8, show_depth=1, unroll=13,
+                    batch=2, show_unroll=1, show_batch=4, num_buffers=4, log_every=100_000,
+                    save_every=100_000_000, eval_every=0, device="cpu")
+    prog = dmc.train(cfg, log=lines.append)
+    assert prog.frames >= 600
+    reports = [x for x in lines if x.startswith("DMC: no curve row for ")]
+    assert reports, lines
+    assert all("deals finished" in x and "the oldest deal in progress" in x for x in reports)
+    assert sum(int(x.split(": ")[2].split(" deals")[0]) for x in reports) > 0

@@ -307,11 +307,13 @@ of the stream whose free queue it is blocked on)."""
 
 def actor_main(actor_id: int, cfg: DMCConfig, nets: dict[str, nn.Module], free_queues,
                full_queue, buffers, episode_counter: torch.Tensor, stop,
-               actor_wait: torch.Tensor | None = None) -> None:
+               actor_wait: torch.Tensor | None = None,
+               deal_started: torch.Tensor | None = None) -> None:
     """An actor process: self-play with the shared ``nets`` (one per stream) until ``stop`` is
     set or a free queue yields ``None``, handing full buffers to the learner. ``actor_wait``
     (shared, one slot per actor) says whether it plays or waits for a free buffer of which
-    stream, for the learner's stall report."""
+    stream, and ``deal_started`` (shared) when its current deal began (``time.time()``), for
+    the learner's stall and progress reports."""
     torch.set_num_threads(1)
     full_queue.cancel_join_thread()  # exit without waiting for the learner to drain the queue
     agent = agent_of(nets, cfg.per_position)
@@ -319,6 +321,8 @@ def actor_main(actor_id: int, cfg: DMCConfig, nets: dict[str, nn.Module], free_q
     pending: dict[str, list[dict]] = {k: [] for k in streams}
     ep = int(episode_counter[actor_id])
     while not stop.is_set():
+        if deal_started is not None:
+            deal_started[actor_id] = time.time()
         samples, _ = self_play_episode(
             agent, derive_seed(cfg.seed, "dmc-deal", actor_id, ep),
             derive_seed(cfg.seed, "dmc-explore", actor_id, ep), cfg)
@@ -422,6 +426,10 @@ STALL_REPORT_S = 10.0
 """Seconds the learner waits for a full buffer before it logs a :func:`stall_report` (and again
 after each further such wait); diagnostics only, no budget depends on it."""
 
+PROGRESS_REPORT_S = 30.0
+"""Seconds without a curve row after which the learner logs a :func:`progress_report` (and again
+after each further such span); diagnostics only, no budget depends on it."""
+
 CURVE_FIELDS = [
     "frames", "episodes", "play_steps", "show_steps", "loss_play", "loss_show", "mean_return",
     *[f"mean_return_{p}" for p in POSITIONS], "wall_s", "eval_win_rate", "eval_mean_score",
@@ -509,6 +517,23 @@ def stall_report(cfg: DMCConfig, held: dict[str, int], actor_wait: list[int],
            f"finished meanwhile; full buffers the learner holds / batch: {holds}")
     stuck = [st for st in waiting if held.get(st, 0) >= cfg.num_buffers]
     return msg, stuck
+
+
+def progress_report(steps: dict[str, int], buffers: int, deals: int, since_s: float,
+                    deal_ages: list[float]) -> str:
+    """What the learner logs when no curve row came for :data:`PROGRESS_REPORT_S` although full
+    buffers keep arriving (so :func:`stall_report` stays silent): the H200 runs stopped logging
+    rows after about 1M samples with every actor inside ``agent.decide`` and no stall report,
+    which this tells apart. ``deals`` per second says whether self-play slowed down, and the
+    ages of the deals in progress whether one actor is stuck (one old deal) or all are slow."""
+    oldest = max(range(len(deal_ages)), key=deal_ages.__getitem__) if deal_ages else None
+    ages = sorted(deal_ages)
+    median = ages[len(ages) // 2] if ages else 0.0
+    where = (f"the oldest deal in progress {deal_ages[oldest]:.1f} s (actor {oldest}), the "
+             f"median {median:.1f} s" if oldest is not None else "no actor")
+    return (f"DMC: no curve row for {since_s:.0f} s: {deals} deals finished "
+            f"({deals / max(since_s, 1e-9):.1f}/s), {buffers} full buffers received, learner "
+            f"steps play {steps.get('play', 0)} / show {steps.get('show', 0)}; {where}")
 
 
 def _append_curve(path: Path, row: dict) -> None:
@@ -608,6 +633,7 @@ def train(cfg: DMCConfig, log=print) -> Progress:
     (out / "config.json").write_text(json.dumps(asdict(cfg), indent=1))
     episode_counter.share_memory_()
     actor_wait = torch.full((n_actors,), PLAYING, dtype=torch.int64).share_memory_()
+    deal_started = torch.full((n_actors,), time.time(), dtype=torch.float64).share_memory_()
 
     actor_nets = new_nets(cfg)
     for k, net in actor_nets.items():
@@ -626,7 +652,8 @@ def train(cfg: DMCConfig, log=print) -> Progress:
     actors = []
     for i in range(n_actors):
         p = ctx.Process(target=actor_main, args=(i, cfg, actor_nets, free_queues, full_queue,
-                                                 buffers, episode_counter, stop, actor_wait),
+                                                 buffers, episode_counter, stop, actor_wait,
+                                                 deal_started),
                         daemon=True)
         p.start()
         actors.append(p)
@@ -637,8 +664,21 @@ def train(cfg: DMCConfig, log=print) -> Progress:
     t0 = time.perf_counter()
     wall0 = prog.wall_s
     last_buffer_t, last_buffer_deals = t0, int(episode_counter.sum())
+    # the progress report's marks: reset by every curve row and every report
+    mark_t, mark_deals, mark_buffers = t0, last_buffer_deals, 0
+    mark_steps = dict(prog.steps)
+    received = 0
     try:
         while prog.frames < cfg.frames:
+            if time.perf_counter() - mark_t >= PROGRESS_REPORT_S:
+                now = time.time()
+                log(progress_report(
+                    {k: prog.steps[k] - mark_steps.get(k, 0) for k in KINDS},
+                    received - mark_buffers, int(episode_counter.sum()) - mark_deals,
+                    time.perf_counter() - mark_t, [now - t for t in deal_started.tolist()]))
+                mark_t, mark_deals, mark_buffers = (time.perf_counter(),
+                                                    int(episode_counter.sum()), received)
+                mark_steps = dict(prog.steps)
             try:
                 stream, index = full_queue.get(timeout=STALL_REPORT_S)
             except queue.Empty:
@@ -655,6 +695,7 @@ def train(cfg: DMCConfig, log=print) -> Progress:
                                        f"buffer of it and no batch can fill") from None
                 continue
             last_buffer_t, last_buffer_deals = time.perf_counter(), int(episode_counter.sum())
+            received += 1
             pending[stream].append(index)
             t, b = cfg.sizes(stream)
             if len(pending[stream]) < b:
@@ -698,6 +739,9 @@ def train(cfg: DMCConfig, log=print) -> Progress:
             if row is not None:
                 _append_curve(curve, row)
                 log(" ".join(f"{k}={v}" for k, v in row.items() if v != ""))
+                mark_t, mark_deals, mark_buffers = (time.perf_counter(),
+                                                    int(episode_counter.sum()), received)
+                mark_steps = dict(prog.steps)
             if prog.frames >= prog.next_save or prog.frames >= cfg.frames:
                 prog.returns = {p: list(returns[p]) for p in POSITIONS}
                 save_checkpoint(out, cfg, learner, prog, episode_counter)
