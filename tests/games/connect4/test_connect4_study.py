@@ -47,3 +47,46 @@ def test_hook_writes_a_reproducible_table(tmp_path):
     cfg["game"] = {**cfg["game"], "extra": {}, "study": {**STUDY, "strongest": "nobody"}}
     with pytest.raises(ValueError, match="nobody"):
         hook(cfg, str(a))
+
+
+def _curve_row(agent: str, sims: int, lo: float, hi: float) -> dict:
+    return {"opponent": "solver", "agent": agent, "simulations": sims, "score": (lo + hi) / 2,
+            "score_lo": lo, "score_hi": hi}
+
+
+def test_saturation_finds_where_the_rollout_rules_stop_lifting_the_score():
+    from ime.games.connect4.study import saturation
+
+    h, p = "uct_heuristic", "uct_plain_rollouts"
+    # apart at 1k and 3k, overlapping from 10k on: saturates at 10k
+    rows = [_curve_row(h, 1000, 0.20, 0.30), _curve_row(p, 1000, 0.05, 0.12),
+            _curve_row(h, 3000, 0.25, 0.35), _curve_row(p, 3000, 0.10, 0.20),
+            _curve_row(h, 10000, 0.20, 0.30), _curve_row(p, 10000, 0.18, 0.28),
+            _curve_row(h, 30000, 0.20, 0.30), _curve_row(p, 30000, 0.19, 0.29)]
+    assert saturation(rows) == [{"opponent": "solver", "budgets": [1000, 3000, 10000, 30000],
+                                 "lifted_at": [1000, 3000], "saturates_at": 10000}]
+    # still apart at the largest budget: not saturated
+    assert saturation(rows[:4])[0]["saturates_at"] is None
+    # never apart: no lift anywhere, "saturated" from the smallest budget
+    flat = [_curve_row(h, 1000, 0.1, 0.3), _curve_row(p, 1000, 0.2, 0.4)]
+    assert saturation(flat)[0] == {"opponent": "solver", "budgets": [1000], "lifted_at": [],
+                                   "saturates_at": 1000}
+
+
+def test_curve_cli_writes_rows_figure_and_saturation(tmp_path, capsys):
+    from ime.games.connect4.study import main
+
+    out = tmp_path / "curve.csv"
+    spec = ('{"params": {"width": 6, "height": 5}, "opponents": ["random"], '
+            '"budgets": [20, 40], "games_per_colour": 1}')
+    main(["--curve", spec, "--workers", "1", "--out", str(out)])
+    rows = list(csv.DictReader(out.open()))
+    assert list(rows[0]) == COLUMNS
+    assert [(r["comparison"], r["agent"], r["simulations"], r["games"]) for r in rows] == [
+        ("curve", "uct_heuristic", "20", "2"), ("curve", "uct_plain_rollouts", "20", "2"),
+        ("curve", "uct_heuristic", "40", "2"), ("curve", "uct_plain_rollouts", "40", "2")]
+    assert out.with_suffix(".png").stat().st_size > 0
+    assert 'saturation: {"opponent": "random", "budgets": [20, 40]' in capsys.readouterr().out
+    with pytest.raises(ValueError, match="variant 'nope' is not one of"):
+        main(["--curve", spec.replace('"games_per_colour"', '"variants": ["nope"], '
+                                      '"games_per_colour"'), "--out", str(out)])

@@ -194,6 +194,97 @@ def run_pilot(game_params: Mapping[str, Any], opponent: str, budgets: Mapping[st
     return rows
 
 
+def run_curve(game_params: Mapping[str, Any], opponents_: list[str], budgets: list[int],
+              variants: list[str], per: int, seed: int = 0, workers: int = 1,
+              log: Any = print, on_row: Any = None) -> list[dict[str, Any]]:
+    """Finding 2 over budgets: each agent variant of ``variants`` (names of :data:`AGENTS`)
+    at each budget of ``budgets``, ``per`` games per colour against each opponent of
+    ``opponents_`` (names of :func:`opponents`); rows as ``run_study``'s, comparison
+    ``curve``. Where the rollout rules stop mattering is :func:`saturation` of these rows.
+    ``on_row(rows so far)`` after each row, so a stopped curve keeps what it finished."""
+    for v in variants:
+        if v not in AGENTS:
+            raise ValueError(f"curve: variant {v!r} is not one of {list(AGENTS)}")
+    known = opponents({})
+    for o in opponents_:
+        if o not in known:
+            raise ValueError(f"curve: opponent {o!r} is not one of {list(known)}")
+    params = json.dumps(dict(game_params), sort_keys=True)
+    pool = ProcessPoolExecutor(workers) if workers > 1 else None
+    rows: list[dict[str, Any]] = []
+    try:
+        for o in opponents_:
+            for budget in budgets:
+                for name in variants:
+                    a = agent(name, int(budget), 0.707)
+                    tasks = [(a, known[o], colour, i, seed, params)
+                             for colour in (0, 1) for i in range(per)]
+                    t = time.process_time()
+                    out = list(pool.map(_play, tasks)) if pool else [_play(x) for x in tasks]
+                    rows.append(_row("curve", a, o, out, per))
+                    log(f"{a[0]} vs {o}: score {rows[-1]['score']:.3f} "
+                        f"({rows[-1]['score_lo']:.3f}-{rows[-1]['score_hi']:.3f}; "
+                        f"{time.process_time() - t:.1f} CPU s in this process)")
+                    if on_row:
+                        on_row(rows)
+    finally:
+        if pool:
+            pool.shutdown()
+    return rows
+
+
+def saturation(rows: list[dict[str, Any]], better: str = "uct_heuristic",
+               worse: str = "uct_plain_rollouts") -> list[dict[str, Any]]:
+    """Per opponent of a curve's rows: the budgets where ``better`` beats ``worse`` with
+    95% intervals apart (its lower bound above the other's upper: ``lifted_at``), and the
+    smallest budget from which it never does again (``saturates_at``: the first budget after
+    the last lifted one; the smallest budget when none is lifted; None when the largest budget
+    is still lifted, i.e. the curve has not saturated). Finding 2 holds at a budget where the
+    rollout rules lift the score beyond the intervals."""
+    out = []
+    for o in dict.fromkeys(r["opponent"] for r in rows):
+        by = {(r["agent"], int(r["simulations"])): r for r in rows if r["opponent"] == o}
+        budgets = sorted({b for (_, b) in by if (better, b) in by and (worse, b) in by})
+        lifted = [b for b in budgets if by[(better, b)]["score_lo"] > by[(worse, b)]["score_hi"]]
+        sat = None
+        if budgets and (not lifted or lifted[-1] != budgets[-1]):
+            later = [b for b in budgets if not lifted or b > lifted[-1]]
+            sat = later[0] if later else None
+        out.append({"opponent": o, "budgets": budgets, "lifted_at": lifted,
+                    "saturates_at": sat})
+    return out
+
+
+def plot_curve(rows: list[dict[str, Any]], png: str | Path) -> None:
+    """Score against budget (log scale), one panel per opponent, one line per variant with its
+    95% interval as a band."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    opps = list(dict.fromkeys(r["opponent"] for r in rows))
+    fig, axes = plt.subplots(1, len(opps), figsize=(5 * len(opps), 3.6), squeeze=False)
+    for ax, o in zip(axes[0], opps, strict=True):
+        for v in dict.fromkeys(r["agent"] for r in rows):
+            rs = sorted((r for r in rows if r["opponent"] == o and r["agent"] == v),
+                        key=lambda r: int(r["simulations"]))
+            x = [int(r["simulations"]) for r in rs]
+            ax.plot(x, [float(r["score"]) for r in rs], marker="o", label=v)
+            ax.fill_between(x, [float(r["score_lo"]) for r in rs],
+                            [float(r["score_hi"]) for r in rs], alpha=0.2)
+        ax.set_xscale("log")
+        ax.set_ylim(0, 1)
+        ax.set_xlabel("simulations per move")
+        ax.set_ylabel("score (draw = half)")
+        ax.set_title(f"against {o}")
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    Path(png).parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(png, dpi=110)
+    plt.close(fig)
+
+
 def write_rows(rows: list[dict[str, Any]], out_path: str | Path) -> None:
     out = Path(out_path)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -235,7 +326,25 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--pilot", metavar="JSON",
                     help='instead of the study, finding 2 only: {"params": {board}, "opponent": '
                          'name, "budgets": {variant: simulations}, "games_per_colour": n}')
+    ap.add_argument("--curve", metavar="JSON",
+                    help='instead of the study, finding 2 over budgets: {"params": {board}, '
+                         '"opponents": [names], "budgets": [simulations], "variants": '
+                         '[names], "games_per_colour": n}; writes --out, a figure beside it '
+                         '(.png) and prints where the rollout rules stop mattering')
     a = ap.parse_args(argv)
+    if a.curve:
+        c = json.loads(a.curve)
+        t = time.perf_counter()
+        rows = run_curve(c.get("params", {}), list(c["opponents"]),
+                         [int(b) for b in c["budgets"]],
+                         list(c.get("variants", ["uct_heuristic", "uct_plain_rollouts"])),
+                         int(c["games_per_colour"]), seed=a.seed, workers=a.workers,
+                         on_row=lambda rows: write_rows(rows, a.out))
+        plot_curve(rows, Path(a.out).with_suffix(".png"))
+        for sat in saturation(rows):
+            print(f"saturation: {json.dumps(sat)}")
+        print(f"wrote {a.out} in {time.perf_counter() - t:.1f} s")
+        return
     if a.pilot:
         p = json.loads(a.pilot)
         t = time.perf_counter()
