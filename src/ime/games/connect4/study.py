@@ -196,16 +196,19 @@ def run_pilot(game_params: Mapping[str, Any], opponent: str, budgets: Mapping[st
 
 def run_curve(game_params: Mapping[str, Any], opponents_: list[str], budgets: list[int],
               variants: list[str], per: int, seed: int = 0, workers: int = 1,
-              log: Any = print, on_row: Any = None) -> list[dict[str, Any]]:
+              log: Any = print, on_row: Any = None,
+              study: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
     """Finding 2 over budgets: each agent variant of ``variants`` (names of :data:`AGENTS`)
     at each budget of ``budgets``, ``per`` games per colour against each opponent of
-    ``opponents_`` (names of :func:`opponents`); rows as ``run_study``'s, comparison
-    ``curve``. Where the rollout rules stop mattering is :func:`saturation` of these rows.
-    ``on_row(rows so far)`` after each row, so a stopped curve keeps what it finished."""
+    ``opponents_`` (names of :func:`opponents`, built from ``study``: the study settings, so
+    ``solver`` is the study's solver bot, not the bot's defaults); rows as ``run_study``'s,
+    comparison ``curve``. Where the rollout rules stop mattering is :func:`saturation` of
+    these rows. ``on_row(rows so far)`` after each row, so a stopped curve keeps what it
+    finished."""
     for v in variants:
         if v not in AGENTS:
             raise ValueError(f"curve: variant {v!r} is not one of {list(AGENTS)}")
-    known = opponents({})
+    known = opponents(study or {})
     for o in opponents_:
         if o not in known:
             raise ValueError(f"curve: opponent {o!r} is not one of {list(known)}")
@@ -329,17 +332,20 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--curve", metavar="JSON",
                     help='instead of the study, finding 2 over budgets: {"params": {board}, '
                          '"opponents": [names], "budgets": [simulations], "variants": '
-                         '[names], "games_per_colour": n}; writes --out, a figure beside it '
-                         '(.png) and prints where the rollout rules stop mattering')
+                         '[names], "games_per_colour": n}, the opponents as the --config '
+                         "study's; writes --out, a figure beside it (.png) and prints where "
+                         'the rollout rules stop mattering')
     a = ap.parse_args(argv)
     if a.curve:
         c = json.loads(a.curve)
         t = time.perf_counter()
+        cfg = yaml.safe_load(Path(a.config).read_text(encoding="utf-8"))
         rows = run_curve(c.get("params", {}), list(c["opponents"]),
                          [int(b) for b in c["budgets"]],
                          list(c.get("variants", ["uct_heuristic", "uct_plain_rollouts"])),
                          int(c["games_per_colour"]), seed=a.seed, workers=a.workers,
-                         on_row=lambda rows: write_rows(rows, a.out))
+                         on_row=lambda rows: write_rows(rows, a.out),
+                         study=study_settings(cfg))
         plot_curve(rows, Path(a.out).with_suffix(".png"))
         for sat in saturation(rows):
             print(f"saturation: {json.dumps(sat)}")
