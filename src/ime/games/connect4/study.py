@@ -212,6 +212,7 @@ def run_curve(game_params: Mapping[str, Any], opponents_: list[str], budgets: li
     for o in opponents_:
         if o not in known:
             raise ValueError(f"curve: opponent {o!r} is not one of {list(known)}")
+    c = float((study or {}).get("c", 0.707))
     params = json.dumps(dict(game_params), sort_keys=True)
     pool = ProcessPoolExecutor(workers) if workers > 1 else None
     rows: list[dict[str, Any]] = []
@@ -219,7 +220,7 @@ def run_curve(game_params: Mapping[str, Any], opponents_: list[str], budgets: li
         for o in opponents_:
             for budget in budgets:
                 for name in variants:
-                    a = agent(name, int(budget), 0.707)
+                    a = agent(name, int(budget), c)
                     tasks = [(a, known[o], colour, i, seed, params)
                              for colour in (0, 1) for i in range(per)]
                     t = time.process_time()
