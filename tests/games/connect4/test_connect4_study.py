@@ -64,13 +64,18 @@ def test_saturation_finds_where_the_rollout_rules_stop_lifting_the_score():
             _curve_row(h, 10000, 0.20, 0.30), _curve_row(p, 10000, 0.18, 0.28),
             _curve_row(h, 30000, 0.20, 0.30), _curve_row(p, 30000, 0.19, 0.29)]
     assert saturation(rows) == [{"opponent": "solver", "budgets": [1000, 3000, 10000, 30000],
-                                 "lifted_at": [1000, 3000], "saturates_at": 10000}]
+                                 "lifted_at": [1000, 3000], "saturates_at": 10000,
+                                 "reversed_at": []}]
+    # plain rollouts ahead with intervals apart: reported as reversed, not as lifted
+    flipped = rows[:6] + [_curve_row(h, 30000, 0.20, 0.30), _curve_row(p, 30000, 0.35, 0.45)]
+    assert saturation(flipped)[0]["reversed_at"] == [30000]
+    assert saturation(flipped)[0]["saturates_at"] == 10000
     # still apart at the largest budget: not saturated
     assert saturation(rows[:4])[0]["saturates_at"] is None
     # never apart: no lift anywhere, "saturated" from the smallest budget
     flat = [_curve_row(h, 1000, 0.1, 0.3), _curve_row(p, 1000, 0.2, 0.4)]
     assert saturation(flat)[0] == {"opponent": "solver", "budgets": [1000], "lifted_at": [],
-                                   "saturates_at": 1000}
+                                   "saturates_at": 1000, "reversed_at": []}
 
 
 def test_curve_cli_writes_rows_figure_and_saturation(tmp_path, capsys):
@@ -86,7 +91,11 @@ def test_curve_cli_writes_rows_figure_and_saturation(tmp_path, capsys):
         ("curve", "uct_heuristic", "20", "2"), ("curve", "uct_plain_rollouts", "20", "2"),
         ("curve", "uct_heuristic", "40", "2"), ("curve", "uct_plain_rollouts", "40", "2")]
     assert out.with_suffix(".png").stat().st_size > 0
-    assert 'saturation: {"opponent": "random", "budgets": [20, 40]' in capsys.readouterr().out
+    printed = [x for x in capsys.readouterr().out.splitlines() if x.startswith("saturation")]
+    assert printed and printed[0].startswith(
+        'saturation: {"opponent": "random", "budgets": [20, 40]')
+    main(["--saturation", str(out)])  # the same verdict from the CSV alone
+    assert [x for x in capsys.readouterr().out.splitlines()] == printed
     with pytest.raises(ValueError, match="variant 'nope' is not one of"):
         main(["--curve", spec.replace('"games_per_colour"', '"variants": ["nope"], '
                                       '"games_per_colour"'), "--out", str(out)])

@@ -243,19 +243,23 @@ def saturation(rows: list[dict[str, Any]], better: str = "uct_heuristic",
     95% intervals apart (its lower bound above the other's upper: ``lifted_at``), and the
     smallest budget from which it never does again (``saturates_at``: the first budget after
     the last lifted one; the smallest budget when none is lifted; None when the largest budget
-    is still lifted, i.e. the curve has not saturated). Finding 2 holds at a budget where the
+    is still lifted, i.e. the curve has not saturated), and the budgets where ``worse`` beats
+    ``better`` with intervals apart (``reversed_at``). Finding 2 holds at a budget where the
     rollout rules lift the score beyond the intervals."""
     out = []
     for o in dict.fromkeys(r["opponent"] for r in rows):
         by = {(r["agent"], int(r["simulations"])): r for r in rows if r["opponent"] == o}
         budgets = sorted({b for (_, b) in by if (better, b) in by and (worse, b) in by})
-        lifted = [b for b in budgets if by[(better, b)]["score_lo"] > by[(worse, b)]["score_hi"]]
+        lo = {k: float(r["score_lo"]) for k, r in by.items()}  # rows from a CSV hold strings
+        hi = {k: float(r["score_hi"]) for k, r in by.items()}
+        lifted = [b for b in budgets if lo[(better, b)] > hi[(worse, b)]]
+        reversed_ = [b for b in budgets if lo[(worse, b)] > hi[(better, b)]]
         sat = None
         if budgets and (not lifted or lifted[-1] != budgets[-1]):
             later = [b for b in budgets if not lifted or b > lifted[-1]]
             sat = later[0] if later else None
         out.append({"opponent": o, "budgets": budgets, "lifted_at": lifted,
-                    "saturates_at": sat})
+                    "saturates_at": sat, "reversed_at": reversed_})
     return out
 
 
@@ -336,7 +340,14 @@ def main(argv: list[str] | None = None) -> None:
                          '[names], "games_per_colour": n}, the opponents as the --config '
                          "study's; writes --out, a figure beside it (.png) and prints where "
                          'the rollout rules stop mattering')
+    ap.add_argument("--saturation", metavar="CSV",
+                    help="print saturation() of a curve's CSV (written by --curve) and exit")
     a = ap.parse_args(argv)
+    if a.saturation:
+        with open(a.saturation, newline="", encoding="utf-8") as fh:
+            for sat in saturation(list(csv.DictReader(fh))):
+                print(f"saturation: {json.dumps(sat)}")
+        return
     if a.curve:
         c = json.loads(a.curve)
         t = time.perf_counter()
