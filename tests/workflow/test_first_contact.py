@@ -21,7 +21,7 @@ from workflow_helpers import copy_workflow, overrides_arg, planned_jobs, snakema
 
 from ime.core.registry import known_games
 from ime.workflow import ConfigError, default_config_dir, game_options, setup_workflow
-from ime.workflow.compose import compose, config_arg, parse_overrides
+from ime.workflow.compose import compose, config_arg, could_sweep, parse_overrides
 from ime.workflow.setup import Workflow
 
 CONFIG = default_config_dir()
@@ -144,6 +144,24 @@ def test_hydras_comma_sweep_points_to_sweep_key_and_values(given: str) -> None:
 def test_lists_and_quoted_values_are_not_sweeps() -> None:
     cfg = compose(["scale=tiny", "game.targets=[rev1,rev2]"])
     assert list(cfg.game.targets) == ["rev1", "rev2"]
+
+
+def test_overrides_without_comma_or_parenthesis_skip_hydras_parser() -> None:
+    """``scale=thesis`` cannot be a sweep, so checking it imports no Hydra parser (0.1 s on
+    every Snakemake start); a comma still reaches the parser and its verdict."""
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from ime.workflow.compose import refuse_hydra_sweeps\n"
+            "refuse_hydra_sweeps(['scale=thesis', 'game.targets=[rev5]', '~net'])\n"
+            "print('hydra.core.override_parser.overrides_parser' in sys.modules)\n"
+            "refuse_hydra_sweeps(['game.targets=[rev1,rev2]'])\n"
+            "print('hydra.core.override_parser.overrides_parser' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["False", "True"]
+    assert not could_sweep("scale=thesis") and could_sweep("train.lr=choice(1,2)")
 
 
 # --- 4. worker counts -------------------------------------------------------------------------

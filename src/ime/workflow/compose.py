@@ -99,6 +99,15 @@ SWEEP_HINT = ("sweep with sweep.key/sweep.values instead, e.g. "
               "for a list value write {key}=[a,b]")
 
 
+def could_sweep(item: str) -> bool:
+    """Whether an override could be Hydra's multirun: every sweep form (``a,b``, ``choice(..)``,
+    ``range(..)``, ``interval(..)``, ``glob(..)``) has a comma or a parenthesis in its value, so
+    ``scale=thesis`` or ``game.targets=[rev5]`` need not meet Hydra's parser (0.1 s to import,
+    on every Snakemake start with such overrides)."""
+    value = item.partition("=")[2]
+    return "," in value or "(" in value
+
+
 def refuse_hydra_sweeps(overrides: Sequence[str]) -> None:
     """Raise on Hydra's multirun syntax (``train.lr=0.001,0.002``, ``choice(...)``,
     ``range(...)``), pointing at ``sweep.key``/``sweep.values``.
@@ -110,10 +119,7 @@ def refuse_hydra_sweeps(overrides: Sequence[str]) -> None:
     """
     if not overrides:
         return  # nothing to check; spares the no-override run Hydra's parser (0.1 s to import)
-    from hydra.core.override_parser.overrides_parser import OverridesParser
-    from hydra.errors import HydraException
-
-    parser = OverridesParser.create()
+    parser = None  # Hydra's parser, imported only for an item that could be a sweep
     previous: str | None = None
     for i, item in enumerate(overrides):
         if "=" not in item and not item.startswith("~"):
@@ -126,6 +132,12 @@ def refuse_hydra_sweeps(overrides: Sequence[str]) -> None:
                     + SWEEP_HINT.format(key=key.lstrip("+~"), values=",".join(values)))
             raise ConfigError(f"{item!r} is not an override: write key=value (e.g. scale=tiny)")
         previous = item if "=" in item else None
+        if not could_sweep(item):
+            continue
+        from hydra.core.override_parser.overrides_parser import OverridesParser
+        from hydra.errors import HydraException
+
+        parser = parser or OverridesParser.create()
         try:
             parsed = parser.parse_override(item)
         except HydraException:
