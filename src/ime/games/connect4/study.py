@@ -164,6 +164,16 @@ def run_study(study: Mapping[str, Any], game_params: Mapping[str, Any] | None = 
     return rows
 
 
+def _play_point(pool: ProcessPoolExecutor | None, comparison: str, hero: Spec, opp_name: str,
+                opp: Spec, per: int, seed: int, params: str) -> tuple[dict[str, Any], float]:
+    """``per`` games per colour of ``hero`` against ``opp``: the table row, and the CPU seconds
+    this process spent on them (all of them with one worker)."""
+    tasks = [(hero, opp, colour, i, seed, params) for colour in (0, 1) for i in range(per)]
+    t = time.process_time()
+    out = list(pool.map(_play, tasks)) if pool else [_play(x) for x in tasks]
+    return _row(comparison, hero, opp_name, out, per), time.process_time() - t
+
+
 def run_pilot(game_params: Mapping[str, Any], opponent: str, budgets: Mapping[str, int],
               per: int, seed: int = 0, workers: int = 1, log: Any = print,
               on_row: Any = None) -> list[dict[str, Any]]:
@@ -180,12 +190,9 @@ def run_pilot(game_params: Mapping[str, Any], opponent: str, budgets: Mapping[st
     try:
         for name, budget in budgets.items():
             a = agent(name, int(budget), 0.707)
-            tasks = [(a, opp, colour, i, seed, params) for colour in (0, 1) for i in range(per)]
-            t = time.process_time()
-            out = list(pool.map(_play, tasks)) if pool else [_play(x) for x in tasks]
-            rows.append(_row("pilot", a, opponent, out, per))
-            log(f"{a[0]} vs {opponent}: {json.dumps(rows[-1])} "
-                f"({time.process_time() - t:.1f} CPU s in this process)")
+            row, cpu = _play_point(pool, "pilot", a, opponent, opp, per, seed, params)
+            rows.append(row)
+            log(f"{a[0]} vs {opponent}: {json.dumps(row)} ({cpu:.1f} CPU s in this process)")
             if on_row:
                 on_row(rows)
     finally:
@@ -221,14 +228,10 @@ def run_curve(game_params: Mapping[str, Any], opponents_: list[str], budgets: li
             for budget in budgets:
                 for name in variants:
                     a = agent(name, int(budget), c)
-                    tasks = [(a, known[o], colour, i, seed, params)
-                             for colour in (0, 1) for i in range(per)]
-                    t = time.process_time()
-                    out = list(pool.map(_play, tasks)) if pool else [_play(x) for x in tasks]
-                    rows.append(_row("curve", a, o, out, per))
-                    log(f"{a[0]} vs {o}: score {rows[-1]['score']:.3f} "
-                        f"({rows[-1]['score_lo']:.3f}-{rows[-1]['score_hi']:.3f}; "
-                        f"{time.process_time() - t:.1f} CPU s in this process)")
+                    row, cpu = _play_point(pool, "curve", a, o, known[o], per, seed, params)
+                    rows.append(row)
+                    log(f"{a[0]} vs {o}: score {row['score']:.3f} ({row['score_lo']:.3f}-"
+                        f"{row['score_hi']:.3f}; {cpu:.1f} CPU s in this process)")
                     if on_row:
                         on_row(rows)
     finally:
