@@ -18,7 +18,13 @@
 #      3 jobs holding 3 cores instead of 15; docs/pipeline.md, "Cores, workers and priorities");
 #      both are runtime keys: the results directory is the same as without them;
 #   5. samples GPU use, GPU memory, CPU busy and the load average every 2 s into $OUT/gpu.csv;
-#   6. always (after the deadline too) writes $OUT/summary.json and summary.md
+#   6. keeps a record of its calls on the machine ($STATE/calls.tsv): a whole run too long for
+#      one call of the device tool is finished by calling the script again at once on the same
+#      warm machine (the repository's ignored outputs and /tmp stay; Snakemake resumes with
+#      --rerun-incomplete, a call cut at its deadline loses only the jobs it cut), the warm-up
+#      is skipped after the first call, and the summary adds the Snakemake seconds of every
+#      call so far (snakemake_s_all_calls): the whole run's wall, less the restarts;
+#   7. always (after the deadline too) writes $OUT/summary.json and summary.md
 #      (scripts/bench_summary.py: per rule jobs, wall and CPU seconds, end times, steps done) and
 #      $OUT/bench.tgz (benchmarks/, logs/, .snakemake/log/, results' csv/json/md, data's json).
 #      $OUT/run.log is this script's whole output.
@@ -30,7 +36,9 @@
 #   OUT=/tmp/devout bash scripts/device_thesis.sh --scale tiny --deadline 120
 # Environment: OUT (default /tmp/ime_device_out), PYTHON (python3), SITE (/tmp/site),
 # IME_NUMBA_CACHE (/tmp/ime_numba: a cold cache, so the warm-up's time is the compile time),
-# IME_COMMIT (the commit to record; default `git rev-parse HEAD`, which the device's copy lacks).
+# IME_COMMIT (the commit to record; default `git rev-parse HEAD`, which the device's copy lacks),
+# IME_DEVICE_STATE (/tmp/ime_device_state: the record of earlier calls on this machine; delete it
+# to measure a run from scratch).
 set -uo pipefail
 
 SCALE=thesis
@@ -69,15 +77,29 @@ T0=$(now)
 COMMIT=${IME_COMMIT:-$(git rev-parse HEAD 2> /dev/null || echo unknown)}
 echo "== device_thesis.sh $(date -u +%FT%TZ): scale=$SCALE deadline=${DEADLINE}s cores=$CORES target=${TARGET:-all} commit=$COMMIT"
 
+# -- 6 (the record of earlier calls on this machine) ----------------------------------------------
+STATE=${IME_DEVICE_STATE:-/tmp/ime_device_state}
+mkdir -p "$STATE"
+CALL=$(( $(cat "$STATE/calls.tsv" 2> /dev/null | wc -l) + 1 ))
+PREV_S=$(awk -F'\t' '{ s += $1 } END { printf "%.1f", s + 0 }' "$STATE/calls.tsv" 2> /dev/null || echo 0)
+[ "$CALL" -gt 1 ] && echo "== call $CALL on this machine: $PREV_S s of Snakemake in the earlier calls ($STATE/calls.tsv)"
+
 # -- 3 (started first: it needs only numba and IME, so it overlaps the install) -------------------
 WARM_LOG=$(mktemp)
-(
-    t=$(now)
-    PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}" "$PYTHON" -m ime bench reversi --quick \
-        --only bots --only judge --only solver > "$WARM_LOG" 2>&1
-    echo "rc=$? seconds=$(since "$t")" >> "$WARM_LOG"
-) &
-WARM_PID=$!
+if [ -f "$STATE/warm" ]; then
+    echo "rc=0 seconds=0 (skipped: numba's cache was warmed by an earlier call)" > "$WARM_LOG"
+    WARM_PID=""
+else
+    (
+        t=$(now)
+        PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}" "$PYTHON" -m ime bench reversi --quick \
+            --only bots --only judge --only solver > "$WARM_LOG" 2>&1
+        rc=$?
+        echo "rc=$rc seconds=$(since "$t")" >> "$WARM_LOG"
+        [ "$rc" = 0 ] && touch "$STATE/warm"
+    ) &
+    WARM_PID=$!
+fi
 
 # -- 1 ---------------------------------------------------------------------------------------------
 T_INSTALL=$(now)
@@ -134,10 +156,10 @@ fi
 [ -n "$EXTRA" ] && OV="$OV,$EXTRA"
 
 # -- 3 (wait) --------------------------------------------------------------------------------------
-wait "$WARM_PID"
+[ -n "$WARM_PID" ] && wait "$WARM_PID"
 echo "== numba warm-up (ime bench reversi --quick --only bots --only judge --only solver, cache $IME_NUMBA_CACHE)"
 cat "$WARM_LOG"
-WARM_S=$(sed -n 's/^rc=[0-9]* seconds=//p' "$WARM_LOG")
+WARM_S=$(sed -n 's/^rc=[0-9]* seconds=\([0-9.]*\).*/\1/p' "$WARM_LOG")
 WARM_RC=$(sed -n 's/^rc=\([0-9]*\) .*/\1/p' "$WARM_LOG")
 rm -f "$WARM_LOG"
 
@@ -176,6 +198,9 @@ SM_S=$(since "$T_SM")
 kill "$SAMPLER_PID" 2> /dev/null; wait "$SAMPLER_PID" 2> /dev/null
 TIMED_OUT=false; case $SM_RC in 124|137) TIMED_OUT=true ;; esac
 echo "== $(date -u +%T) snakemake rc=$SM_RC after ${SM_S}s (timed out: $TIMED_OUT)"
+printf '%s\t%s\n' "$SM_S" "$SM_RC" >> "$STATE/calls.tsv"
+ALL_S=$(awk -v a="$PREV_S" -v b="$SM_S" 'BEGIN { printf "%.1f", a + b }')
+echo "== Snakemake over the $CALL call(s) on this machine: ${ALL_S}s"
 echo "== processes still using CPU:"; ps -eo pid,pgid,etimes,pcpu,args --sort=-pcpu | awk 'NR == 1 || $4 > 20' | head -20 | cut -c1-160
 
 # -- 6 ---------------------------------------------------------------------------------------------
@@ -186,7 +211,8 @@ echo "== processes still using CPU:"; ps -eo pid,pgid,etimes,pcpu,args --sort=-p
     --meta "warmup_rc=${WARM_RC:-null}" --meta "snakemake_s=$SM_S" --meta "snakemake_rc=$SM_RC" \
     --meta "timed_out=$TIMED_OUT" --meta "gpu=\"$GPU_NAME\"" --meta "cuda=\"$CUDA\"" \
     --meta "python=\"$PY_V\"" --meta "torch=\"$TORCH_V\"" --meta "numba=\"$NUMBA_V\"" \
-    --meta "nproc=$(nproc)" --meta "commit=\"$COMMIT\"" \
+    --meta "nproc=$(nproc)" --meta "commit=\"$COMMIT\"" --meta "call=$CALL" \
+    --meta "snakemake_s_all_calls=$ALL_S" \
     --meta "before_pack_s=$(since "$T0")" || echo "device_thesis.sh: bench_summary.py failed"
 
 LIST=$(mktemp)
