@@ -28,12 +28,13 @@ Standalone: ``python -m ime.games.connect4.study --out results/connect4/seed002.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import functools
 import json
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -134,7 +135,6 @@ def run_study(study: Mapping[str, Any], game_params: Mapping[str, Any] | None = 
     seed = int(study.get("seed", seed))
     params = json.dumps(dict(game_params or {}), sort_keys=True)
     opps = opponents(study)
-    pool = ProcessPoolExecutor(workers) if workers > 1 else None
 
     def games(a: Spec, opponent: Spec, n: int) -> list[float]:
         tasks = [(a, opponent, colour, i, seed, params) for colour in (0, 1) for i in range(n)]
@@ -144,7 +144,7 @@ def run_study(study: Mapping[str, Any], game_params: Mapping[str, Any] | None = 
             f"({time.perf_counter() - t:.1f} s)")
         return out
 
-    try:
+    with _pool(workers) as pool:
         hero = agent("uct_heuristic", sims, c)
         rows = [_row("graded", hero, name, games(hero, opp, per), per)
                 for name, opp in opps.items()]
@@ -158,10 +158,18 @@ def run_study(study: Mapping[str, Any], game_params: Mapping[str, Any] | None = 
                 for name in AGENTS:
                     a = agent(name, int(budget), c)
                     rows.append(_row("rollouts", a, o, games(a, opps[o], roll_per), roll_per))
+    return rows
+
+
+@contextlib.contextmanager
+def _pool(workers: int) -> Iterator[ProcessPoolExecutor | None]:
+    """A process pool of ``workers`` (None for one: the games run in this process)."""
+    pool = ProcessPoolExecutor(workers) if workers > 1 else None
+    try:
+        yield pool
     finally:
         if pool:
             pool.shutdown()
-    return rows
 
 
 def _play_point(pool: ProcessPoolExecutor | None, comparison: str, hero: Spec, opp_name: str,
@@ -185,9 +193,8 @@ def run_pilot(game_params: Mapping[str, Any], opponent: str, budgets: Mapping[st
     pilot stopped for its CPU budget keeps the variants it finished."""
     params = json.dumps(dict(game_params), sort_keys=True)
     opp = opponents({})[opponent]
-    pool = ProcessPoolExecutor(workers) if workers > 1 else None
     rows = []
-    try:
+    with _pool(workers) as pool:
         for name, budget in budgets.items():
             a = agent(name, int(budget), 0.707)
             row, cpu = _play_point(pool, "pilot", a, opponent, opp, per, seed, params)
@@ -195,9 +202,6 @@ def run_pilot(game_params: Mapping[str, Any], opponent: str, budgets: Mapping[st
             log(f"{a[0]} vs {opponent}: {json.dumps(row)} ({cpu:.1f} CPU s in this process)")
             if on_row:
                 on_row(rows)
-    finally:
-        if pool:
-            pool.shutdown()
     return rows
 
 
@@ -221,9 +225,8 @@ def run_curve(game_params: Mapping[str, Any], opponents_: list[str], budgets: li
             raise ValueError(f"curve: opponent {o!r} is not one of {list(known)}")
     c = float((study or {}).get("c", 0.707))
     params = json.dumps(dict(game_params), sort_keys=True)
-    pool = ProcessPoolExecutor(workers) if workers > 1 else None
     rows: list[dict[str, Any]] = []
-    try:
+    with _pool(workers) as pool:
         for o in opponents_:
             for budget in budgets:
                 for name in variants:
@@ -234,9 +237,6 @@ def run_curve(game_params: Mapping[str, Any], opponents_: list[str], budgets: li
                         f"{row['score_hi']:.3f}; {cpu:.1f} CPU s in this process)")
                     if on_row:
                         on_row(rows)
-    finally:
-        if pool:
-            pool.shutdown()
     return rows
 
 
