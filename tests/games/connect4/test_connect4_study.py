@@ -99,3 +99,20 @@ def test_curve_cli_writes_rows_figure_and_saturation(tmp_path, capsys):
     with pytest.raises(ValueError, match="variant 'nope' is not one of"):
         main(["--curve", spec.replace('"games_per_colour"', '"variants": ["nope"], '
                                       '"games_per_colour"'), "--out", str(out)])
+
+
+@pytest.mark.parametrize("spec, says", [
+    ("{not json", "not JSON"),
+    ('{"opponents": ["random"], "budgets": [20]}', "missing ['games_per_colour']"),
+    ('{"opponents": ["random"], "budgets": [0], "games_per_colour": 1}', "budgets must be"),
+    ('{"opponents": ["random"], "budgets": 20, "games_per_colour": 1}', "budgets must be"),
+    ('{"opponents": ["random"], "budgets": [20], "games_per_colour": 0}', "games_per_colour"),
+])
+def test_curve_cli_refuses_a_bad_spec_naming_what_is_wrong(spec, says, tmp_path, capsys):
+    from ime.games.connect4.study import main
+
+    with pytest.raises(SystemExit) as e:
+        main(["--curve", spec, "--out", str(tmp_path / "x.csv")])
+    assert e.value.code == 2
+    assert says in capsys.readouterr().err
+    assert not (tmp_path / "x.csv").exists()

@@ -240,6 +240,30 @@ def run_curve(game_params: Mapping[str, Any], opponents_: list[str], budgets: li
     return rows
 
 
+def curve_spec(text: str) -> dict[str, Any]:
+    """The ``--curve`` JSON, checked: ``opponents`` (names), ``budgets`` (simulations, each
+    >= 1), ``games_per_colour`` (>= 1), optional ``params`` (the board) and ``variants``
+    (default: heuristic and plain rollouts). A ``ValueError`` says what is wrong."""
+    try:
+        c = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"not JSON ({e}): {text!r}") from None
+    if not isinstance(c, dict):
+        raise ValueError(f"expected a JSON object, got {text!r}")
+    missing = [k for k in ("opponents", "budgets", "games_per_colour") if k not in c]
+    if missing:
+        raise ValueError(f"missing {missing} in {text!r}")
+    budgets, per = c["budgets"], c["games_per_colour"]
+    if not isinstance(budgets, list) or not budgets or not all(
+            isinstance(b, int) and not isinstance(b, bool) and b >= 1 for b in budgets):
+        raise ValueError(f"budgets must be a list of simulation counts >= 1, got {budgets!r}")
+    if not isinstance(per, int) or isinstance(per, bool) or per < 1:
+        raise ValueError(f"games_per_colour must be an integer >= 1, got {per!r}")
+    return {"params": dict(c.get("params") or {}), "opponents": list(c["opponents"]),
+            "budgets": budgets, "games_per_colour": per,
+            "variants": list(c.get("variants") or ["uct_heuristic", "uct_plain_rollouts"])}
+
+
 def saturation(rows: list[dict[str, Any]], better: str = "uct_heuristic",
                worse: str = "uct_plain_rollouts") -> list[dict[str, Any]]:
     """Per opponent of a curve's rows: the budgets where ``better`` beats ``worse`` with
@@ -352,13 +376,14 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"saturation: {json.dumps(sat)}")
         return
     if a.curve:
-        c = json.loads(a.curve)
+        try:
+            c = curve_spec(a.curve)
+        except ValueError as e:
+            ap.error(f"--curve: {e}")
         t = time.perf_counter()
         cfg = yaml.safe_load(Path(a.config).read_text(encoding="utf-8"))
-        rows = run_curve(c.get("params", {}), list(c["opponents"]),
-                         [int(b) for b in c["budgets"]],
-                         list(c.get("variants", ["uct_heuristic", "uct_plain_rollouts"])),
-                         int(c["games_per_colour"]), seed=a.seed, workers=a.workers,
+        rows = run_curve(c["params"], c["opponents"], c["budgets"], c["variants"],
+                         c["games_per_colour"], seed=a.seed, workers=a.workers,
                          on_row=lambda rows: write_rows(rows, a.out),
                          study=study_settings(cfg))
         plot_curve(rows, Path(a.out).with_suffix(".png"))
