@@ -134,10 +134,11 @@ def refuse_hydra_sweeps(overrides: Sequence[str]) -> None:
         previous = item if "=" in item else None
         if not could_sweep(item):
             continue
-        from hydra.core.override_parser.overrides_parser import OverridesParser
-        from hydra.errors import HydraException
+        if parser is None:
+            from hydra.core.override_parser.overrides_parser import OverridesParser
+            from hydra.errors import HydraException
 
-        parser = parser or OverridesParser.create()
+            parser = OverridesParser.create()
         try:
             parsed = parser.parse_override(item)
         except HydraException:

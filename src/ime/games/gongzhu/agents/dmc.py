@@ -664,10 +664,13 @@ def train(cfg: DMCConfig, log=print) -> Progress:
     t0 = time.perf_counter()
     wall0 = prog.wall_s
     last_buffer_t, last_buffer_deals = t0, int(episode_counter.sum())
-    # the progress report's marks: reset by every curve row and every report
-    mark_t, mark_deals, mark_buffers = t0, last_buffer_deals, 0
-    mark_steps = dict(prog.steps)
-    received = 0
+    received = 0  # full buffers taken from the queue
+
+    def marks() -> tuple[float, int, int, dict[str, int]]:
+        """Where the progress report counts from: reset by every curve row and every report."""
+        return time.perf_counter(), int(episode_counter.sum()), received, dict(prog.steps)
+
+    mark_t, mark_deals, mark_buffers, mark_steps = marks()
     try:
         while prog.frames < cfg.frames:
             if time.perf_counter() - mark_t >= PROGRESS_REPORT_S:
@@ -676,9 +679,7 @@ def train(cfg: DMCConfig, log=print) -> Progress:
                     {k: prog.steps[k] - mark_steps.get(k, 0) for k in KINDS},
                     received - mark_buffers, int(episode_counter.sum()) - mark_deals,
                     time.perf_counter() - mark_t, [now - t for t in deal_started.tolist()]))
-                mark_t, mark_deals, mark_buffers = (time.perf_counter(),
-                                                    int(episode_counter.sum()), received)
-                mark_steps = dict(prog.steps)
+                mark_t, mark_deals, mark_buffers, mark_steps = marks()
             try:
                 stream, index = full_queue.get(timeout=STALL_REPORT_S)
             except queue.Empty:
@@ -739,9 +740,7 @@ def train(cfg: DMCConfig, log=print) -> Progress:
             if row is not None:
                 _append_curve(curve, row)
                 log(" ".join(f"{k}={v}" for k, v in row.items() if v != ""))
-                mark_t, mark_deals, mark_buffers = (time.perf_counter(),
-                                                    int(episode_counter.sum()), received)
-                mark_steps = dict(prog.steps)
+                mark_t, mark_deals, mark_buffers, mark_steps = marks()
             if prog.frames >= prog.next_save or prog.frames >= cfg.frames:
                 prog.returns = {p: list(returns[p]) for p in POSITIONS}
                 save_checkpoint(out, cfg, learner, prog, episode_counter)
