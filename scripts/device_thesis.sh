@@ -17,7 +17,8 @@
 #      goes missing) and train.stack_bots=true (one GPU job per net trains every target's folds,
 #      3 jobs holding 3 cores instead of 15; docs/pipeline.md, "Cores, workers and priorities");
 #      both are runtime keys: the results directory is the same as without them;
-#   5. samples GPU use, GPU memory, CPU busy and the load average every 2 s into $OUT/gpu.csv;
+#   5. samples GPU use, GPU memory, CPU busy and steal, the load average and a one-core speed probe
+#      every 2 s into $OUT/gpu.csv (scripts/device_sampler.sh);
 #   6. keeps a record of its calls on the machine ($STATE/calls.tsv): a whole run too long for
 #      one call of the device tool is finished by calling the script again at once on the same
 #      warm machine (the repository's ignored outputs and /tmp stay; Snakemake resumes with
@@ -137,8 +138,9 @@ echo "== install ${INSTALL_S}s; snakemake $SMK_V"
 
 # -- 2 ---------------------------------------------------------------------------------------------
 echo "== facts"
-echo "nproc: $(nproc); memory: $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)"
-command -v nvidia-smi > /dev/null && nvidia-smi -L || echo "nvidia-smi: not found"
+# shellcheck source=scripts/device_sampler.sh
+source scripts/device_sampler.sh
+machine_facts
 FACTS=$("$PYTHON" -c '
 import platform, numba, torch
 print(platform.python_version(), torch.__version__, numba.__version__, torch.cuda.is_available(),
@@ -165,25 +167,7 @@ rm -f "$WARM_LOG"
 
 # -- 5 ---------------------------------------------------------------------------------------------
 T_SM=$(now)
-sample() {
-    local prev_total=0 prev_idle=0 total idle busy g
-    echo "t_s,cpu_busy_pct,load1,load5,load15,gpu_util_pct,gpu_mem_mib"
-    while :; do
-        read -r _ u n s i w q sq st _ < /proc/stat
-        total=$((u + n + s + i + w + q + sq + st)); idle=$((i + w))
-        busy=""
-        [ "$prev_total" -gt 0 ] && [ "$total" -gt "$prev_total" ] && \
-            busy=$(( 100 * (total - prev_total - idle + prev_idle) / (total - prev_total) ))
-        prev_total=$total; prev_idle=$idle
-        read -r l1 l5 l15 _ < /proc/loadavg
-        g=""
-        command -v nvidia-smi > /dev/null && g=$(nvidia-smi --query-gpu=utilization.gpu,memory.used \
-            --format=csv,noheader,nounits 2>/dev/null | head -1 | tr -d ' ')
-        echo "$(since "$T_SM"),$busy,$l1,$l5,$l15,${g:-,}"
-        sleep 2
-    done
-}
-sample > "$OUT/gpu.csv" &
+sample "$T_SM" > "$OUT/gpu.csv" &
 SAMPLER_PID=$!
 
 # -- 4 ---------------------------------------------------------------------------------------------
