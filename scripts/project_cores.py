@@ -262,6 +262,24 @@ def _fixed(values: Iterable[str]) -> dict[str, float]:
     return out
 
 
+def _priorities(values: Iterable[str]) -> dict[str, int]:
+    out = {}
+    for v in values:
+        rule, sep, prio = v.partition("=")
+        if not sep or not prio.lstrip("-").isdigit():
+            raise SystemExit(f"--priority {v!r}: expected RULE=INTEGER")
+        out[rule] = int(prio)
+    return out
+
+
+def reprioritise(jobs: Mapping[int, Job], priorities: Mapping[str, int]) -> None:
+    """Give every job of a rule named in ``priorities`` that priority instead of the one the
+    run logged: what would the same jobs have done under another ordering?"""
+    for j in jobs.values():
+        if j.rule in priorities:
+            j.priority = priorities[j.rule]
+
+
 def newest_log(run: Path) -> Path:
     """The newest Snakemake log that ran jobs (``--detailed-summary`` and dry runs write logs
     too)."""
@@ -286,6 +304,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                     help="rules that divide their CPU over --workers threads (comma-separated)")
     ap.add_argument("--fixed", action="append", default=[], metavar="RULE=SECONDS",
                     help="a rule's jobs take this long each (e.g. training on a GPU)")
+    ap.add_argument("--priority", action="append", default=[], metavar="RULE=N",
+                    help="schedule a rule's jobs at this priority instead of the logged one "
+                         "(e.g. eval_keys=0: the ordering before KEYS_PRIORITY)")
     ap.add_argument("--json", type=Path, help="write the projection as JSON here")
     args = ap.parse_args(argv)
     workers = args.workers or max(1, (args.cores - 1) // 3)
@@ -294,6 +315,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     jobs = load_run(args.run, args.log or newest_log(args.run), args.summary)
     if not jobs:
         raise SystemExit("no jobs in the log")
+    reprioritise(jobs, _priorities(args.priority))
     p = project(jobs, machine)
     if args.json:
         args.json.write_text(json.dumps(p, indent=1) + "\n", encoding="utf-8")

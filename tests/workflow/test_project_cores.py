@@ -58,6 +58,17 @@ def test_priority_decides_who_gets_the_last_core() -> None:
     assert times[1] == (0.0, 1.0) and times[2] == (1.0, 2.0) and times[0] == (2.0, 12.0)
 
 
+def test_a_rule_rescheduled_at_another_priority() -> None:
+    # the same jobs with eval_keys raised above matches: now the key job takes the one core first
+    jobs = {0: _job(0, "eval_keys", 10.0, priority=0), 1: _job(1, "matches", 1.0, priority=10),
+            2: _job(2, "train", 1.0, deps=[1], priority=10)}
+    pc.reprioritise(jobs, pc._priorities(["eval_keys=20"]))
+    times = pc.schedule(jobs, pc.Machine(cores=1, parallel=frozenset()))
+    assert times[0] == (0.0, 10.0) and times[1] == (10.0, 11.0)
+    with pytest.raises(SystemExit, match="RULE=INTEGER"):
+        pc._priorities(["eval_keys=high"])
+
+
 def test_fixed_durations_replace_measured_cpu() -> None:
     jobs = {0: _job(0, "train_reversi", 1000.0), 1: _job(1, "matches", 2.0)}
     p = pc.project(jobs, pc.Machine(cores=4, fixed={"train_reversi": 70.0}))
