@@ -116,3 +116,36 @@ def test_curve_cli_refuses_a_bad_spec_naming_what_is_wrong(spec, says, tmp_path,
     assert e.value.code == 2
     assert says in capsys.readouterr().err
     assert not (tmp_path / "x.csv").exists()
+
+
+def test_pilot_cli_uses_the_study_settings_and_refuses_unknown_names(tmp_path, capsys,
+                                                                     monkeypatch):
+    """--pilot plays each variant at its own budget against an opponent of the --config study
+    (the study's solver and c, as --curve's), and names a mistyped opponent or variant."""
+    from ime.games.connect4.study import main, opponents, run_pilot
+
+    out = tmp_path / "pilot.csv"
+    spec = ('{"params": {"width": 6, "height": 5}, "opponent": "uct_plain", '
+            '"budgets": {"uct_heuristic": 30, "uct_plain_rollouts": 20}, "games_per_colour": 1}')
+    main(["--pilot", spec, "--workers", "1", "--out", str(out)])
+    rows = list(csv.DictReader(out.open()))
+    assert [(r["comparison"], r["agent"], r["simulations"], r["opponent"], r["games"])
+            for r in rows] == [("pilot", "uct_heuristic", "30", "uct_plain", "2"),
+                               ("pilot", "uct_plain_rollouts", "20", "uct_plain", "2")]
+    # the opponent and the agents' c are the study's (here a plain UCT of 7 simulations, c 0.5)
+    import ime.games.connect4.study as st
+
+    met = []
+    monkeypatch.setattr(st, "_play_point", lambda pool, comparison, a, name, opp, *rest: (
+        met.append((a, opp)) or ({}, 0.0)))
+    run_pilot({"width": 6, "height": 5}, "uct_plain", {"uct_heuristic": 10}, 1, workers=1,
+              log=lambda *_: None, study={"simulations": 7, "c": 0.5})
+    assert met == [(st.agent("uct_heuristic", 10, 0.5),
+                    opponents({"simulations": 7, "c": 0.5})["uct_plain"])]
+    with pytest.raises(ValueError, match="opponent 'alphabeta_d9' is not one of"):
+        run_pilot({}, "alphabeta_d9", {"uct_heuristic": 10}, 1)
+    with pytest.raises(ValueError, match="variant 'nope' is not one of"):
+        run_pilot({}, "random", {"nope": 10}, 1)
+    with pytest.raises(SystemExit):
+        main(["--pilot", spec.replace("uct_plain\"", "nobody\""), "--out", str(out)])
+    assert "--pilot: pilot: opponent 'nobody'" in capsys.readouterr().err

@@ -184,20 +184,28 @@ def _play_point(pool: ProcessPoolExecutor | None, comparison: str, hero: Spec, o
 
 def run_pilot(game_params: Mapping[str, Any], opponent: str, budgets: Mapping[str, int],
               per: int, seed: int = 0, workers: int = 1, log: Any = print,
-              on_row: Any = None) -> list[dict[str, Any]]:
+              on_row: Any = None, study: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
     """Finding 2 on one board at per-variant budgets (``budgets``: agent variant -> simulations,
     e.g. each variant's simulations/s x the seed's 1.8 s), ``per`` games per colour against
-    ``opponent`` (a name of :func:`opponents`). Rows as ``run_study``'s, comparison
-    ``pilot``. The seed's course boards (over 64 bits) have no solver, so the strongest
-    opponent there is alpha-beta. ``on_row(rows so far)`` is called after each variant, so a
-    pilot stopped for its CPU budget keeps the variants it finished."""
+    ``opponent`` (a name of :func:`opponents`, built from ``study`` as :func:`run_curve`'s are,
+    and the agents' exploration constant is the study's ``c``). Rows as ``run_study``'s,
+    comparison ``pilot``. The seed's course boards (over 64 bits) have no solver, so the
+    strongest opponent there is alpha-beta. ``on_row(rows so far)`` is called after each
+    variant, so a pilot stopped for its CPU budget keeps the variants it finished."""
+    known = opponents(study or {})
+    if opponent not in known:
+        raise ValueError(f"pilot: opponent {opponent!r} is not one of {list(known)}")
+    for name in budgets:
+        if name not in AGENTS:
+            raise ValueError(f"pilot: variant {name!r} is not one of {list(AGENTS)}")
+    c = float((study or {}).get("c", 0.707))
     params = json.dumps(dict(game_params), sort_keys=True)
-    opp = opponents({})[opponent]
     rows = []
     with _pool(workers) as pool:
         for name, budget in budgets.items():
-            a = agent(name, int(budget), 0.707)
-            row, cpu = _play_point(pool, "pilot", a, opponent, opp, per, seed, params)
+            a = agent(name, int(budget), c)
+            row, cpu = _play_point(pool, "pilot", a, opponent, known[opponent], per, seed,
+                                   params)
             rows.append(row)
             log(f"{a[0]} vs {opponent}: {json.dumps(row)} ({cpu:.1f} CPU s in this process)")
             if on_row:
@@ -360,7 +368,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--pilot", metavar="JSON",
                     help='instead of the study, finding 2 only: {"params": {board}, "opponent": '
-                         'name, "budgets": {variant: simulations}, "games_per_colour": n}')
+                         'name, "budgets": {variant: simulations}, "games_per_colour": n}, the '
+                         "opponent and the agents' c as the --config study's")
     ap.add_argument("--curve", metavar="JSON",
                     help='instead of the study, finding 2 over budgets: {"params": {board}, '
                          '"opponents": [names], "budgets": [simulations], "variants": '
@@ -394,9 +403,14 @@ def main(argv: list[str] | None = None) -> None:
     if a.pilot:
         p = json.loads(a.pilot)
         t = time.perf_counter()
-        rows = run_pilot(p["params"], p["opponent"], p["budgets"], int(p["games_per_colour"]),
-                         seed=a.seed, workers=a.workers,
-                         on_row=lambda rows: write_rows(rows, a.out))
+        cfg = yaml.safe_load(Path(a.config).read_text(encoding="utf-8"))
+        try:
+            rows = run_pilot(p["params"], p["opponent"], p["budgets"],
+                             int(p["games_per_colour"]), seed=a.seed, workers=a.workers,
+                             on_row=lambda rows: write_rows(rows, a.out),
+                             study=study_settings(cfg))
+        except ValueError as e:
+            ap.error(f"--pilot: {e}")
         print(f"wrote {a.out} in {time.perf_counter() - t:.1f} s")
         return
     cfg = yaml.safe_load(Path(a.config).read_text(encoding="utf-8"))
