@@ -128,3 +128,28 @@ def test_tiny_actor_learner_run_and_resume(tmp_path):
     rows2 = list(csv.DictReader((tmp_path / "curve.csv").open()))
     assert [r["frames"] for r in rows2[: len(rows)]] == [r["frames"] for r in rows]
     assert int(rows2[-1]["frames"]) == prog2.frames
+
+
+@pytest.mark.timeout(180)
+def test_the_curve_evaluates_the_seeds_metric_against_rules_and_cnns(tmp_path):
+    """eval_vs=rules,cnn: the evaluation rows carry the seed's metric (relative score > 0) and
+    the mean relative score against the rule styles and against 3 x the shipped CNN, and the
+    rule styles' win share; a mistyped opponent is refused before any actor starts."""
+    from ime.games.gongzhu.agents.dmc import CURVE_FIELDS
+
+    cfg = DMCConfig(**SMALL, out=str(tmp_path), frames=320, actors=1, log_every=10_000,
+                    save_every=10_000, eval_every=320, eval_deals=2, eval_vs="rules,cnn")
+    train(cfg, log=lambda s: None)
+    rows = list(csv.DictReader((tmp_path / "curve.csv").open()))
+    assert list(rows[0]) == CURVE_FIELDS
+    last = rows[-1]
+    for o in ("rules", "cnn"):
+        assert 0.0 <= float(last[f"eval_rel_win_{o}"]) <= 1.0
+        assert float(last[f"eval_rel_win_ci_{o}"]) >= 0.0  # a CI over the 2 deals
+        float(last[f"eval_mean_rel_{o}"])
+    assert 0.0 <= float(last["eval_win_rate"]) <= 1.0
+    assert (tmp_path / "curve.png").stat().st_size > 0
+    with pytest.raises(ValueError, match=r"eval_vs='rules,cnns'"):
+        train(dataclasses.replace(cfg, out=str(tmp_path / "bad"), eval_vs="rules,cnns"),
+              log=lambda s: None)
+    assert not (tmp_path / "bad" / "curve.csv").exists()

@@ -111,6 +111,8 @@ class DMCConfig:
     eval_every: int = 0
     eval_deals: int = 50
     eval_seed: int = 9_000_000
+    eval_vs: str = "rules"  # whom the curve's evaluation plays, comma-separated: "rules" (duck,
+    #                         shoot, low) and/or "cnn" (three copies of the shipped CNN agent)
     per_position: bool = False  # one network pair per position A..D (the seed) or one shared
     rules: str = "default"  # "default" (today's rules) or "seed" (HA-only doubling, free lead)
     device: str = "cpu"  # learner device: "cpu", "cuda" or "auto" (cuda when available)
@@ -430,11 +432,20 @@ PROGRESS_REPORT_S = 30.0
 """Seconds without a curve row after which the learner logs a :func:`progress_report` (and again
 after each further such span); diagnostics only, no budget depends on it."""
 
+EVAL_OPPONENTS = ("rules", "cnn")
+"""What ``eval_vs`` may name: the three rule styles, or three copies of the shipped CNN agent
+(the seed's "3 x CNN" table)."""
+
 CURVE_FIELDS = [
     "frames", "episodes", "play_steps", "show_steps", "loss_play", "loss_show", "mean_return",
     *[f"mean_return_{p}" for p in POSITIONS], "wall_s", "eval_win_rate", "eval_mean_score",
     "eval_win_ci",
+    *[f"eval_{m}_{o}" for o in EVAL_OPPONENTS for m in ("rel_win", "rel_win_ci", "mean_rel")],
 ]
+"""The curve's columns. ``eval_win_rate``/``eval_mean_score``/``eval_win_ci``: the win share
+(ties shared) against the rule styles; ``eval_rel_win_<o>`` (with its 95% CI half-width) and
+``eval_mean_rel_<o>``: the seed's metric (relative score > 0) and the mean relative score against
+``<o>`` of :data:`EVAL_OPPONENTS`. Evaluation columns are empty in rows without an evaluation."""
 
 
 @dataclass
@@ -481,16 +492,39 @@ def restore(path: Path, learner: Learner, episode_counter: torch.Tensor) -> Prog
     return Progress(**{f.name: d[f.name] for f in fields(Progress) if f.name in d})
 
 
-def _evaluate(learner: Learner, cfg: DMCConfig) -> tuple[float, float, float]:
-    """Greedy win rate (ties shared), mean score and the win rate's 95% CI half-width of the
-    current nets in one seat against the three deterministic rule styles, seats rotated over
-    ``eval_deals`` seeded deals."""
-    from ime.games.gongzhu.agents.evaluate import DMCPlayer, RulePlayer, rotated_match
+def eval_opponents(spec: str) -> list[str]:
+    """``eval_vs`` checked: names of :data:`EVAL_OPPONENTS`, comma-separated, at least one."""
+    names = [n.strip() for n in spec.split(",") if n.strip()]
+    bad = [n for n in names if n not in EVAL_OPPONENTS]
+    if bad or not names:
+        raise ValueError(f"eval_vs={spec!r}: expected a comma-separated list of "
+                         f"{list(EVAL_OPPONENTS)}")
+    return names
 
-    rules = [RulePlayer(s) for s in ("duck", "shoot", "low")]
-    res = rotated_match(DMCPlayer(learner.agent()), rules, cfg.eval_deals, cfg.eval_seed,
-                        cfg.rule_options())
-    return res.win_rate, res.mean_score, res.win_ci
+
+def _evaluate(learner: Learner, cfg: DMCConfig) -> dict[str, float]:
+    """The current nets, greedy, in one seat against each of ``eval_vs``'s opponents, seats
+    rotated over ``eval_deals`` seeded deals: the curve's evaluation columns
+    (:data:`CURVE_FIELDS`)."""
+    from ime.games.gongzhu.agents.evaluate import (
+        DMCPlayer,
+        make_opponents,
+        rotated_match,
+    )
+
+    player = DMCPlayer(learner.agent())
+    cols: dict[str, float] = {}
+    for o in eval_opponents(cfg.eval_vs):
+        res = rotated_match(player, make_opponents(o if o == "rules" else "cnn"),
+                            cfg.eval_deals, cfg.eval_seed, cfg.rule_options())
+        if o == "rules":
+            cols.update(eval_win_rate=round(res.win_rate, 4),
+                        eval_mean_score=round(res.mean_score, 2),
+                        eval_win_ci=round(res.win_ci, 4))
+        cols.update({f"eval_rel_win_{o}": round(res.rel_win_rate, 4),
+                     f"eval_rel_win_ci_{o}": round(res.rel_win_ci, 4),
+                     f"eval_mean_rel_{o}": round(res.mean_rel, 2)})
+    return cols
 
 
 def stall_report(cfg: DMCConfig, held: dict[str, int], actor_wait: list[int],
@@ -577,7 +611,8 @@ def plot_curve(csv_path: Path, png_path: Path) -> None:
                 ys.append(float(r[name]))
         return xs, ys
 
-    has_eval = bool(col("eval_win_rate")[0])
+    has_eval = any(col(f"eval_rel_win_{o}")[0] for o in EVAL_OPPONENTS) or bool(
+        col("eval_win_rate")[0])
     fig, axes = plt.subplots(1, 3 if has_eval else 2, figsize=(15 if has_eval else 10, 4))
     ax = axes[0]
     for name in ("loss_play", "loss_show"):
@@ -592,21 +627,29 @@ def plot_curve(csv_path: Path, png_path: Path) -> None:
     for p in POSITIONS:
         ax.plot(*col(f"mean_return_{p}"), label=f"position {p}", alpha=0.6)
     ax.set_xlabel("samples")
-    ax.set_ylabel("mean episode reward (score/100)")
+    ax.set_ylabel("mean episode reward (x reward_scale)")
     ax.legend(fontsize=7)
     ax.set_title("self-play episode reward")
     if has_eval:
         ax = axes[2]
-        xs, ys = col("eval_win_rate")
-        cx, ci = col("eval_win_ci")
-        if len(ci) == len(ys):
-            ax.errorbar(xs, ys, yerr=ci, marker="o", capsize=3, label="95% CI")
-        else:
-            ax.plot(xs, ys, marker="o")
+        lines = [(f"eval_rel_win_{o}", f"eval_rel_win_ci_{o}",
+                  f"seed's metric vs {'3 x CNN' if o == 'cnn' else 'duck/shoot/low'}")
+                 for o in EVAL_OPPONENTS]
+        lines.append(("eval_win_rate", "eval_win_ci", "win share vs duck/shoot/low (ties shared)"))
+        for name, ci_name, label in lines:
+            xs, ys = col(name)
+            if not xs:
+                continue
+            _, ci = col(ci_name)
+            if len(ci) == len(ys):
+                ax.errorbar(xs, ys, yerr=ci, marker="o", capsize=3, label=label)
+            else:
+                ax.plot(xs, ys, marker="o", label=label)
         ax.axhline(0.25, color="grey", ls=":", lw=1)
         ax.set_xlabel("samples")
-        ax.set_ylabel("win rate vs duck/shoot/low (ties shared)")
-        ax.set_title("greedy evaluation")
+        ax.set_ylabel("rate (95% CI)")
+        ax.legend(fontsize=7)
+        ax.set_title("greedy evaluation (the seed's metric: relative score > 0)")
     fig.tight_layout()
     fig.savefig(png_path, dpi=100)
     plt.close(fig)
@@ -615,6 +658,7 @@ def plot_curve(csv_path: Path, png_path: Path) -> None:
 def train(cfg: DMCConfig, log=print) -> Progress:
     """Run (or resume) DMC training until ``cfg.frames`` samples have been learned from."""
     cfg.check_buffers()
+    eval_opponents(cfg.eval_vs)  # a mistyped opponent fails now, not at the first evaluation
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(1)
@@ -730,11 +774,9 @@ def train(cfg: DMCConfig, log=print) -> Progress:
                 while prog.next_log <= prog.frames:
                     prog.next_log += cfg.log_every
             if cfg.eval_every and (prog.frames >= prog.next_eval or prog.frames >= cfg.frames):
-                wr, ms, ci = _evaluate(learner, cfg)
                 row = row or {"frames": prog.frames, "episodes": int(episode_counter.sum()),
                               "wall_s": round(prog.wall_s, 1)}
-                row.update(eval_win_rate=round(wr, 4), eval_mean_score=round(ms, 2),
-                           eval_win_ci=round(ci, 4))
+                row.update(_evaluate(learner, cfg))
                 while prog.next_eval <= prog.frames:
                     prog.next_eval += cfg.eval_every
             if row is not None:
