@@ -28,7 +28,13 @@ def test_the_subset_names_the_folder_the_archive_and_the_commands() -> None:
     trdir = plan.directory()
     assert trdir == "results/thesis/tiny+reversi"
     assert plan.archive_path() == "reproduction/tiny+reversi/MANIFEST.md"
-    assert list(plan.inputs(trdir)) == ["reversi"]
+    inputs = plan.inputs(trdir)
+    assert list(inputs) == ["reversi", "reference"]
+    # the thesis's data is an input too: editing config/thesis/ re-runs the report
+    assert [Path(p).name for p in inputs["reference"]] == ["numbers.csv", "conclusions.csv",
+                                                           "protocol.yaml"]
+    assert all(Path(p).is_file() and Path(p).parent == CONFIG / "thesis"
+               for p in inputs["reference"])
     spec = plan.spec(trdir)
     assert list(spec["games"]) == ["reversi"] and spec["left_out"] == ["doudizhu", "snake"]
     assert spec["command"] == ("snakemake -j8 results/thesis/tiny+reversi/reproduction.md "

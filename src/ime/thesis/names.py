@@ -16,6 +16,11 @@ FILES = ("reproduction.md", "numbers.csv", "conclusions.csv", "protocol.csv", "t
          "provenance.json")
 """What the report job writes, relative to its folder."""
 
+REFERENCE = ("numbers.csv", "conclusions.csv", "protocol.yaml")
+"""The thesis's data in ``<config>/thesis/`` that the report compares our results with. They are
+inputs of the report job, so that editing one (a corrected number, a new protocol item) re-runs
+the report, which its params alone would not show: the job reads them itself."""
+
 TABLES = (
     "dataset_stats.csv", "imitation_accuracy.csv", "net_architectures.csv", "s1s2_imitator.csv",
     "s1_pairwise.csv", "s2_pairwise.csv", "similarity.csv", "similarity_pairs.csv",

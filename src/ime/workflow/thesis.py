@@ -19,7 +19,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ime.thesis.names import FILES, GAMES, TABLES
+from ime.paths import config_dir
+from ime.thesis.names import FILES, GAMES, REFERENCE, TABLES
 from ime.workflow import paths as P
 from ime.workflow.compose import config_arg
 from ime.workflow.errors import ConfigError
@@ -118,11 +119,13 @@ class ThesisPlan:
         return self._variants()
 
     def inputs(self, trdir: str) -> dict[str, list[str]]:
-        """Per game, the result tables the report reads (named inputs, one list per game)."""
+        """Per game, the result tables the report reads (named inputs, one list per game), and
+        as ``reference`` the thesis's data it compares them with (:data:`REFERENCE`)."""
         out = {}
         for game, v in self._check(trdir).items():
             names = [*TABLES, *EXTRA.get(game, ()), CASE_STUDY]
             out[game] = [v.table_path(n) for n in names]
+        out["reference"] = [str(config_dir() / "thesis" / n) for n in REFERENCE]
         return out
 
     def _overrides(self) -> list[str]:
