@@ -184,3 +184,35 @@ def test_a_partial_report_names_its_games_and_tests_nothing_of_the_others(
     with pytest.raises(ValueError, match="left_out \\['go'\\]: not thesis games"):
         RP.write(tmp_path / "bad", scale="thesis", results=own, cfgs=cfgs, rdirs={},
                  command="x", prov=prov, left_out=("go",))
+
+
+def test_s1s2_of_every_game_stand_beside_their_held_out_figures() -> None:
+    """Snake's imitators have no thesis S1/S2 to stand beside, so the report lists every game's
+    S1/S2 on all keys and on held-out keys in a section of its own."""
+    from ime.thesis.results import GameResults
+
+    snake = pd.DataFrame([{"bot": "snk01", "imitator": "imit_snk01", "keys": 1000,
+                           "keys_heldout": 1000, "S1": 71.5, "S1_lo": 68.9, "S1_hi": 74.0,
+                           "S2": 40.5, "S2_lo": 36.8, "S2_hi": 43.9, "S1_heldout": 55.7,
+                           "S1_heldout_lo": 52.8, "S1_heldout_hi": 58.7, "S2_heldout": 38.2,
+                           "S2_heldout_lo": 34.5, "S2_heldout_hi": 41.9}])
+    reversi = pd.DataFrame([{"bot": "rev1", "imitator": "imit_rev1", "keys": 1000, "S1": 95.8,
+                             "S1_lo": 94.4, "S1_hi": 97.0, "S2": 85.5, "S2_lo": 83.0,
+                             "S2_hi": 87.9}])  # a run without held-out keys: blank cells
+    results = {"snake": GameResults("snake", {"s1s2_imitator.csv": snake}),
+               "reversi": GameResults("reversi", {"s1s2_imitator.csv": reversi}),
+               "doudizhu": GameResults("doudizhu", {})}
+    table = RP.s1s2_every_game(results)
+    assert list(table["game"]) == ["reversi", "snake"]  # the thesis's order, games with rows
+    md = RP.markdown(scale="thesis", rdirs={}, command="x", nums=pd.DataFrame(
+        columns=["table", "game", "agrees"]), concl=pd.DataFrame(
+        columns=["id", "section", "statement", "verdict", "significant", "thesis_verdict",
+                 "numbers", "status"]), proto=pd.DataFrame(columns=["game", "status"]),
+        per_bot=pd.DataFrame(), by_class=pd.DataFrame(
+            columns=["game", "class", "bots", "S2", "thesis_S2", "val_acc_margin"]),
+        prov={}, s1s2=table)
+    assert "## S1/S2 of every game's imitators, on all keys and on held-out keys" in md
+    assert ("| snake | snk01 | imit_snk01 | 71.5 [68.9, 74.0] | 55.7 [52.8, 58.7] | "
+            "40.5 [36.8, 43.9] | 38.2 [34.5, 41.9] | 1,000 / 1,000 |") in md
+    assert "| reversi | rev1 | imit_rev1 | 95.8 [94.4, 97.0] |  | 85.5 [83.0, 87.9] |  | 1,000 |" \
+        in md

@@ -96,6 +96,34 @@ def verdicts(results: Mapping[str, GameResults], listed: pd.DataFrame,
                                        "significant", "numbers", "thesis_verdict"])
 
 
+S1S2_COLUMNS = ("S1", "S1_heldout", "S2", "S2_heldout")
+"""The imitators' similarities the report lists for every game (``s1s2_imitator.csv``), each
+with its 95 % CI (``<col>_lo``/``<col>_hi``)."""
+
+
+def s1s2_every_game(results: Mapping[str, GameResults]) -> pd.DataFrame:
+    """Every evaluated bot's imitator, per game: S1 and S2 on all of the target's keys beside
+    the same on its held-out keys (keys from matches no training fold saw), with CIs and key
+    counts. The thesis prints S1/S2 for Reversi and Doudizhu only, so Snake's appear here and
+    nowhere else in the report."""
+    rows = []
+    for game in GAMES:
+        r = results.get(game)
+        df = r.get("s1s2_imitator.csv") if r is not None else None
+        if df is None:
+            continue
+        for _, x in df.iterrows():
+            row = {"game": game, "bot": x.get("bot"), "imitator": x.get("imitator"),
+                   "keys": x.get("keys"), "keys_heldout": x.get("keys_heldout")}
+            for c in S1S2_COLUMNS:
+                row[c] = x.get(c)
+                row[f"{c}_lo"], row[f"{c}_hi"] = x.get(f"{c}_lo"), x.get(f"{c}_hi")
+            rows.append(row)
+    cols = ["game", "bot", "imitator", "keys", "keys_heldout",
+            *[f"{c}{s}" for c in S1S2_COLUMNS for s in ("", "_lo", "_hi")]]
+    return pd.DataFrame(rows, columns=cols)
+
+
 def table6_1(results: Mapping[str, GameResults], numbers: pd.DataFrame) -> pd.DataFrame:
     """Per evaluated bot of every game: its class, accuracy above baseline, S2 (with CI and on
     held-out keys) and the thesis's Table 6.1 S2 where the thesis has the bot."""
@@ -250,7 +278,7 @@ def _coverage(covered: Sequence[str], left_out: Sequence[str], s: Mapping[str, i
 def markdown(*, scale: str, rdirs: Mapping[str, str], command: str, nums: pd.DataFrame,
              concl: pd.DataFrame, proto: pd.DataFrame, per_bot: pd.DataFrame,
              by_class: pd.DataFrame, prov: Mapping[str, Any], left_out: Sequence[str] = (),
-             numbers_left_out: int = 0) -> str:
+             numbers_left_out: int = 0, s1s2: pd.DataFrame | None = None) -> str:
     """The text of ``reproduction.md`` (a partial one when ``left_out`` names games)."""
     s = summary(nums, concl, proto, numbers_left_out)
     covered = [g for g in GAMES if g not in left_out]
@@ -328,6 +356,25 @@ def markdown(*, scale: str, rdirs: Mapping[str, str], command: str, nums: pd.Dat
                            ["thesis", "ours", "metric", "thesis", "ours", "diff", "our CI",
                             "held-out", "agrees", "note"])
         lines.append("")
+    if s1s2 is not None and len(s1s2):
+        lines += ["## S1/S2 of every game's imitators, on all keys and on held-out keys", "",
+                  "Per evaluated bot, its imitator's S1 and S2 (%) with 95 % CIs on all of the "
+                  "target's key endgames and on its held-out keys (from matches no training "
+                  "fold saw; the in-sample figures can reflect memorised positions), from each "
+                  "game's `s1s2_imitator.csv`.", ""]
+        s = s1s2.assign(**{c + "_": [(_num(v) + (" " + _ci(a, b) if _ci(a, b) else ""))
+                                     if pd.notna(v) else ""
+                                     for v, a, b in zip(s1s2[c], s1s2[f"{c}_lo"],
+                                                        s1s2[f"{c}_hi"], strict=True)]
+                           for c in S1S2_COLUMNS},
+                        keys_=[f"{_num(k, 0)} / {_num(h, 0)}" if pd.notna(h) else _num(k, 0)
+                               for k, h in zip(s1s2["keys"], s1s2["keys_heldout"],
+                                               strict=True)])
+        lines += _table_md(s, ["game", "bot", "imitator", "S1_", "S1_heldout_", "S2_",
+                               "S2_heldout_", "keys_"],
+                           ["game", "bot", "imitator", "S1", "S1 held-out", "S2", "S2 held-out",
+                            "keys / held-out keys"])
+        lines.append("")
     lines += ["## Table 6.1 across games: imitation difficulty by algorithm class", "",
               "Mean S2 (%) and mean validation accuracy above the random baseline (points) "
               "per class, hardest class first as the thesis orders them; the thesis's S2 "
@@ -393,7 +440,7 @@ def write(out_dir: str | Path, *, scale: str, results: Mapping[str, GameResults]
     (out / "reproduction.md").write_text(markdown(
         scale=scale, rdirs=rdirs, command=command, nums=nums, concl=concl, proto=proto,
         per_bot=per_bot, by_class=by_class, prov=prov, left_out=left_out,
-        numbers_left_out=numbers_left_out), encoding="utf-8")
+        numbers_left_out=numbers_left_out, s1s2=s1s2_every_game(results)), encoding="utf-8")
     return summary(nums, concl, proto, numbers_left_out)
 
 
