@@ -58,7 +58,7 @@ exec > >(tee "$OUT/run.log") 2>&1
 
 # shellcheck source=scripts/device_sampler.sh
 source scripts/device_sampler.sh
-T0=$(_dev_now)
+T0=$(now)
 echo "== device_dmc.sh $(date -u +%FT%TZ): preset=$PRESET device=$DEVICE actors=${ACTORS:-preset} frames=$FRAMES deadline=${DEADLINE}s"
 machine_facts
 "$PYTHON" -c 'import platform, torch; print("python", platform.python_version(), "torch", torch.__version__, "cuda", torch.cuda.is_available())'
@@ -76,7 +76,7 @@ RC=$?
 kill "$SAMPLER_PID" 2> /dev/null; wait "$SAMPLER_PID" 2> /dev/null
 echo "rc=$RC" >> "$OUT/dmc.log"
 cp "$DMC_OUT/curve.csv" "$OUT/dmc_curve.csv" 2> /dev/null || echo "== no curve.csv"
-echo "== $(date -u +%T) dmc rc=$RC after $(awk -v a="$(_dev_now)" -v b="$T0" 'BEGIN { printf "%.1f", a - b }')s"
+echo "== $(date -u +%T) dmc rc=$RC after $(since "$T0")s"
 grep -E "^(frames=|DMC|progress|stall)" "$OUT/dmc.log" | tail -8 | cut -c1-220
 echo "== sampler (every 10th row):"; awk -F, 'NR == 1 || NR % 10 == 2' "$OUT/sampler.csv"
 exit 0

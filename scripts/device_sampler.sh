@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The device scripts' sampler (scripts/device_thesis.sh, scripts/device_dmc.sh), sourced by them:
-# `sample T0` prints a CSV row every 2 s until killed, with t_s counted from T0 (`date +%s.%N`):
+# The device scripts' shared pieces (scripts/device_thesis.sh, scripts/device_dmc.sh), sourced by
+# them: `now` (seconds since the epoch, to the nanosecond), `since T` (seconds from T to now,
+# one decimal), `machine_facts`, and the sampler: `sample T0` prints a CSV row every 2 s until killed, with t_s counted from T0 (`date +%s.%N`):
 #   cpu_busy_pct   all cores busy, from /proc/stat (user+nice+system+irq+softirq+steal)
 #   steal_pct      time the hypervisor gave another guest (/proc/stat's steal): a VM's
 #                  neighbours or its CPU quota taking cores away
@@ -11,7 +12,8 @@
 #   gpu_util_pct, gpu_mem_mib   nvidia-smi's first GPU (empty without one)
 # Cost: the probe takes about 20-40 ms of one core every 2 s.
 
-_dev_now() { date +%s.%N; }
+now() { date +%s.%N; }
+since() { awk -v a="$(now)" -v b="$1" 'BEGIN { printf "%.1f", a - b }'; }
 
 sample() {
     local t0=$1 prev_total=0 prev_idle=0 prev_steal=0 total idle busy steal g p0 probe
@@ -26,13 +28,13 @@ sample() {
         fi
         prev_total=$total; prev_idle=$idle; prev_steal=$st
         read -r l1 l5 l15 _ < /proc/loadavg
-        p0=$(_dev_now)
+        p0=$(now)
         awk 'BEGIN { for (i = 0; i < 300000; i++) s += i }'
-        probe=$(awk -v a="$(_dev_now)" -v b="$p0" 'BEGIN { printf "%.0f", 1000 * (a - b) }')
+        probe=$(awk -v a="$(now)" -v b="$p0" 'BEGIN { printf "%.0f", 1000 * (a - b) }')
         g=""
         command -v nvidia-smi > /dev/null && g=$(nvidia-smi --query-gpu=utilization.gpu,memory.used \
             --format=csv,noheader,nounits 2>/dev/null | head -1 | tr -d ' ')
-        echo "$(awk -v a="$(_dev_now)" -v b="$t0" 'BEGIN { printf "%.1f", a - b }'),$busy,$steal,$l1,$l5,$l15,$probe,${g:-,}"
+        echo "$(since "$t0"),$busy,$steal,$l1,$l5,$l15,$probe,${g:-,}"
         sleep 2
     done
 }

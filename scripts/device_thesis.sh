@@ -71,8 +71,8 @@ export IME_CONFIG_DIR=$PWD/config PYTHONUNBUFFERED=1 PIP_ROOT_USER_ACTION=ignore
 mkdir -p "$OUT"
 exec > >(tee "$OUT/run.log") 2>&1
 
-now() { date +%s.%N; }
-since() { awk -v a="$(now)" -v b="$1" 'BEGIN { printf "%.1f", a - b }'; }
+# shellcheck source=scripts/device_sampler.sh
+source scripts/device_sampler.sh  # now, since, machine_facts, sample
 T0=$(now)
 # the device's copy of the tree has no .git: the caller may name the commit (IME_COMMIT=<sha>)
 COMMIT=${IME_COMMIT:-$(git rev-parse HEAD 2> /dev/null || echo unknown)}
@@ -138,8 +138,6 @@ echo "== install ${INSTALL_S}s; snakemake $SMK_V"
 
 # -- 2 ---------------------------------------------------------------------------------------------
 echo "== facts"
-# shellcheck source=scripts/device_sampler.sh
-source scripts/device_sampler.sh
 machine_facts
 FACTS=$("$PYTHON" -c '
 import platform, numba, torch

@@ -238,6 +238,14 @@ def _ci(lo: Any, hi: Any) -> str:
     return f"[{a}, {b}]" if a and b else ""
 
 
+def _num_ci(x: Any, lo: Any, hi: Any) -> str:
+    """``x`` and its CI in one cell (``"71.5 [68.9, 74.0]"``); blank when ``x`` is missing."""
+    if not pd.notna(x):
+        return ""
+    ci = _ci(lo, hi)
+    return _num(x) + (" " + ci if ci else "")
+
+
 def summary(nums: pd.DataFrame, concl: pd.DataFrame, proto: pd.DataFrame,
             numbers_left_out: int = 0) -> dict[str, int]:
     """The counts of the report's summary (``numbers_left_out``: the thesis's numbers of the
@@ -341,9 +349,8 @@ def markdown(*, scale: str, rdirs: Mapping[str, str], command: str, nums: pd.Dat
             diff_=t["diff"].map(lambda x: ("+" if x > 0 else "") + _num(x) if pd.notna(x)
                                 else ""),
             ci=[_ci(a, b) for a, b in zip(t["ours_lo"], t["ours_hi"], strict=True)],
-            held=[(_num(h) + (" " + _ci(a, b) if _ci(a, b) else "")) if pd.notna(h) else ""
-                  for h, a, b in zip(t["heldout"], t["heldout_lo"], t["heldout_hi"],
-                                     strict=True)],
+            held=[_num_ci(h, a, b) for h, a, b in zip(t["heldout"], t["heldout_lo"],
+                                                      t["heldout_hi"], strict=True)],
             ok=t["agrees"].map(lambda a: "" if a is pd.NA or pd.isna(a) else
                                ("yes" if a else "no")),
             what=[f"{m}{' ' + n if n else ''}" for m, n in zip(t["metric"], t["net"],
@@ -362,10 +369,8 @@ def markdown(*, scale: str, rdirs: Mapping[str, str], command: str, nums: pd.Dat
                   "target's key endgames and on its held-out keys (from matches no training "
                   "fold saw; the in-sample figures can reflect memorised positions), from each "
                   "game's `s1s2_imitator.csv`.", ""]
-        s = s1s2.assign(**{c + "_": [(_num(v) + (" " + _ci(a, b) if _ci(a, b) else ""))
-                                     if pd.notna(v) else ""
-                                     for v, a, b in zip(s1s2[c], s1s2[f"{c}_lo"],
-                                                        s1s2[f"{c}_hi"], strict=True)]
+        s = s1s2.assign(**{c + "_": [_num_ci(v, a, b) for v, a, b in zip(
+                                         s1s2[c], s1s2[f"{c}_lo"], s1s2[f"{c}_hi"], strict=True)]
                            for c in S1S2_COLUMNS},
                         keys_=[f"{_num(k, 0)} / {_num(h, 0)}" if pd.notna(h) else _num(k, 0)
                                for k, h in zip(s1s2["keys"], s1s2["keys_heldout"],

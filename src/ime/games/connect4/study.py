@@ -161,6 +161,21 @@ def run_study(study: Mapping[str, Any], game_params: Mapping[str, Any] | None = 
     return rows
 
 
+def _finding2_setup(mode: str, opponents_: list[str], variants: list[str],
+                    study: Mapping[str, Any] | None) -> tuple[dict[str, Spec], float]:
+    """The ``--pilot``'s and ``--curve``'s shared start: every opponent and agent variant named
+    must exist (a ``ValueError`` naming ``mode`` and the mistyped name otherwise); the
+    opponents built from ``study`` and the agents' exploration constant, the study's ``c``."""
+    for v in variants:
+        if v not in AGENTS:
+            raise ValueError(f"{mode}: variant {v!r} is not one of {list(AGENTS)}")
+    known = opponents(study or {})
+    for o in opponents_:
+        if o not in known:
+            raise ValueError(f"{mode}: opponent {o!r} is not one of {list(known)}")
+    return known, float((study or {}).get("c", 0.707))
+
+
 @contextlib.contextmanager
 def _pool(workers: int) -> Iterator[ProcessPoolExecutor | None]:
     """A process pool of ``workers`` (None for one: the games run in this process)."""
@@ -192,13 +207,7 @@ def run_pilot(game_params: Mapping[str, Any], opponent: str, budgets: Mapping[st
     comparison ``pilot``. The seed's course boards (over 64 bits) have no solver, so the
     strongest opponent there is alpha-beta. ``on_row(rows so far)`` is called after each
     variant, so a pilot stopped for its CPU budget keeps the variants it finished."""
-    known = opponents(study or {})
-    if opponent not in known:
-        raise ValueError(f"pilot: opponent {opponent!r} is not one of {list(known)}")
-    for name in budgets:
-        if name not in AGENTS:
-            raise ValueError(f"pilot: variant {name!r} is not one of {list(AGENTS)}")
-    c = float((study or {}).get("c", 0.707))
+    known, c = _finding2_setup("pilot", [opponent], list(budgets), study)
     params = json.dumps(dict(game_params), sort_keys=True)
     rows = []
     with _pool(workers) as pool:
@@ -224,14 +233,7 @@ def run_curve(game_params: Mapping[str, Any], opponents_: list[str], budgets: li
     comparison ``curve``. Where the rollout rules stop mattering is :func:`saturation` of
     these rows. ``on_row(rows so far)`` after each row, so a stopped curve keeps what it
     finished."""
-    for v in variants:
-        if v not in AGENTS:
-            raise ValueError(f"curve: variant {v!r} is not one of {list(AGENTS)}")
-    known = opponents(study or {})
-    for o in opponents_:
-        if o not in known:
-            raise ValueError(f"curve: opponent {o!r} is not one of {list(known)}")
-    c = float((study or {}).get("c", 0.707))
+    known, c = _finding2_setup("curve", opponents_, variants, study)
     params = json.dumps(dict(game_params), sort_keys=True)
     rows: list[dict[str, Any]] = []
     with _pool(workers) as pool:

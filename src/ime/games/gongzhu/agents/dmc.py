@@ -515,8 +515,8 @@ def _evaluate(learner: Learner, cfg: DMCConfig) -> dict[str, float]:
     player = DMCPlayer(learner.agent())
     cols: dict[str, float] = {}
     for o in eval_opponents(cfg.eval_vs):
-        res = rotated_match(player, make_opponents(o if o == "rules" else "cnn"),
-                            cfg.eval_deals, cfg.eval_seed, cfg.rule_options())
+        res = rotated_match(player, make_opponents(o), cfg.eval_deals, cfg.eval_seed,
+                            cfg.rule_options())
         if o == "rules":
             cols.update(eval_win_rate=round(res.win_rate, 4),
                         eval_mean_score=round(res.mean_score, 2),
