@@ -55,6 +55,7 @@ import csv
 import json
 import os
 import queue
+import shutil
 import time
 from collections import deque
 from dataclasses import asdict, dataclass, field, fields
@@ -113,6 +114,8 @@ class DMCConfig:
     eval_seed: int = 9_000_000
     eval_vs: str = "rules"  # whom the curve's evaluation plays, comma-separated: "rules" (duck,
     #                         shoot, low) and/or "cnn" (three copies of the shipped CNN agent)
+    keep_snapshots: bool = False  # also keep each saved bot checkpoint as
+    #                               snapshots/agent_<samples>.pt, for learning_curve.py
     per_position: bool = False  # one network pair per position A..D (the seed) or one shared
     rules: str = "default"  # "default" (today's rules) or "seed" (HA-only doubling, free lead)
     device: str = "cpu"  # learner device: "cpu", "cuda" or "auto" (cuda when available)
@@ -473,7 +476,19 @@ def save_checkpoint(path: Path, cfg: DMCConfig, learner: Learner, prog: Progress
         "torch_rng": torch.get_rng_state(),
     }, tmp)
     os.replace(tmp, path / "model.tar")
-    torch.save(learner.agent().to_checkpoint(), path / "agent.pt")
+    torch.save(learner.agent().to_checkpoint(), path / "agent.pt.tmp")
+    os.replace(path / "agent.pt.tmp", path / "agent.pt")
+    if cfg.keep_snapshots:
+        snap = snapshot_path(path, prog.frames)
+        snap.parent.mkdir(exist_ok=True)
+        shutil.copyfile(path / "agent.pt", snap.with_suffix(".tmp"))
+        os.replace(snap.with_suffix(".tmp"), snap)
+
+
+def snapshot_path(out: Path, frames: int) -> Path:
+    """Where ``keep_snapshots`` keeps the bot checkpoint saved at ``frames`` samples (zero-padded,
+    so the names sort by samples; :mod:`learning_curve` reads the count back)."""
+    return Path(out) / "snapshots" / f"agent_{frames:010d}.pt"
 
 
 def restore(path: Path, learner: Learner, episode_counter: torch.Tensor) -> Progress:
@@ -874,4 +889,5 @@ if __name__ == "__main__":
 
 __all__ = ["DMCConfig", "Learner", "Progress", "actor_main", "agent_of", "create_buffers",
            "episode_returns", "load_preset", "new_nets", "stall_report",
-           "get_batch", "plot_curve", "restore", "save_checkpoint", "self_play_episode", "train"]
+           "get_batch", "plot_curve", "restore", "save_checkpoint", "self_play_episode",
+           "snapshot_path", "train"]
