@@ -94,8 +94,19 @@ def test_cli_writes_the_curve_the_figure_and_checks_references(run, tmp_path, ca
           "--deals", "1", "--reference", "shipped=0.44"])
     assert csv_path.with_suffix(".png").stat().st_size > 0
     printed = capsys.readouterr().out
-    assert "vs rules:" in printed
+    assert "rel_win vs rules:" in printed and "mean_rel vs rules:" in printed
     with pytest.raises(SystemExit) as e:
         main(["--snapshots", str(out / "snapshots"), "--out", str(csv_path), "--reference",
               "0.44"])
     assert e.value.code == 2
+
+
+def test_fit_of_the_mean_relative_score_projects_to_the_seeds_plus_67():
+    rows = [{"samples": str(s), "opponents": "cnn", "mean_rel": str(-100 + 20 * math.log10(s)),
+             "mean_rel_ci": "5"} for s in (1e5, 1e6, 1e7)]
+    f = fit(rows, "cnn", metric="mean_rel", samples_per_s=1e6)
+    assert f.slope == pytest.approx(20.0) and f.target == 67.0
+    assert f.target_samples == pytest.approx(10 ** (167 / 20), rel=1e-6)
+    assert f.line().startswith("mean_rel vs cnn") and "+67" in f.line()
+    with pytest.raises(ValueError, match="metric 'score'"):
+        fit(rows, "cnn", metric="score")

@@ -8,12 +8,13 @@ training, with :func:`~ime.games.gongzhu.agents.evaluate.rotated_match`: the sam
 deals for every snapshot, against three copies of the shipped CNN and against the rule styles.
 It is resumable: rows already in the CSV are kept and only new snapshots are played.
 
-The fit is a weighted least-squares line of the seed's metric (relative score > 0) against
-log10(samples), each point weighted by 1 / CI^2; it gives the slope per tenfold of samples with a
-95% CI and, where the slope is positive, the samples at which the line reaches a target (the
-seed's 78.3%, or the issue's 70%) and the hours that takes at a measured rate. A line in log
-samples is a model, not a law: it is reported with its inputs, and no projection is made when
-the slope is not significantly positive.
+The fit is a weighted least-squares line of the seed's metric (relative score > 0), and of the
+mean relative score, against log10(samples), each point weighted by 1 / CI^2. It gives the slope
+per tenfold of samples with a 95% CI and, where the slope is significantly positive, the samples
+at which the line reaches a target (the issue's 70% on the seed's metric; the seed's +67
+relative points a game) and the hours that takes at a measured rate. A line in log samples is a
+model, not a law: it is reported with its inputs, and no projection is made when the slope is not
+significantly positive.
 
 Command::
 
@@ -106,11 +107,17 @@ def evaluate_snapshots(folder: str | Path, out: str | Path, opponents: list[str]
     return sorted(rows, key=lambda r: (int(r["samples"]), r["opponents"]))
 
 
+METRICS = {"rel_win": ("rel_win_ci", 0.70), "mean_rel": ("mean_rel_ci", 67.0)}
+"""What can be fitted, with its CI column and default target: the seed's metric (the issue's 70%)
+and the mean relative score a game (the seed's agent averaged +67 against its CNNs)."""
+
+
 @dataclass
 class Fit:
-    """rel_win = intercept + slope * log10(samples), weighted by 1 / CI^2."""
+    """metric = intercept + slope * log10(samples), weighted by 1 / CI^2."""
 
     opponents: str
+    metric: str
     points: int
     first_samples: int
     last_samples: int
@@ -123,27 +130,34 @@ class Fit:
     target_hours: float | None
 
     def line(self) -> str:
-        head = (f"vs {self.opponents}: {self.points} snapshots, {self.first_samples:,}-"
-                f"{self.last_samples:,} samples; slope {100 * self.slope:+.1f} +- "
-                f"{100 * self.slope_ci:.1f} points per tenfold of samples")
+        pct = self.metric == "rel_win"
+        scale = 100 if pct else 1
+        head = (f"{self.metric} vs {self.opponents}: {self.points} snapshots, "
+                f"{self.first_samples:,}-{self.last_samples:,} samples; slope "
+                f"{scale * self.slope:+.1f} +- {scale * self.slope_ci:.1f} per tenfold of samples")
+        target = f"{100 * self.target:.0f}%" if pct else f"{self.target:+.0f}"
         if self.target_samples is None:
-            return (head + f"; no projection to {100 * self.target:.0f}%: the slope is not "
-                    "significantly positive")
-        return (head + f"; the line reaches {100 * self.target:.0f}% at about "
+            return head + f"; no projection to {target}: the slope is not significantly positive"
+        return (head + f"; the line reaches {target} at about "
                 f"{self.target_samples:.3g} samples, {self.target_hours:.3g} h at "
                 f"{self.samples_per_s:,.0f} samples/s")
 
 
-def fit(rows: list[dict], opponents: str, target: float = 0.70,
-        samples_per_s: float = H200_SAMPLES_PER_S) -> Fit:
-    """The weighted line of the seed's metric in log10(samples) for one opponent set, and the
-    samples (and hours at ``samples_per_s``) at which it reaches ``target``."""
+def fit(rows: list[dict], opponents: str, target: float | None = None,
+        samples_per_s: float = H200_SAMPLES_PER_S, metric: str = "rel_win") -> Fit:
+    """The weighted line of ``metric`` (:data:`METRICS`) in log10(samples) for one opponent set,
+    and the samples (and hours at ``samples_per_s``) at which it reaches ``target`` (default:
+    the metric's own)."""
+    if metric not in METRICS:
+        raise ValueError(f"metric {metric!r}: one of {sorted(METRICS)}")
+    ci_col, default_target = METRICS[metric]
+    target = default_target if target is None else target
     pts = [r for r in rows if r["opponents"] == opponents]
     if len(pts) < 3:
         raise ValueError(f"fit vs {opponents}: {len(pts)} snapshot(s), need at least 3")
     x = np.log10([float(r["samples"]) for r in pts])
-    y = np.array([float(r["rel_win"]) for r in pts])
-    ci = np.array([max(float(r["rel_win_ci"]), 1e-3) for r in pts])
+    y = np.array([float(r[metric]) for r in pts])
+    ci = np.array([max(float(r[ci_col]), 1e-3) for r in pts])
     w = 1.0 / (ci / 1.96) ** 2
     a = np.vstack([np.ones_like(x), x]).T
     cov = np.linalg.inv(a.T @ (a * w[:, None]))
@@ -154,7 +168,7 @@ def fit(rows: list[dict], opponents: str, target: float = 0.70,
     if slope - slope_ci > 0:
         reach = float(10 ** ((target - intercept) / slope))
         hours = reach / samples_per_s / 3600
-    return Fit(opponents, len(pts), int(min(float(r["samples"]) for r in pts)),
+    return Fit(opponents, metric, len(pts), int(min(float(r["samples"]) for r in pts)),
                int(max(float(r["samples"]) for r in pts)), float(slope), slope_ci,
                float(intercept), target, reach, samples_per_s, hours)
 
@@ -174,7 +188,7 @@ def plot(rows: list[dict], png: str | Path, fits: list[Fit], reference: dict[str
         ax.errorbar(xs, [float(r["rel_win"]) for r in pts],
                     yerr=[float(r["rel_win_ci"]) for r in pts], marker="o", ms=3, capsize=2,
                     label=f"vs {'3 x CNN' if opp == 'cnn' else opp}")
-    for f in fits:
+    for f in (f for f in fits if f.metric == "rel_win"):
         xs = np.geomspace(f.first_samples, f.last_samples, 20)
         ax.plot(xs, f.intercept + f.slope * np.log10(xs), ls="--", lw=1,
                 label=f"fit vs {f.opponents}: {100 * f.slope:+.1f} pts / 10x")
@@ -201,7 +215,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--deals", type=int, default=100, help="deals per snapshot (x 4 seats)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--rules", choices=sorted(RULE_SETS), default="default")
-    p.add_argument("--target", type=float, default=0.70, help="the level to project to")
+    p.add_argument("--target", type=float, default=0.70,
+                   help="the seed's-metric level to project to (the mean relative score is "
+                        "projected to the seed's +67)")
     p.add_argument("--samples-per-s", type=float, default=H200_SAMPLES_PER_S,
                    help="the rate the projection's hours assume (default: the H200's)")
     p.add_argument("--reference", action="append", default=[], metavar="NAME=LEVEL",
@@ -223,11 +239,13 @@ def main(argv: list[str] | None = None) -> None:
             and r["rules"] == a.rules]
     fits = []
     for opp in opponents:
-        try:
-            fits.append(fit(rows, opp, a.target, a.samples_per_s))
-            print(fits[-1].line())
-        except ValueError as e:
-            print(f"no fit: {e}")
+        for metric in METRICS:
+            try:
+                fits.append(fit(rows, opp, a.target if metric == "rel_win" else None,
+                                a.samples_per_s, metric))
+                print(fits[-1].line())
+            except ValueError as e:
+                print(f"no fit: {e}")
     plot(rows, a.png or Path(a.out).with_suffix(".png"), fits, reference)
 
 
