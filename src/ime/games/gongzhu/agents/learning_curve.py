@@ -194,7 +194,8 @@ def plot(rows: list[dict], png: str | Path, fits: list[Fit], reference: dict[str
                 label=f"fit vs {f.opponents}: {100 * f.slope:+.1f} pts / 10x")
     for name, level in reference.items():
         ax.axhline(level, ls=":", lw=1, color="grey")
-        ax.annotate(name, (ax.get_xlim()[0], level), fontsize=7, va="bottom", color="grey")
+        ax.annotate(name, xy=(0.01, level), xycoords=("axes fraction", "data"), fontsize=7,
+                    va="bottom", color="grey")
     ax.set_xscale("log")
     ax.set_xlabel("samples (learner)")
     ax.set_ylabel("seed's metric: relative score > 0 (95% CI)")
