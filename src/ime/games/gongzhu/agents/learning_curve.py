@@ -216,9 +216,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--deals", type=int, default=100, help="deals per snapshot (x 4 seats)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--rules", choices=sorted(RULE_SETS), default="default")
-    p.add_argument("--target", type=float, default=0.70,
-                   help="the seed's-metric level to project to (the mean relative score is "
-                        "projected to the seed's +67)")
+    p.add_argument("--target", type=float, default=None,
+                   help="the seed's-metric level to project to (default: METRICS's 0.70; the "
+                        "mean relative score is projected to the seed's +67)")
     p.add_argument("--samples-per-s", type=float, default=H200_SAMPLES_PER_S,
                    help="the rate the projection's hours assume (default: the H200's)")
     p.add_argument("--reference", action="append", default=[], metavar="NAME=LEVEL",
