@@ -463,6 +463,20 @@ def _has_slurm_plugin() -> bool:
     return importlib.util.find_spec("snakemake_executor_plugin_slurm") is not None
 
 
+def test_the_reports_the_docs_write_are_gitignored():
+    """``snakemake --report report.html`` writes into the checkout: a newcomer who follows the
+    docs must not see the report as a new file to commit (issue 45)."""
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    reports = {c.argv[c.argv.index("--report") + 1] for c in SNAKEMAKE_COMMANDS
+               if "--report" in c.argv[:-1]}
+    assert "report.html" in reports, reports
+    for path in sorted(reports):
+        run = subprocess.run(["git", "check-ignore", "-q", path], cwd=ROOT)
+        assert run.returncode == 0, f"{path} (written by `snakemake --report {path}`) is not " \
+                                    "in .gitignore"
+
+
 def test_every_flag_that_is_not_dry_run_is_listed():
     """A command is dry-run, or skips only flags of NOT_DRY_RUN (each with its reason)."""
     skipped = {f for c in SNAKEMAKE_COMMANDS for f in _classify(c)[3]}
