@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 
 DEFAULT_GAME = "reversi"
 """The config's default game (config/config.yaml)."""
@@ -50,14 +51,19 @@ def run_roundrobin(args: argparse.Namespace) -> int:
     return 0
 
 
-def _table(names, m, fmt) -> str:
-    width = max(len(n) for n in names) + 2
-    lines = [" " * width + "".join(f"{n:>{width}}" for n in names)]
-    for i, a in enumerate(names):
-        lines.append(f"{a:<{width}}" + "".join(f"{fmt.format(m[i][j]):>{width}}"
-                                               for j in range(len(names))))
+def _table(names: Sequence[str], m: Sequence[Sequence[float]], fmt: str) -> str:
+    """``m`` as a text matrix with ``names`` on both axes. Each column is as wide as its widest
+    entry (name or value) and columns are two spaces apart, so that the widest values
+    (``100.0%`` beside four-letter bot ids) never run together."""
+    cells = [[fmt.format(v) for v in row] for row in m]
+    first = max(len(n) for n in names)
+    widths = [max(len(names[j]), *(len(row[j]) for row in cells)) for j in range(len(names))]
+    sep = "  "
+    lines = [sep.join([" " * first, *(f"{n:>{w}}" for n, w in zip(names, widths, strict=True))])]
+    for a, row in zip(names, cells, strict=True):
+        lines.append(sep.join([f"{a:<{first}}",
+                               *(f"{c:>{w}}" for c, w in zip(row, widths, strict=True))]))
     return "\n".join(lines)
-
 
 
 def _check(args: argparse.Namespace, name: str):
