@@ -183,20 +183,31 @@ def plot_fig4_2(counts: Mapping[str, np.ndarray], left: str, right: str, png: st
     save_figure(fig, png, pdf)
 
 
+SIMILARITY_LABEL = "similarity (%)"
+"""The colour bar's label of every similarity figure: percent, the unit of the CSVs it shows."""
+
+
+def _percent_heat(ax: plt.Axes, mat: pd.DataFrame, fontsize: float, aspect: str = "equal") -> Any:
+    """An annotated heat map of ``mat`` in percent on a fixed 0-100 scale (so two figures'
+    colours compare), each finite cell written with one decimal as the CSVs' readers see it."""
+    v = mat.to_numpy(dtype=float)
+    im = ax.imshow(v, cmap="magma", vmin=0.0, vmax=100.0, aspect=aspect)
+    ax.set_xticks(range(v.shape[1]), list(mat.columns), rotation=45, ha="right")
+    ax.set_yticks(range(v.shape[0]), list(mat.index))
+    for i in range(v.shape[0]):
+        for j in range(v.shape[1]):
+            if np.isfinite(v[i, j]):
+                ax.text(j, i, f"{v[i, j]:.1f}", ha="center", va="center", fontsize=fontsize,
+                        color="white" if v[i, j] < 60.0 else "black")
+    return im
+
+
 def plot_similarity_matrix(mat: pd.DataFrame, png: str | Path, pdf: str | Path | None = None,
-                           *, title: str = "Similarity", label: str = "similarity") -> None:
-    """Annotated heat map of a (bots x bots [+ IMBOT]) similarity table with values in [0, 1]."""
-    values = mat.to_numpy(dtype=float)
-    fig, ax = plt.subplots(figsize=(1.0 * values.shape[1] + 2.2, 0.8 * values.shape[0] + 1.6))
-    im = ax.imshow(values, cmap="magma", vmin=0.0, vmax=1.0)
-    ax.set_xticks(range(values.shape[1]), list(mat.columns), rotation=45, ha="right")
-    ax.set_yticks(range(values.shape[0]), list(mat.index))
-    for i in range(values.shape[0]):
-        for j in range(values.shape[1]):
-            v = values[i, j]
-            if np.isfinite(v):
-                ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=8,
-                        color="white" if v < 0.6 else "black")
+                           *, title: str = "Similarity", label: str = SIMILARITY_LABEL) -> None:
+    """Annotated heat map of a (bots x bots [+ IMBOT]) similarity table in percent (0-100), as
+    ``s1_pairwise.csv`` / ``s2_pairwise.csv`` hold it."""
+    fig, ax = plt.subplots(figsize=(1.0 * mat.shape[1] + 2.2, 0.8 * mat.shape[0] + 1.6))
+    im = _percent_heat(ax, mat, fontsize=8)
     fig.colorbar(im, ax=ax, shrink=0.8, label=label)
     ax.set_title(title, fontsize=11)
     save_figure(fig, png, pdf)
@@ -225,28 +236,22 @@ def plot_dendrograms(trees: Sequence[tuple[str, np.ndarray, Sequence[str]]], png
 def plot_similarity_panels(mats: Sequence[pd.DataFrame], titles: Sequence[str],
                            png: str | Path, pdf: str | Path | None = None, *,
                            xlabel: str = "", ylabel: str = "") -> None:
-    """Several annotated [0, 1] matrices side by side (e.g. S1 and S2 of agents x targets)."""
+    """Several annotated matrices in percent (0-100) side by side (e.g. S1 and S2 of agents x
+    targets), on one 0-100 colour bar: the unit of ``similarity.csv``, so a cell reads as the
+    table's value."""
     n = len(mats)
     rows, cols = mats[0].shape if n else (1, 1)
     fig, axes = plt.subplots(1, n, figsize=(n * (0.9 * cols + 2.6), 0.55 * rows + 1.8),
                              squeeze=False, layout="constrained")
     im = None
     for k, (ax, mat, title) in enumerate(zip(axes.flat, mats, titles, strict=True)):
-        v = mat.to_numpy(dtype=float)
-        im = ax.imshow(v, cmap="magma", vmin=0.0, vmax=1.0, aspect="auto")
-        ax.set_xticks(range(v.shape[1]), list(mat.columns), rotation=45, ha="right")
-        ax.set_yticks(range(v.shape[0]), list(mat.index))
-        for i in range(v.shape[0]):
-            for j in range(v.shape[1]):
-                if np.isfinite(v[i, j]):
-                    ax.text(j, i, f"{v[i, j]:.2f}", ha="center", va="center", fontsize=7,
-                            color="white" if v[i, j] < 0.6 else "black")
+        im = _percent_heat(ax, mat, fontsize=7, aspect="auto")
         ax.set_title(title, fontsize=10)
         ax.set_xlabel(xlabel)
         if k == 0:
             ax.set_ylabel(ylabel)
     if im is not None:
-        fig.colorbar(im, ax=axes.ravel().tolist(), shrink=0.8, label="similarity")
+        fig.colorbar(im, ax=axes.ravel().tolist(), shrink=0.8, label=SIMILARITY_LABEL)
     save_figure(fig, png, pdf)
 
 

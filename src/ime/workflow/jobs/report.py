@@ -79,8 +79,10 @@ def job_similarity_tables(smk: Any) -> None:
 
 
 def _heatmaps(sims: list, targets: list[str], png: str, pdf: str) -> None:
-    """Every agent (rows) on every target's key set (columns), S1 and S2."""
+    """Every agent (rows) on every target's key set (columns), S1 and S2, in percent as
+    ``similarity.csv`` holds them (``sims`` are fractions, :func:`_sims`)."""
     from ime.report import figures
+    from ime.report.columns import to_percent
 
     sim_df = pd.DataFrame([s.to_row() for s in sims])
     agents = list(dict.fromkeys([*targets, *sim_df["agent"].tolist()])) if len(
@@ -92,7 +94,7 @@ def _heatmaps(sims: list, targets: list[str], png: str, pdf: str) -> None:
             m.loc[t, t] = 1.0
         for r in sim_df.itertuples(index=False):
             m.loc[r.agent, r.target] = getattr(r, col)
-        panels.append(m)
+        panels.append(to_percent(m, targets))
     figures.plot_similarity_panels(
         panels, ["S1: single-step action similarity", "S2: endgame win/loss similarity"],
         png, pdf, xlabel="target bot (its key endgames)", ylabel="agent")
