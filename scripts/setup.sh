@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
-# Install IME (editable, with the `dev` extra) and everything it needs into a Python 3.10+.
+# Install IME (editable, with the `dev` extra) and everything it needs into .venv, a virtual
+# environment in the repository, made once from a Python 3.10+ and then reused.
 #
 #   bash scripts/setup.sh           install, then print what was installed (torch's build, size)
 #   bash scripts/setup.sh --check   say what it would do and why; install nothing
 #
-# Where: the current Python ($PYTHON, default python3), or, when that Python is externally
-# managed (PEP 668: an EXTERNALLY-MANAGED file in its stdlib directory, as on Debian 12+ and
-# Ubuntu 23.04+), a virtual environment .venv in the repository (made once, then reused):
-# activate it with `source .venv/bin/activate` before `snakemake` or `python3 -m pytest`. Run
-# from an activated .venv (or any venv), setup.sh installs into that venv.
+# Always .venv, whatever Python runs it: a system Python that is externally managed (PEP 668:
+# Debian 12+, Ubuntu 23.04+, Homebrew), a pyenv Python, an activated venv or conda env. So the
+# README's two commands are the same everywhere, and activate it themselves:
+#   bash scripts/setup.sh && source .venv/bin/activate && snakemake -j8
+#   bash scripts/setup.sh && source .venv/bin/activate && python3 -m pytest -q
+# (fish: source .venv/bin/activate.fish). Every later `snakemake`, `ime` or `pytest` in that
+# shell uses .venv; in a new shell, `source .venv/bin/activate` again.
+#   PYTHON=<python3.10+>      the Python that makes .venv (default: python3 on PATH)
+#   IME_VENV_SYSTEM_SITE=1    make .venv with --system-site-packages, so that what that Python
+#                             already has (a conda env's CUDA torch, say) is seen and kept
 #
 # torch: the CPU build of 2.13.0 (`torch==2.13.0+cpu` on Linux and Windows, where PyPI's wheel
 # is the multi-GB CUDA build; `torch==2.13.0` on macOS, whose PyPI wheel has no CUDA), looked up
 # in pip's own sources plus the PyTorch CPU index when that index can be reached.
-# pyproject.toml keeps `torch>=2.3` open; a CUDA or ROCm torch already installed is kept.
+# pyproject.toml keeps `torch>=2.3` open; a CUDA or ROCm torch already in .venv is kept.
 #   IME_TORCH_INDEX=<url>     extra index for torch (default https://download.pytorch.org/whl/cpu);
 #                             another one installs torch==2.13.0 from it, e.g. .../whl/cu128 for
 #                             CUDA 12.8; empty: pip's configured sources only (PyPI: on Linux,
@@ -42,31 +48,35 @@ cd "$(dirname "$0")/.."
 "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 10))' ||
   die "$PY is Python $("$PY" -c 'import platform; print(platform.python_version())'); IME needs 3.10+"
 
-# PEP 668: the marker counts only outside a virtual environment (pip ignores it inside one)
+# PEP 668: said, not obeyed or worked around: .venv is made whatever the Python
 MARKER=$("$PY" -c '
 import os, sys, sysconfig
 m = os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")
 print(m if os.path.isfile(m) and sys.prefix == sys.base_prefix else "")')
 say "python: $PY ($("$PY" -c 'import platform, sys; print(platform.python_version(), "at", sys.prefix)'))"
 
-VENV=""
+VENV=.venv
 if [[ -n $MARKER ]]; then
-  VENV=.venv
-  say "externally managed (PEP 668: $MARKER): installing into $PWD/$VENV, not into $PY"
-  if [[ -x $VENV/bin/python ]]; then
-    say "$VENV exists: reusing it"
-  elif ! "$PY" -c 'import venv, ensurepip' 2>/dev/null; then
-    die "$PY cannot make a virtual environment (no venv/ensurepip module): install python3-venv (Debian/Ubuntu: apt-get install python3-venv), or set PYTHON to another Python 3.10+"
-  elif ((CHECK)); then
-    say "would run: $PY -m venv $VENV"
-  else
-    say "making it: $PY -m venv $VENV"
-    "$PY" -m venv "$VENV" || die "'$PY -m venv $VENV' failed (Debian/Ubuntu: apt-get install python3-venv)"
-  fi
-  PY=$PWD/$VENV/bin/python  # (under --check it may not exist yet)
-else
-  say "not externally managed: installing into this Python"
+  say "$PY is externally managed (PEP 668: $MARKER); IME goes into $PWD/$VENV in any case"
 fi
+if [[ -n ${VIRTUAL_ENV:-} && $VIRTUAL_ENV != "$PWD/$VENV" ]]; then
+  say "an activated environment ($VIRTUAL_ENV) is left as it is; IME goes into $PWD/$VENV"
+fi
+if [[ -x $VENV/bin/python ]] && "$VENV/bin/python" -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; then
+  say "installing into $PWD/$VENV (exists: reusing it)"
+elif [[ -e $VENV && ! -f $VENV/pyvenv.cfg ]]; then
+  die "$PWD/$VENV exists and is not a virtual environment: move it away, then rerun"
+elif ! "$PY" -c 'import venv, ensurepip' 2>/dev/null; then
+  die "$PY cannot make a virtual environment (no venv/ensurepip module): install python3-venv (Debian/Ubuntu: apt-get install python3-venv), or set PYTHON to another Python 3.10+"
+elif ((CHECK)); then
+  say "would run: $PY -m venv $VENV"
+else
+  VENV_ARGS=(--clear)
+  [[ ${IME_VENV_SYSTEM_SITE:-0} == 1 ]] && VENV_ARGS+=(--system-site-packages)
+  say "making $PWD/$VENV: $PY -m venv ${VENV_ARGS[*]} $VENV"
+  "$PY" -m venv "${VENV_ARGS[@]}" "$VENV" || die "'$PY -m venv $VENV' failed (Debian/Ubuntu: apt-get install python3-venv)"
+fi
+PY=$PWD/$VENV/bin/python  # (under --check it may not exist yet)
 
 # torch: which requirement, from where
 TORCH_INDEX=${IME_TORCH_INDEX-https://download.pytorch.org/whl/cpu}
@@ -106,7 +116,7 @@ fi
 
 if ((CHECK)); then
   say "would run: $PY -m pip install '$TORCH' && $PY -m pip install -e '.[dev]'"
-  [[ -n $VENV ]] && say "then: activate with: source $VENV/bin/activate"
+  say "then: activate with: source $VENV/bin/activate"
   say "--check: nothing was installed"
   exit 0
 fi
@@ -146,6 +156,4 @@ where = ", ".join(os.path.relpath(d, site) + "/" for d in dirs)
 print(f"[setup] installed into {sys.prefix}: ime {ime.__version__} | numba {numba.__version__} | "
       f"torch {torch.__version__}, {build}, {mb:,.0f} MB on disk ({where})")
 EOF
-if [[ -n $VENV ]]; then
-  say "activate with: source $VENV/bin/activate   (then: snakemake -j8, python3 -m pytest -q)"
-fi
+say "activate with: source $VENV/bin/activate   (then: snakemake -j8, python3 -m pytest -q)"

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from workflow_helpers import fake_python
 
 ROOT = Path(__file__).resolve().parents[2]
 SETUP = ROOT / "scripts" / "setup.sh"
@@ -105,38 +106,33 @@ def test_ci_installs_bubblewrap_then_runs_the_readme_command_then_the_slurm_step
 
     update = first(r"apt-get update")
     bwrap = first(r"apt-get install .*\bbubblewrap\b")
-    setup = first(r"^bash scripts/setup\.sh$")
-    tests = first(r"^python3 -m pytest -q$")
+    read = first(r"README_TESTS=\$\(awk .*## Two commands")
+    tests = first(r'^eval "\$README_TESTS"$')
     extra = first(r"pip install .*-e \"?'?\.\[slurm\]")
     slurm = first(r"^python3 -m pytest -q -m slurm$")
-    assert update < bwrap < setup < tests < extra < slurm
+    assert update < bwrap < read < tests < extra < slurm
+    assert not any(re.search(r"^(bash scripts/setup\.sh|python3 -m pytest -q)$", line)
+                   for line in lines), ".ci/run runs a copy of the README's command"
 
 
-def _fake_python(tmp_path: Path, *, externally_managed: bool, ensurepip: bool = True) -> Path:
-    """A real interpreter whose standard library directory is ours (symlinks to the real one's
-    entries), so that it can hold an EXTERNALLY-MANAGED file, or lack ensurepip (Debian without
-    python3-venv)."""
-    ver = f"{sys.version_info.major}.{sys.version_info.minor}"
-    real = Path(sys.base_prefix) / "bin" / f"python{ver}"
-    stdlib = Path(sys.base_prefix) / "lib" / f"python{ver}"
-    if not real.is_file() or not (stdlib / "os.py").is_file():
-        pytest.skip(f"no POSIX Python layout at {sys.base_prefix}")
-    home = tmp_path / "home"
-    lib = home / "lib" / f"python{ver}"
-    lib.mkdir(parents=True)
-    for entry in stdlib.iterdir():
-        if entry.name in ("site-packages", "dist-packages", "EXTERNALLY-MANAGED") or (
-                entry.name == "ensurepip" and not ensurepip):
-            continue
-        (lib / entry.name).symlink_to(entry)
-    (lib / "site-packages").mkdir()
-    if externally_managed:
-        (lib / "EXTERNALLY-MANAGED").write_text("[externally-managed]\nError=use a venv\n")
-    exe = tmp_path / "bin" / "python3"
-    exe.parent.mkdir()
-    exe.write_text(f'#!/bin/sh\nPYTHONHOME="{home}" exec "{real}" "$@"\n')
-    exe.chmod(0o755)
-    return exe
+def test_ci_reads_the_readme_test_command_as_written(tmp_path) -> None:
+    """The lines of .ci/run that pick the command, run on README.md: the second line of the
+    "Two commands" block, word for word; a README whose second line is not the test command
+    stops CI before anything runs."""
+    lines = (ROOT / ".ci" / "run").read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("README_TESTS="))
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith("step "))
+    picker = "\n".join(["set -euo pipefail", *lines[start:end], 'printf "%s" "$README_TESTS"'])
+    readme = (ROOT / "README.md").read_text()
+    block = readme.split("## Two commands", 1)[1].split("```bash\n", 1)[1].split("```", 1)[0]
+    written = [line for line in block.splitlines() if line.strip() and not line.startswith("#")]
+    assert len(written) == 2
+    run = subprocess.run(["bash", "-c", picker], cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == written[1]
+    (tmp_path / "README.md").write_text(readme.replace(written[1], "echo no tests here"))
+    run = subprocess.run(["bash", "-c", picker], cwd=tmp_path, capture_output=True, text=True)
+    assert run.returncode == 1 and "is not the test command" in run.stderr
 
 
 def _check(tmp_path: Path, python: Path | str) -> subprocess.CompletedProcess:
@@ -155,7 +151,7 @@ def _check(tmp_path: Path, python: Path | str) -> subprocess.CompletedProcess:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux layout")
 def test_setup_check_sees_an_externally_managed_python(tmp_path) -> None:
-    run = _check(tmp_path, _fake_python(tmp_path, externally_managed=True))
+    run = _check(tmp_path, fake_python(tmp_path, externally_managed=True))
     assert run.returncode == 0, run.stdout + run.stderr
     assert "externally managed (PEP 668:" in run.stdout
     assert f"would run: {tmp_path / 'bin' / 'python3'} -m venv .venv" in run.stdout
@@ -167,17 +163,22 @@ def test_setup_check_sees_an_externally_managed_python(tmp_path) -> None:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux layout")
 def test_setup_check_without_venv_support_says_to_install_python3_venv(tmp_path) -> None:
-    run = _check(tmp_path, _fake_python(tmp_path, externally_managed=True, ensurepip=False))
+    run = _check(tmp_path, fake_python(tmp_path, externally_managed=True, ensurepip=False))
     assert run.returncode == 1
     assert "install python3-venv" in run.stderr and "no venv/ensurepip" in run.stderr
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux layout")
-def test_setup_check_installs_into_a_python_that_is_not_externally_managed(tmp_path) -> None:
-    run = _check(tmp_path, _fake_python(tmp_path, externally_managed=False))
+def test_setup_check_makes_the_same_venv_from_a_python_that_is_not_externally_managed(
+        tmp_path) -> None:
+    """.venv whatever the Python, so that the README's commands are the same everywhere."""
+    python = fake_python(tmp_path, externally_managed=False)
+    run = _check(tmp_path, python)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "not externally managed: installing into this Python" in run.stdout
-    assert ".venv" not in run.stdout
+    assert "externally managed" not in run.stdout
+    assert f"would run: {python} -m venv .venv" in run.stdout
+    assert f"{tmp_path / 'repo' / '.venv' / 'bin' / 'python'} -m pip install" in run.stdout
+    assert "activate with: source .venv/bin/activate" in run.stdout
 
 
 def test_setup_refuses_an_unknown_argument() -> None:

@@ -38,6 +38,33 @@ def copy_workflow(dst: Path) -> Path:
     return dst
 
 
+def fake_python(tmp_path: Path, *, externally_managed: bool, ensurepip: bool = True) -> Path:
+    """A real interpreter whose standard library directory is ours (symlinks to the real one's
+    entries), so that it can hold an EXTERNALLY-MANAGED file, or lack ensurepip (Debian without
+    python3-venv)."""
+    ver = f"{sys.version_info.major}.{sys.version_info.minor}"
+    real = Path(sys.base_prefix) / "bin" / f"python{ver}"
+    stdlib = Path(sys.base_prefix) / "lib" / f"python{ver}"
+    if not real.is_file() or not (stdlib / "os.py").is_file():
+        pytest.skip(f"no POSIX Python layout at {sys.base_prefix}")
+    home = tmp_path / "home"
+    lib = home / "lib" / f"python{ver}"
+    lib.mkdir(parents=True)
+    for entry in stdlib.iterdir():
+        if entry.name in ("site-packages", "dist-packages", "EXTERNALLY-MANAGED") or (
+                entry.name == "ensurepip" and not ensurepip):
+            continue
+        (lib / entry.name).symlink_to(entry)
+    (lib / "site-packages").mkdir()
+    if externally_managed:
+        (lib / "EXTERNALLY-MANAGED").write_text("[externally-managed]\nError=use a venv\n")
+    exe = tmp_path / "bin" / "python3"
+    exe.parent.mkdir()
+    exe.write_text(f'#!/bin/sh\nPYTHONHOME="{home}" exec "{real}" "$@"\n')
+    exe.chmod(0o755)
+    return exe
+
+
 def overrides_arg(items: list[str] | tuple[str, ...]) -> str:
     """The single ``--config`` entry holding Hydra override strings, each quoted."""
     return "overrides=[" + ",".join(f'"{o}"' for o in items) + "]"
