@@ -11,9 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
 import pytest
 
+from ime.evaluate.clustering import accuracy_clusters
 from ime.evaluate.similarity import Similarity
 from ime.report import accuracy_figure, figures
 from ime.workflow.jobs.report import _heatmaps
@@ -62,3 +64,39 @@ def test_a_pairwise_matrix_figure_reads_the_pairwise_csvs_percent(drawn, tmp_pat
     ax, bar = drawn[-1].axes
     assert ax.images[0].get_clim() == (0.0, 100.0) and "%" in bar.get_ylabel()
     assert sorted(_texts(ax)) == ["100.0", "100.0", "52.9", "52.9"]
+
+
+# --- 2. accuracy.png: the legend beside the data, the nets' markers apart -----------------------
+def _accuracy_tables(bots: list[str], nets: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Every net within half a point of the others on each bot (the hard case for markers)."""
+    rows = [{"bot": b, "baseline": 20.0 + k % 3, "net": n, "val_acc_mean": 40.0 + k + 0.2 * j}
+            for k, b in enumerate(bots) for j, n in enumerate(nets)]
+    table = pd.DataFrame(rows)
+    return accuracy_clusters(table, bots, k=2), table
+
+
+@pytest.mark.parametrize("n_bots,nets", [(5, ["mlp1", "mlp2", "conv"]),
+                                          (22, [f"snake_{n}" for n in ("mlp1", "mlp2", "conv1",
+                                                                        "conv2", "conv3")])])
+def test_the_accuracy_legend_is_off_the_data_and_no_two_markers_overlap(
+        drawn, tmp_path, n_bots, nets) -> None:
+    bots = [f"b{k}" for k in range(n_bots)]
+    clusters, table = _accuracy_tables(bots, nets)
+    accuracy_figure.plot_accuracy(clusters, table, "demo", tmp_path / "a.png", tmp_path / "a.pdf")
+    fig = drawn[-1]
+    (ax,) = fig.axes
+    legend = ax.get_legend()
+    assert not legend.get_window_extent().overlaps(ax.get_window_extent())
+    assert [t.get_text() for t in legend.get_texts()] == [
+        "cluster 1", "cluster 2", *nets, "random baseline"]
+    lines = [ln for ln in ax.get_lines() if ln.get_label() in nets]
+    assert [ln.get_label() for ln in lines] == nets
+    # on screen: each bot's markers side by side, centres a marker's width apart or more
+    size_px = max(ln.get_markersize() for ln in lines) * fig.dpi / 72
+    xs = np.array([ax.transData.transform(np.column_stack([ln.get_xdata(), ln.get_ydata()]))[:, 0]
+                   for ln in lines])  # nets x bots, pixels
+    gaps = np.diff(xs, axis=0)
+    assert gaps.min() >= size_px, (gaps.min(), size_px)
+    # and every marker stays over its own bar (within +-0.375 of the bot's position)
+    offsets = np.array([np.asarray(ln.get_xdata()) - np.arange(n_bots) for ln in lines])
+    assert np.abs(offsets).max() < 0.375
