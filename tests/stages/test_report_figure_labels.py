@@ -100,3 +100,21 @@ def test_the_accuracy_legend_is_off_the_data_and_no_two_markers_overlap(
     # and every marker stays over its own bar (within +-0.375 of the bot's position)
     offsets = np.array([np.asarray(ln.get_xdata()) - np.arange(n_bots) for ln in lines])
     assert np.abs(offsets).max() < 0.375
+
+
+# --- 3. ratings.png: what "pts" is ---------------------------------------------------------------
+T48 = pd.DataFrame({"bot": ["rev1", "imit_rev1"], "type": ["original", "imitator"],
+                    "points": [7.0, 2.5], "elo": [1600.0, 1400.0], "elo_lo": [1500.0, 1300.0],
+                    "elo_hi": [1700.0, 1500.0]})
+
+
+@pytest.mark.parametrize("points,words", [((3, 1, 0), "win 3 / draw 1 / loss 0"),
+                                          ((1, 0.5, 0), "win 1 / draw 0.5 / loss 0")])
+def test_the_ratings_say_what_pts_are(drawn, tmp_path, points, words) -> None:
+    figures.plot_ratings(T48, tmp_path / "r.png", tmp_path / "r.pdf", points=points)
+    (ax,) = drawn[-1].axes
+    assert sorted(_texts(ax)) == ["2.5 pts", "7 pts"]  # the table's points, not truncated
+    label = ax.get_xlabel()
+    assert "pts: tournament points, summed over the bot's games" in label, label
+    assert words in label, label
+    assert "Elo scale" in label

@@ -255,8 +255,18 @@ def plot_similarity_panels(mats: Sequence[pd.DataFrame], titles: Sequence[str],
     save_figure(fig, png, pdf)
 
 
-def plot_ratings(table: pd.DataFrame, png: str | Path, pdf: str | Path | None = None) -> None:
-    """Bradley-Terry Elo with 95% CIs, originals and imitators coloured apart (Table 4.8)."""
+def points_note(points: Sequence[float] = (3, 1, 0)) -> str:
+    """What "pts" beside a rating means: the bot's round-robin points (``points`` in
+    ``tournament.csv``, ``evaluate.tournament.points`` a game), not rating points."""
+    w, d, lo = (f"{float(p):g}" for p in points)
+    return f"pts: tournament points, summed over the bot's games (win {w} / draw {d} / loss {lo})"
+
+
+def plot_ratings(table: pd.DataFrame, png: str | Path, pdf: str | Path | None = None, *,
+                 points: Sequence[float] = (3, 1, 0)) -> None:
+    """Bradley-Terry Elo with 95% CIs, originals and imitators coloured apart (Table 4.8), each
+    bot's tournament points beside its interval; ``points``: the win / draw / loss scoring
+    (``evaluate.tournament.points``) that the axis label states."""
     df = table.sort_values("elo", ascending=True)
     fig, ax = plt.subplots(figsize=(6.5, 0.38 * len(df) + 1.2))
     colours = {"original": "tab:blue", "imitator": "tab:orange"}
@@ -265,13 +275,14 @@ def plot_ratings(table: pd.DataFrame, png: str | Path, pdf: str | Path | None = 
         c = colours.get(r.type, "tab:gray")
         ax.errorbar(r.elo, k, xerr=[[r.elo - r.elo_lo], [r.elo_hi - r.elo]], fmt="o", color=c,
                     capsize=3)
-        ax.text(r.elo_hi + 15, k, f"{int(r.points)} pts", va="center", fontsize=7)
+        ax.text(r.elo_hi + 15, k, f"{float(r.points):g} pts", va="center", fontsize=7)
     ax.set_yticks(y, list(df["bot"]))
     lo, hi = float(df["elo_lo"].min()), float(df["elo_hi"].max())
     pad = max(60.0, 0.12 * (hi - lo))
     ax.set_xlim(lo - pad, hi + 2 * pad)
     ax.set_ylim(-0.7, len(df) - 0.3)
-    ax.set_xlabel("Bradley-Terry rating (Elo scale, mean 1500) with 95% CI")
+    ax.set_xlabel("Bradley-Terry rating (Elo scale, mean 1500) with 95% CI\n"
+                  + points_note(points), fontsize=9)
     for t, c in colours.items():
         ax.plot([], [], "o", color=c, label=t)
     ax.legend(loc="lower right", fontsize=8)

@@ -115,7 +115,7 @@ def job_tournament(smk: Any) -> None:
         t48 = tables.table4_8(st, bt, p["targets"])
         write_csv(t48, smk.output.table, float_format=FLOATS)
         write_csv(games, smk.output.games, float_format=FLOATS)
-        figures.plot_ratings(t48, smk.output.png, smk.output.pdf)
+        figures.plot_ratings(t48, smk.output.png, smk.output.pdf, points=p["points"])
         log.info("tournament: %d players, %d games", len(t48), len(games))
 
 
