@@ -61,7 +61,6 @@ PACK_BOT = "5f1a2b3c4d5e6f708192a3b4"  # a player of tests/data/reversi_pack.mat
 PACK_BOT2 = "60aa11bb22cc33dd44ee55ff"
 
 SUBSTITUTIONS: list[tuple[str, str]] = [
-    ("<64 chars A1..H8, X/O/->", BOARD),
     ("--board -OO...", "--board " + BOARD),
     ("PACK.matches", "tests/data/reversi_pack.matches"),
     ("<platform id>", PACK_BOT),
@@ -154,7 +153,7 @@ RUN_IME = {
     "ime perft big2 --depth 4": None,
     "ime perft snake --depth 6 --python": None,
     "ime pipeline show": None,  # every `ime pipeline show ...` (a composition, about 3 s)
-    "ime solve reversi --board": None,  # with BOARD, 4 empties
+    "ime solve reversi --board": None,  # docs/usage.md: FFO #40, 20 empties, ~2 s
     "ime play reversi --black rev1 --white greedy --games 10": (
         "--games 10", "--games 1"),  # 10 games of rev1 take ~30 s here; one shows the command works
 }
@@ -347,6 +346,24 @@ def test_cheap_ime_command_runs(cmd, tmp_path):
     assert run.returncode == 0, f"{cmd.where()}\n{run.stdout[-2000:]}\n{run.stderr[-2000:]}"
     if argv[1:3] == ["pipeline", "show"]:  # the README: its first line names the folder
         assert run.stdout.startswith("results: results/"), run.stdout[:300]
+
+
+def test_the_solve_example_of_the_help_runs_prints_what_it_says_and_is_the_docs(capsys):
+    """``ime solve --help``'s example (issue 45: there was none to paste) gives the output its
+    epilog shows, and docs/usage.md shows the same command (which :data:`RUN_IME` runs too)."""
+    from ime.cli.main import main
+    from ime.cli.solve import EPILOG
+
+    lines = EPILOG.splitlines()
+    k = next(i for i, ln in enumerate(lines) if ln.strip().startswith("ime solve "))
+    command = lines[k].strip()
+    assert lines[k + 1] == "prints"
+    expected = [ln.strip() for ln in lines[k + 2:k + 4]]
+    usage = [c.text for c in IME_COMMANDS if c.doc == "docs/usage.md"]
+    assert command in usage, usage
+    assert any(c.text == command for c in RUN), "docs/usage.md's solve example is not run"
+    assert main(shlex.split(command)[1:]) == 0
+    assert capsys.readouterr().out.splitlines() == expected
 
 
 def test_the_readme_ime_commands_run():
