@@ -1,0 +1,42 @@
+"""The thesis's stated conclusions as named checks over our result tables, one module per
+chapter: :mod:`.snake` (2.1.3), :mod:`.reversi` (chapter 4), :mod:`.doudizhu` and
+:mod:`.doudizhu_case` (chapter 5), :mod:`.chapter6`; :mod:`.core` holds the verdict, the
+registry and the lookups, :mod:`.common` the claims several chapters make.
+
+Each conclusion of ``config/thesis/conclusions.csv`` (its id, the thesis section, the statement,
+the Chinese quote) has one check, registered under the same id with :func:`check`; its
+docstring quotes the sentence it tests and says how our tables decide it. A check reads only the
+tables of :class:`~ime.thesis.results.GameResults` and returns a :class:`Verdict`: the conclusion
+**holds**, **does not hold**, or **cannot be tested** on these results (a table or a bot it needs
+is missing, too few bots, a statement about the bots' code), always with the numbers it was
+decided on. Nothing here or in the docs states a verdict by hand: the reproduction report prints
+what these return.
+
+Where the thesis states an ordering ("bot 3 is imitated worst"), a check decides on the point
+estimates and says in ``significant`` whether the CIs also separate them, so that a verdict that
+rests on overlapping intervals is visible as such.
+
+Importing this package registers every check (the chapter modules register on import).
+"""
+
+from ime.thesis.checks import chapter6, doudizhu, doudizhu_case, reversi, snake  # noqa: F401
+from ime.thesis.checks.common import CLASS_ORDER
+from ime.thesis.checks.core import (
+    CHECKS,
+    FAILS,
+    HOLDS,
+    STATUSES,
+    UNTESTABLE,
+    CheckFn,
+    Missing,
+    Results,
+    Verdict,
+    accuracy_by_bot,
+    check,
+    game_accuracy,
+    run_check,
+)
+
+__all__ = ["CHECKS", "CLASS_ORDER", "FAILS", "HOLDS", "STATUSES", "UNTESTABLE", "CheckFn",
+           "Missing", "Results", "Verdict", "accuracy_by_bot", "check", "game_accuracy",
+           "run_check"]

@@ -1,0 +1,90 @@
+"""Chapter 6 (the thesis's summary): its conclusions as checks, across the games.
+
+A conclusion here that restates a chapter's reuses that chapter's criterion (the same
+function), so that the summary cannot hold where the chapter fails for another reason.
+"""
+
+from __future__ import annotations
+
+from ime.thesis.checks.common import class_order_by_bot
+from ime.thesis.checks.core import (
+    HOLDS,
+    Missing,
+    Results,
+    Verdict,
+    acc_table,
+    all_of,
+    check,
+    table_of,
+    verdict,
+)
+from ime.thesis.checks.doudizhu import ddz_params_matter
+from ime.thesis.checks.reversi import conv_vs_mlp_same_size, reversi_mlp_sizes_similar
+
+
+@check("conv_beats_mlp")
+def conv_beats_mlp(results: Results) -> Verdict:
+    """6.1: "卷积网络在本文进行的实验中均好于纯全连接网络" (at the same parameter scale,
+    convolutional nets beat fully connected ones in every experiment): in Reversi (CONV vs
+    MLP-2) and in Snake (the three CONVs' mean vs the two MLPs', all ~60k)."""
+    parts, oks = [], []
+    if "reversi" in results:
+        v = conv_vs_mlp_same_size(results)
+        parts.append(f"reversi: {v.numbers}")
+        oks.append(v.status == HOLDS)
+    if "snake" in results:
+        acc = acc_table(results["snake"])
+        conv = acc[acc["net"].str.contains("conv")].groupby("bot")["val_acc_mean"].mean()
+        mlp = acc[acc["net"].str.contains("mlp")].groupby("bot")["val_acc_mean"].mean()
+        gap = (conv - mlp).dropna()
+        if len(gap):
+            ok = float(gap.mean()) > 0 and int((gap > 0).sum()) > len(gap) / 2
+            parts.append(f"snake: CONVs - MLPs val_acc mean {gap.mean():+.2f} points, CONVs "
+                         f"ahead for {int((gap > 0).sum())} of {len(gap)} bots")
+            oks.append(ok)
+    if not oks:
+        raise Missing("no Reversi or Snake accuracy table")
+    return verdict(all(oks), "; ".join(parts))
+
+
+@check("params_effect_differs")
+def params_effect_differs(results: Results) -> Verdict:
+    """6.1: "不同参数量对模仿 AI 的影响在黑白棋和斗地主实验中不同": parameter count mattered
+    little for Reversi's MLPs (reversi_mlp_sizes_similar) but clearly for Doudizhu
+    (ddz_params_matter)."""
+    return all_of(reversi_mlp_sizes_similar(results), ddz_params_matter(results))
+
+
+@check("personality_follows_algorithm")
+def personality_follows_algorithm(results: Results) -> Verdict:
+    """6.1: "AI 表现出个性化特征与 AI 使用的算法有关": in each game, the clusters by imitation
+    similarity split the thesis's bots exactly as their algorithm classes do."""
+    parts, oks = [], []
+    for game in ("reversi", "doudizhu"):
+        if game not in results or results[game].get("clusters.csv") is None:
+            continue
+        g = results[game]
+        cl = table_of(g, "clusters.csv", "bot", "class", "cluster_imitation")
+        cl = cl[[g.thesis_no(b) is not None for b in cl["bot"]]]
+        if cl["class"].nunique() < 2:
+            continue
+        same = {(a, b) for a, b in zip(cl["class"], cl["cluster_imitation"], strict=True)}
+        ok = len(same) == cl["class"].nunique() == cl["cluster_imitation"].nunique()
+        oks.append(ok)
+        parts.append(f"{game}: " + ", ".join(f"{b} {c} -> cluster {k}" for b, c, k in
+                                             zip(cl["bot"], cl["class"],
+                                                 cl["cluster_imitation"], strict=True)))
+    if not oks:
+        raise Missing("no game with the thesis's bots of two or more classes in clusters.csv")
+    return verdict(all(oks), "; ".join(parts))
+
+
+@check("difficulty_by_class")
+def difficulty_by_class(results: Results) -> Verdict:
+    """Table 6.1: "使用统计采样搜索的 Bot 的残局胜负相似度最低，确定性搜索处于中段，而基于强规则的
+    Bot 的残局胜负相似度最高" (the statistical-sampling bots have the lowest S2, the
+    deterministic-search bots the middle, the rule-based bots the highest). The sentence is
+    about bots, so it is decided bot by bot, as reversi_random_harder is: within each game with
+    bots of two or more of the classes, every bot of a harder class has a lower S2 than every
+    bot of the next easier class (class means could hide a bot out of place)."""
+    return class_order_by_bot(results, ("reversi", "doudizhu", "snake"))

@@ -1,0 +1,229 @@
+"""Chapter 5 (Doudizhu): its conclusions as checks, in the chapter's order; the worked key
+endgame of 5.5.2 is in :mod:`.doudizhu_case`.
+
+Each check's docstring quotes the thesis's sentence (the Chinese of
+``config/thesis/conclusions.csv``) and says how our tables decide it.
+"""
+
+from __future__ import annotations
+
+from ime.thesis.checks.common import (
+    apart,
+    beats_baseline,
+    below_originals,
+    class_order_by_bot,
+    closest,
+    imitator_closest,
+    imitators_in_order,
+    imitators_trend,
+    not_linear,
+    ordered,
+    originals_order,
+    within_vs_across,
+)
+from ime.thesis.checks.core import (
+    HOLDS,
+    Missing,
+    Results,
+    Verdict,
+    accuracy_by_bot,
+    all_of,
+    check,
+    ci_text,
+    fmt,
+    game_of,
+    label,
+    pair,
+    table_of,
+    verdict,
+)
+
+CONV1, CONV2 = "ddz_conv1", "ddz_conv2"
+"""Table 5.5's two net groups, as our configs name them."""
+
+
+# --- 5.3.3 training ---------------------------------------------------------------------------
+@check("ddz_beats_baseline")
+def ddz_beats_baseline(results: Results) -> Verdict:
+    """Table 5.6: "CONV-1 网络组在验证集上的准确率高于一 CONV-2 和 Baseline" (CONV-1's
+    validation accuracy is above both CONV-2's and the random baseline): for every bot, CONV-1
+    above its baseline and above CONV-2; significant when the CIs separate both."""
+    g = game_of(results, "doudizhu")
+    base = beats_baseline(results, "doudizhu", [CONV1])
+    c1 = accuracy_by_bot(g, CONV1).set_index("bot")
+    c2 = accuracy_by_bot(g, CONV2).set_index("bot")
+    bots = [b for b in c1.index if b in c2.index]
+    above = [float(c1.loc[b, "val_acc"]) > float(c2.loc[b, "val_acc"]) for b in bots]
+    sig = all(float(c1.loc[b, "val_acc_lo"]) > float(c2.loc[b, "val_acc_hi"]) for b in bots)
+    return verdict(base.status == HOLDS and all(above),
+                   f"{base.numbers} | CONV-1 vs CONV-2 val_acc %, above for {sum(above)} of "
+                   f"{len(bots)} bots: " + "; ".join(
+                       f"{label(g, b)} {fmt(float(c1.loc[b, 'val_acc']))} vs "
+                       f"{fmt(float(c2.loc[b, 'val_acc']))}" for b in bots),
+                   significant=bool(base.significant) and sig)
+
+
+@check("ddz_conv2_underfits")
+def ddz_conv2_underfits(results: Results) -> Verdict:
+    """Table 5.6: "CONV-2 的准确率反而低于 Baseline": CONV-2 falls below the random baseline
+    (for most bots)."""
+    g = game_of(results, "doudizhu")
+    acc = accuracy_by_bot(g, CONV2)
+    below = acc[acc["val_acc"] < acc["baseline"]]
+    return verdict(len(below) > len(acc) / 2,
+                   f"CONV-2 val_acc below baseline for {len(below)} of {len(acc)} bots: "
+                   + ", ".join(f"{label(g, r.bot)} {r.val_acc:.1f} vs {r.baseline:.1f}"
+                               for r in acc.itertuples()))
+
+
+# --- 5.4.2 similarity -------------------------------------------------------------------------
+@check("ddz_rule_bot_easiest")
+def ddz_rule_bot_easiest(results: Results) -> Verdict:
+    """Table 5.7: "5 号 Bot 规则更加简单，决策确定性更高，残局胜负相似度最高，更容易模仿": bot 5
+    has the highest S2."""
+    g = game_of(results, "doudizhu")
+    t = table_of(g, "s1s2_imitator.csv", "bot", "S2")
+    b5 = g.bot_of(5)
+    if b5 is None or b5 not in set(t["bot"]) or len(t) < 2:
+        raise Missing("doudizhu: bot 5 and another target are needed in s1s2_imitator.csv")
+    rows = t.set_index("bot")
+    neg = (-rows["S2"].astype(float)).to_dict()
+    lo = (-rows.get("S2_hi", rows["S2"]).astype(float)).to_dict()
+    hi = (-rows.get("S2_lo", rows["S2"]).astype(float)).to_dict()
+    ok, sig = ordered(neg, lo, hi, b5)
+    return verdict(ok, "S2 %: " + ", ".join(f"{b} {ci_text(r, 'S2')}" for b, r in
+                                            rows.to_dict("index").items()), significant=sig)
+
+
+@check("ddz_similarity_above_reversi")
+def ddz_similarity_above_reversi(results: Results) -> Verdict:
+    """Tables 5.7/4.5: "与黑白棋实验对比，斗地主的模仿 Bot 相似度评估值要普遍更高": higher mean
+    S1 and S2 in Doudizhu than in Reversi."""
+    d = table_of(game_of(results, "doudizhu"), "s1s2_imitator.csv", "S1", "S2")
+    r = table_of(game_of(results, "reversi"), "s1s2_imitator.csv", "S1", "S2")
+    ok = all(float(d[m].mean()) > float(r[m].mean()) for m in ("S1", "S2"))
+    return verdict(ok, f"mean S1 % Doudizhu {d['S1'].mean():.1f} vs Reversi "
+                   f"{r['S1'].mean():.1f}; mean S2 % {d['S2'].mean():.1f} vs {r['S2'].mean():.1f}")
+
+
+@check("ddz_s1_s2_not_linear")
+def ddz_s1_s2_not_linear(results: Results) -> Verdict:
+    """5.4.2: "但单步动作相似度和残局胜负相似度没有表现出线性相关性": Pearson r^2 < 0.5."""
+    return not_linear(results, "doudizhu")
+
+
+@check("ddz_conjecture_order_irrelevant")
+def ddz_conjecture_order_irrelevant(results: Results) -> Verdict:
+    """5.4.2 (conjecture): "存在这样的关键局面，出牌顺序不一致不影响最后的胜负结果". On one key
+    set, an agent whose S2 exceeds its S1 has at least (S2 - S1) x n keys where its first play
+    differs but the result is the same; holds when some agent shows one."""
+    g = game_of(results, "doudizhu")
+    t = table_of(g, "similarity.csv", "agent", "target", "n", "s1", "s2")
+    gain = (t["s2"].astype(float) - t["s1"].astype(float)) / 100.0 * t["n"].astype(float)
+    best = t.assign(keys=gain.round().astype(int)).sort_values("keys", ascending=False)
+    top = best.iloc[0]
+    if int(top["keys"]) >= 1:
+        return verdict(True, f"{top['agent']} on {top['target']}'s {int(top['n'])} keys: S1 "
+                       f"{float(top['s1']):.1f} %, S2 {float(top['s2']):.1f} %: at least "
+                       f"{int(top['keys'])} keys played differently with the same result")
+    raise Missing("no agent's S2 exceeds its S1 on a key set, so these tables cannot show such "
+                  "keys (per-key results would)")
+
+
+# --- 5.5 clusters, similarity between the originals, the tournament ---------------------------
+@check("ddz_cluster_rule_apart")
+def ddz_cluster_rule_apart(results: Results) -> Verdict:
+    """5.5.1: "一类是 1、2、3、4 号 Bot，一类 5 号 Bot": by imitation similarity, {1, 2, 3, 4}
+    and {5}."""
+    return apart(results, "doudizhu", 5)
+
+
+S1_BOTS123_MIN = 64.0
+"""5.5.2's stated floor of S1 among Doudizhu bots 1-3 (%)."""
+
+
+@check("ddz_s1_bots123_similar")
+def ddz_s1_bots123_similar(results: Results) -> Verdict:
+    """Table 5.8: "1 号、2 号、3 号的动作相似度互相之间达到 64% 以上，而 4、5 号 Bot 与其他 Bot
+    的相似度都较低": by S1 every pair among bots 1-3 is at 64 % or more, and above every pair
+    with bot 4 or 5."""
+    g = game_of(results, "doudizhu")
+    within, across = within_vs_across(g, "S1", (1, 2, 3), (4, 5))
+    across.append(pair(g, "S1", 4, 5))
+    ok = min(within) >= S1_BOTS123_MIN and min(within) > max(across)
+    return verdict(ok, f"S1 % among bots 1-3: {', '.join(f'{x:.1f}' for x in within)} (the "
+                   f"thesis: {S1_BOTS123_MIN:g} or more); pairs with 4 or 5: "
+                   f"{', '.join(f'{x:.1f}' for x in across)}")
+
+
+@check("ddz_imitator_closest_s2")
+def ddz_imitator_closest_s2(results: Results) -> Verdict:
+    """Table 5.9: "被模仿 Bot 与其模仿 Bot 的残局胜负相似度普遍高于与其他 Bot 的相似度": by S2,
+    each bot is generally (for most bots) closer to its imitator than to the other originals."""
+    ok, text = closest(results, "doudizhu", "S2")
+    return verdict(sum(ok) > len(ok) / 2, text)
+
+
+@check("ddz_imitator_closest")
+def ddz_imitator_closest(results: Results) -> Verdict:
+    """Tables 5.8/5.9: "不同 Bot 之间的相似度都不如与模仿 Bot 之间的相似度高": by both S1 and S2,
+    every original is closer to its own imitator than to any other original."""
+    a = imitator_closest(results, "doudizhu", "S1")
+    b = imitator_closest(results, "doudizhu", "S2")
+    return verdict(a.status == HOLDS and b.status == HOLDS, f"{a.numbers} | {b.numbers}")
+
+
+@check("ddz_originals_ladder_order")
+def ddz_originals_ladder_order(results: Results) -> Verdict:
+    """Table 5.10: "双循环赛中 1 到 5 号 Bot 的排名也依次降低": points per game fall from bot 1
+    to bot 5."""
+    return originals_order(results, "doudizhu")
+
+
+@check("ddz_imitators_rank_order")
+def ddz_imitators_rank_order(results: Results) -> Verdict:
+    """Table 5.10: "模仿 Bot 之间的排名顺序与被模仿 Bot 之间的排名顺序一致" (the imitators rank
+    among themselves as their originals do): ordered by their originals' points per game in
+    the same tournament, the imitators' points per game fall strictly."""
+    return imitators_in_order(results, "doudizhu", "originals")
+
+
+@check("ddz_imitators_below_originals")
+def ddz_imitators_below_originals(results: Results) -> Verdict:
+    """Table 5.10: "模仿 Bot 排名分数低于被模仿 Bot": every imitator scores fewer points per game
+    than its original."""
+    return below_originals(results, "doudizhu")
+
+
+# --- 5.6 the chapter's summary -----------------------------------------------------------------
+@check("ddz_params_matter")
+def ddz_params_matter(results: Results) -> Verdict:
+    """5.6: "当网络结构相同时，参数量对模仿效果有影响，过小的参数量会使得网络在训练时无法收敛到
+    较好值": for most bots the smaller CONV-2 group's training accuracy is more than 10 points
+    below CONV-1's."""
+    g = game_of(results, "doudizhu")
+    acc = table_of(g, "imitation_accuracy.csv", "bot", "net", "train_acc_mean")
+    wide = acc.pivot_table(index="bot", columns="net", values="train_acc_mean")
+    if not {CONV1, CONV2} <= set(wide.columns):
+        raise Missing("doudizhu: imitation_accuracy.csv needs ddz_conv1 and ddz_conv2")
+    gap = wide[CONV1] - wide[CONV2]
+    under = int((gap > 10).sum())
+    return verdict(under > len(gap) / 2, "train_acc % CONV-1 vs CONV-2: " + "; ".join(
+        f"{b} {fmt(float(wide.loc[b, CONV1]))} vs {fmt(float(wide.loc[b, CONV2]))}"
+        for b in wide.index) + f"; CONV-2 >10 points below for {under} of {len(gap)} bots")
+
+
+@check("ddz_simpler_rules_easier")
+def ddz_simpler_rules_easier(results: Results) -> Verdict:
+    """5.6: "使用越简单规则的 Bot 决策越确定，越容易模仿": bot by bot, every rule-based bot has a
+    higher S2 than every search (split-enumerating) bot."""
+    return class_order_by_bot(results, ("doudizhu",))
+
+
+@check("ddz_imitation_effective")
+def ddz_imitation_effective(results: Results) -> Verdict:
+    """5.6: "模仿在斗地主游戏上有效，模仿强 Bot 比模仿弱 Bot 更好，但仅靠模仿不能超越原 Bot": the
+    imitators are above the baseline, stronger originals give stronger imitators as a trend
+    (Kendall's tau > 0), and no imitator surpasses its original."""
+    return all_of(beats_baseline(results, "doudizhu"), imitators_trend(results, "doudizhu"),
+                  below_originals(results, "doudizhu"))

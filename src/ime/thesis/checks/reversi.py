@@ -1,0 +1,454 @@
+"""Chapter 4 (Reversi): its conclusions as checks, in the chapter's order.
+
+Each check's docstring quotes the thesis's sentence (the Chinese of
+``config/thesis/conclusions.csv``) and says how our tables decide it; where the sentence names
+bots, it is decided bot by bot.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from ime.thesis.checks.common import (
+    beats_baseline,
+    below_originals,
+    classes_apart,
+    hardest,
+    imitator_closest,
+    imitators_in_order,
+    imitators_trend,
+    nets_of,
+    not_linear,
+    originals_order,
+    originals_ppg,
+    within_vs_across,
+)
+from ime.thesis.checks.core import (
+    Missing,
+    Results,
+    Verdict,
+    acc_table,
+    accuracy_by_bot,
+    all_of,
+    check,
+    fmt,
+    game_of,
+    label,
+    lo_hi,
+    net_gap,
+    not_a_result,
+    pair,
+    s1s2,
+    show,
+    spearman,
+    table_of,
+    verdict,
+)
+
+
+# --- 4.2 the bots -----------------------------------------------------------------------------
+@check("reversi_bots123_similar_strength")
+def reversi_bots123_similar_strength(results: Results) -> Verdict:
+    """4.2: "1、2、3 号 Bot 实力相近、排名靠前，4 号 Bot 较弱、排名中等，5 号 Bot 最弱、排名靠后"
+    (bots 1-3 are of similar strength and rank high, bot 4 is weaker, bot 5 the weakest). On
+    the tournament's points per game (Table 4.8): bots 1-3 are the top three and form one
+    group in the single-linkage sense, their widest gap to each other narrower than the gap
+    from the weakest of them down to bot 4; and bot 4 is above bot 5."""
+    g = game_of(results, "reversi")
+    p = originals_ppg(g)
+    missing = [n for n in (1, 2, 3, 4, 5) if n not in p]
+    if missing:
+        raise Missing(f"reversi: bot(s) {missing} not in the tournament")
+    top = sorted((p[n] for n in (1, 2, 3)), reverse=True)
+    widest = max(top[0] - top[1], top[1] - top[2])
+    drop = top[2] - p[4]
+    ok = top[2] > max(p[4], p[5]) and widest < drop and p[4] > p[5]
+    return verdict(ok, "points per game: " + ", ".join(f"bot {n} {p[n]:.2f}" for n in sorted(p))
+                   + f"; widest gap among bots 1-3 {widest:.2f}, from the weakest of them to "
+                   f"bot 4 {drop:.2f}")
+
+
+# --- 4.3.3 training ---------------------------------------------------------------------------
+@check("reversi_train_acc_above_98")
+def reversi_train_acc_above_98(results: Results) -> Verdict:
+    """Table 4.4: "所有网络在不同 Bot 的数据集上都达到了 98% 以上的训练准确率": every (bot, net)
+    has a training accuracy above 98 %."""
+    acc = acc_table(game_of(results, "reversi"))
+    low = acc[acc["train_acc_mean"].astype(float) <= 98.0]
+    return verdict(low.empty, f"train_acc % min {acc['train_acc_mean'].min():.1f} over "
+                   f"{len(acc)} (bot, net); {len(low)} at or below 98")
+
+
+FIT_ALIKE_POINTS = 2.0
+""""Differ little" between nets: under this many points of accuracy, averaged over the bots
+(the criterion of MLP-1 against MLP-2 too)."""
+
+
+@check("reversi_nets_fit_alike")
+def reversi_nets_fit_alike(results: Results) -> Verdict:
+    """4.3.3: "故这三种网络在拟合能力上相差较小" (the three nets differ little in fitting
+    capacity): per bot, the spread of training accuracy over the nets, averaged over the bots,
+    is under 2 points."""
+    wide = acc_table(game_of(results, "reversi")).pivot_table(
+        index="bot", columns="net", values="train_acc_mean")
+    if len(wide.columns) < 2:
+        raise Missing("reversi: imitation_accuracy.csv needs two or more nets")
+    spread = (wide.max(axis=1) - wide.min(axis=1)).astype(float)
+    m = float(spread.mean())
+    return verdict(m < FIT_ALIKE_POINTS,
+                   f"train_acc spread over {', '.join(map(str, wide.columns))}: mean {m:.2f} "
+                   "points (" + ", ".join(f"{b} {v:.2f}" for b, v in spread.items()) + ")")
+
+
+@check("reversi_conv_best")
+def reversi_conv_best(results: Results) -> Verdict:
+    """Table 4.4: "CONV 卷积网络准确率最优，整体高于 MLP-2 和 MLP-1 这两种全连接网络": CONV has
+    the highest mean validation accuracy over the bots, and the highest for most bots."""
+    g = game_of(results, "reversi")
+    acc = table_of(g, "imitation_accuracy.csv", "bot", "net", "val_acc_mean")
+    wide = acc.pivot_table(index="bot", columns="net", values="val_acc_mean")
+    if "conv" not in wide.columns or len(wide.columns) < 2:
+        raise Missing("reversi: imitation_accuracy.csv needs conv and another net")
+    top = int((wide.idxmax(axis=1) == "conv").sum())
+    means = wide.mean()
+    return verdict(means.idxmax() == "conv" and top > len(wide) / 2,
+                   "mean val_acc % over bots: " + ", ".join(
+                       f"{n} {fmt(float(v))}" for n, v in means.items())
+                   + f"; conv best for {top} of {len(wide)} bots")
+
+
+@check("reversi_val_above_75")
+def reversi_val_above_75(results: Results) -> Verdict:
+    """Table 4.4: "所有模型都达到了 75% 以上的验证准确率": every (bot, net) above 75 %."""
+    acc = acc_table(game_of(results, "reversi"))
+    low = acc[acc["val_acc_mean"].astype(float) <= 75.0]
+    return verdict(low.empty, f"val_acc % min {acc['val_acc_mean'].min():.1f} over {len(acc)} "
+                   f"(bot, net); {len(low)} at or below 75")
+
+
+@check("reversi_beats_baseline")
+def reversi_beats_baseline(results: Results) -> Verdict:
+    """Table 4.4: "所有模型……在验证集上的准确率都高于随机选择准确率 (Baseline)" (every model's
+    validation accuracy is above the random baseline): every net, every bot."""
+    return beats_baseline(results, "reversi", nets_of(game_of(results, "reversi")))
+
+
+@check("reversi_val_rises_with_data")
+def reversi_val_rises_with_data(results: Results) -> Verdict:
+    """Tables 4.2/4.4: "网络随着 Bot 数据集增大，整体验证准确率呈现出上升趋势": Spearman's rho
+    between a bot's decision pairs and its CONV accuracy is positive."""
+    g = game_of(results, "reversi")
+    acc = accuracy_by_bot(g).set_index("bot")
+    ds = table_of(g, "dataset_stats.csv", "bot", "pairs").set_index("bot")
+    bots = [b for b in acc.index if b in ds.index]
+    if len(bots) < 3:
+        raise Missing("reversi: the trend needs 3 or more bots")
+    rho, p = spearman([float(ds.loc[b, "pairs"]) for b in bots],
+                      [float(acc.loc[b, "val_acc"]) for b in bots])
+    return verdict(rho > 0, f"Spearman rho(pairs, val_acc) = {rho:.2f}, p = {p:.2g}, "
+                   f"n = {len(bots)}", significant=rho > 0 and p < 0.05)
+
+
+@check("reversi_mlp_sizes_similar")
+def reversi_mlp_sizes_similar(results: Results) -> Verdict:
+    """Table 4.4: "MLP-1 和 MLP-2 的差别不明显": their validation accuracies are within 2 points
+    on average over the bots."""
+    gap = net_gap(game_of(results, "reversi"), "mlp2", "mlp1")
+    m = float(gap.abs().mean())
+    return verdict(m < FIT_ALIKE_POINTS, f"|MLP-2 - MLP-1| val_acc: mean {m:.2f} points ("
+                   + ", ".join(f"{b} {v:+.2f}" for b, v in gap.items()) + ")")
+
+
+@check("reversi_conv_val_about_90")
+def reversi_conv_val_about_90(results: Results) -> Verdict:
+    """Table 4.4: "除了第四个 Bot，其他 Bot 的最优表现网络 CONV 都达到了 90%左右的验证准确率":
+    CONV within 3 points of 90 % on every bot but bot 4."""
+    g = game_of(results, "reversi")
+    acc = accuracy_by_bot(g, "conv")
+    acc = acc[acc["bot"].map(lambda b: g.thesis_no(b) not in (None, 4))]
+    if acc.empty:
+        raise Missing("reversi: no CONV accuracy of bots 1, 2, 3 or 5")
+    off = acc[(acc["val_acc"] - 90.0).abs() > 3.0]
+    return verdict(off.empty, "CONV val_acc %: " + ", ".join(
+        f"{label(g, r.bot)} {r.val_acc:.1f}" for r in acc.itertuples()))
+
+
+# --- 4.4.2 similarity -------------------------------------------------------------------------
+@check("reversi_s1_s2_not_linear")
+def reversi_s1_s2_not_linear(results: Results) -> Verdict:
+    """Table 4.5: "残局胜负相似度与单步动作相似度没有线性相关性": over the bots, a straight line
+    explains less than half of S2's variance from S1 (Pearson r^2 < 0.5)."""
+    return not_linear(results, "reversi")
+
+
+@check("reversi_bot2_s1_high_s2_low")
+def reversi_bot2_s1_high_s2_low(results: Results) -> Verdict:
+    """Table 4.5: "虽然 2 号 Bot 的单步动作相似度最高，但是残局胜负相似度仅次于最小的 3 号 Bot":
+    bot 2 has the highest S1 but the second-lowest S2, above only bot 3."""
+    r = s1s2(game_of(results, "reversi"), (1, 2, 3, 4, 5))
+    s1 = {n: float(r[n]["S1"]) for n in r}
+    s2 = sorted(r, key=lambda n: float(r[n]["S2"]))
+    return verdict(max(s1, key=s1.__getitem__) == 2 and s2[:2] == [3, 2],
+                   f"S1: {show(r, 'S1')}; S2: {show(r, 'S2')}")
+
+
+def _s2_below(r: dict[int, pd.Series], low: tuple[int, ...],
+              high: tuple[int, ...]) -> tuple[bool, bool]:
+    """Whether every bot of ``low`` has a lower S2 than every bot of ``high``, and whether
+    their CIs separate too."""
+    ok = max(float(r[n]["S2"]) for n in low) < min(float(r[n]["S2"]) for n in high)
+    sig = max(lo_hi(r[n], "S2")[1] for n in low) < min(lo_hi(r[n], "S2")[0] for n in high)
+    return ok, sig
+
+
+@check("reversi_low_ranked_easier")
+def reversi_low_ranked_easier(results: Results) -> Verdict:
+    """Table 4.5: "排名靠后的 Bot (4 号和 5 号) 相比其他 Bot 更容易模仿": by S2, bots 4 and 5
+    above bots 1, 2 and 3."""
+    r = s1s2(game_of(results, "reversi"), (1, 2, 3, 4, 5))
+    ok, sig = _s2_below(r, (1, 2, 3), (4, 5))
+    return verdict(ok, f"S2: {show(r, 'S2')}", significant=sig)
+
+
+@check("reversi_mcts_hardest")
+def reversi_mcts_hardest(results: Results) -> Verdict:
+    """4.4.2: "从残局胜负相似度来看……3 号 Bot 模仿效果最差" (by S2, bot 3 is imitated worst):
+    bot 3's imitator has the lowest S2 of Table 4.5 (S1 is not what the sentence ranks by)."""
+    return hardest(results, "reversi", 3, ("S2",))
+
+
+@check("reversi_depth_follows_rank")
+def reversi_depth_follows_rank(results: Results) -> Verdict:
+    """Tables 4.1/4.5: "1、2、3、4 搜索层数依次递减，天梯排名依次降低" (the bots' search depths
+    against their ladder ranks): a reading of the bots' code, not a result."""
+    return not_a_result("a reading of the ladder bots' source code (Table 4.1), not an "
+                        "imitation result; our zoo's depths follow it (config/bots/reversi.yaml,"
+                        " docs/zoo.md)")
+
+
+CORNERS = {0, 7, 56, 63}
+EDGES = {i for i in range(64) if i // 8 in (0, 7) or i % 8 in (0, 7)}
+
+
+@check("reversi_bot5_corners")
+def reversi_bot5_corners(results: Results) -> Verdict:
+    """Fig 4.2: "5 号 Bot 在决策时对某些特定位置的抢占比例明显更多": bot 5 plays the corners and
+    edges more often than bot 1 (share of its moves on the board's rim; a two-proportion
+    z-test says whether the difference is significant)."""
+    g = game_of(results, "reversi")
+    mc = table_of(g, "move_counts.csv", "bot", "square", "count")
+    b1, b5 = g.bot_of(1), g.bot_of(5)
+    if b1 is None or b5 is None or not {b1, b5} <= set(mc["bot"]):
+        raise Missing("reversi: bots 1 and 5 are needed in move_counts.csv")
+
+    def share(bot: str) -> tuple[float, int]:
+        m = mc[(mc["bot"] == bot) & (mc["square"].astype(str).str.isdigit())]
+        n = int(m["count"].sum())
+        k = int(m[m["square"].astype(int).isin(EDGES)]["count"].sum())
+        return (k / n if n else float("nan")), n
+
+    (p1, n1), (p5, n5) = share(b1), share(b5)
+    pooled = (p1 * n1 + p5 * n5) / (n1 + n5)
+    se = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n5)) if 0 < pooled < 1 else 0.0
+    z = (p5 - p1) / se if se else 0.0
+    return verdict(p5 > p1, f"share of moves on corners and edges: {label(g, b5)} "
+                   f"{100 * p5:.1f} % of {n5}, {label(g, b1)} {100 * p1:.1f} % of {n1}; "
+                   f"z = {z:.1f}", significant=z > 1.96)
+
+
+DEPTH_LIMIT = {1: math.inf, 2: 20, 3: 15, 4: 8}
+"""Table 4.1's search depth limits of Reversi bots 1-4 (bot 1: unlimited)."""
+
+
+@check("reversi_conjecture_shallow_easier")
+def reversi_conjecture_shallow_easier(results: Results) -> Verdict:
+    """4.4.2 (conjecture): "实际搜索层数越浅，逻辑偏于浅层，越容易模仿": over bots 1-4,
+    Spearman's rho between the depth limit and S2 is negative."""
+    r = s1s2(game_of(results, "reversi"), (1, 2, 3, 4))
+    nos = (1, 2, 3, 4)
+    rho, _ = spearman([DEPTH_LIMIT[n] for n in nos], [float(r[n]["S2"]) for n in nos])
+    return verdict(rho < 0, f"Spearman rho(depth limit, S2) = {rho:.2f} over bots 1-4 (limits "
+                   f"inf, 20, 15, 8); S2: {show(r, 'S2', nos)}")
+
+
+@check("reversi_conjecture_s2_above_s1")
+def reversi_conjecture_s2_above_s1(results: Results) -> Verdict:
+    """4.4.2 (conjecture): "模仿 Bot 的残局胜负相似度都显著高于单步动作相似度" (every imitator's
+    S2 is markedly higher than its S1): S2 > S1 for every imitator; significant when every
+    S2's CI lies above its S1's."""
+    r = s1s2(game_of(results, "reversi"), ())
+    if not r:
+        raise Missing("reversi: no imitator in s1s2_imitator.csv")
+    above = [n for n in r if float(r[n]["S2"]) > float(r[n]["S1"])]
+    sig = all(lo_hi(r[n], "S2")[0] > lo_hi(r[n], "S1")[1] for n in r)
+    return verdict(len(above) == len(r), f"S2 > S1 for {len(above)} of {len(r)} bots; S1: "
+                   f"{show(r, 'S1')}; S2: {show(r, 'S2')}", significant=sig)
+
+
+# --- 4.5.1 clusters by imitation ----------------------------------------------------------------
+@check("reversi_cluster_mcts_apart")
+def reversi_cluster_mcts_apart(results: Results) -> Verdict:
+    """4.5.1: "一类是 1、2、4、5 号 Bot，一类是 3 号 Bot": clustered by imitation similarity,
+    bot 3's cluster holds no other bot, and the deterministic-search bots share one."""
+    g = game_of(results, "reversi")
+    cl = table_of(g, "clusters.csv", "bot", "cluster_imitation")
+    b3 = g.bot_of(3)
+    if b3 is None or b3 not in set(cl["bot"]) or len(cl) < 3:
+        raise Missing("reversi: bot 3 and two more targets are needed in clusters.csv")
+    c = dict(zip(cl["bot"], cl["cluster_imitation"], strict=True))
+    rest = {c[b] for b in c if b != b3}
+    return verdict(c[b3] not in rest and len(rest) == 1,
+                   "clusters: " + ", ".join(f"{b} {c[b]}" for b in c))
+
+
+@check("reversi_bot4_shallow_easier")
+def reversi_bot4_shallow_easier(results: Results) -> Verdict:
+    """4.5.1: "4 号 Bot 的搜索层数比 1、2 号更浅，表现出“短视”的特征，更容易模仿": bot 4's S2
+    above bots 1's and 2's."""
+    r = s1s2(game_of(results, "reversi"), (1, 2, 4))
+    ok, sig = _s2_below(r, (1, 2), (4,))
+    return verdict(ok, f"S2: {show(r, 'S2', (1, 2, 4))}", significant=sig)
+
+
+@check("reversi_bots12_s2_poor")
+def reversi_bots12_s2_poor(results: Results) -> Verdict:
+    """4.5.1: "模仿 1、2 号的 Bot 在残局胜负相似任务中，表现不佳" (the imitators of bots 1 and 2
+    do poorly on endgame similarity). Poorly among the deterministic-search bots the paragraph
+    compares them with (bot 3 is the MCTS exception of the next one): by S2, the imitators of
+    bots 1 and 2 are both below those of bots 4 and 5."""
+    r = s1s2(game_of(results, "reversi"), (1, 2, 4, 5))
+    ok, sig = _s2_below(r, (1, 2), (4, 5))
+    return verdict(ok, f"S2: {show(r, 'S2', (1, 2, 4, 5))}", significant=sig)
+
+
+# --- 4.5.2 similarity between the originals, the tournament ----------------------------------
+@check("reversi_s1_bots123_dissimilar")
+def reversi_s1_bots123_dissimilar(results: Results) -> Verdict:
+    """Table 4.6: "1、2、3号 Bot 之间互相不相似": by S1, each pair among bots 1-3 is less alike
+    than bots 4 and 5 are."""
+    g = game_of(results, "reversi")
+    within, _ = within_vs_across(g, "S1", (1, 2, 3), ())
+    s45 = pair(g, "S1", 4, 5)
+    return verdict(max(within) < s45, f"S1 % among bots 1-3: "
+                   f"{', '.join(f'{x:.1f}' for x in within)}; bots 4-5: {s45:.1f}")
+
+
+@check("reversi_s1_bots45_below_imitators")
+def reversi_s1_bots45_below_imitators(results: Results) -> Verdict:
+    """Table 4.6: "4、5号 Bot 之间相似度较高，但也低于与各自模仿 Bot 的相似度" (bots 4 and 5 are
+    fairly similar to each other, but less than each is to its own imitator): by S1, the pair
+    4-5 is the most alike of the ten pairs of originals, and below both imitators' S1."""
+    g = game_of(results, "reversi")
+    s45 = pair(g, "S1", 4, 5)
+    others = {f"{a}-{b}": pair(g, "S1", a, b) for a in range(1, 6) for b in range(a + 1, 6)
+              if (a, b) != (4, 5)}
+    r = s1s2(g, (4, 5))
+    top = max(others, key=others.__getitem__)
+    ok = s45 > others[top] and s45 < min(float(r[4]["S1"]), float(r[5]["S1"]))
+    return verdict(ok, f"S1 bots 4-5 {s45:.1f}, most alike other pair {top} "
+                   f"{others[top]:.1f}; imitators: {show(r, 'S1', (4, 5))}")
+
+
+S2_BOTS123_MIN = 52.0
+"""4.5.2's stated floor of S2 among Reversi bots 1-3 (%)."""
+
+
+@check("reversi_s2_bots123_close")
+def reversi_s2_bots123_close(results: Results) -> Verdict:
+    """Table 4.7: "1、2、3号在残局胜负相似上非常接近，达到 52%以上，4、5号 Bot 与 1、2、3号 Bot
+    的相似度都较低": by S2 every pair among bots 1-3 is at 52 % or more, and above every pair
+    of one of them with bot 4 or 5."""
+    g = game_of(results, "reversi")
+    within, across = within_vs_across(g, "S2", (1, 2, 3), (4, 5))
+    ok = min(within) >= S2_BOTS123_MIN and min(within) > max(across)
+    return verdict(ok, f"S2 % among bots 1-3: {', '.join(f'{x:.1f}' for x in within)} (the "
+                   f"thesis: {S2_BOTS123_MIN:g} or more); bots 1-3 with 4-5: "
+                   f"{', '.join(f'{x:.1f}' for x in across)}")
+
+
+@check("reversi_imitator_closest")
+def reversi_imitator_closest(results: Results) -> Verdict:
+    """Table 4.7: "除了 3号 Bot，1、2、4、5号 Bot 都与其模仿 Bot 的相似度最高": by S2, bots 1, 2,
+    4 and 5 are each closer to their own imitator than to any other original."""
+    return imitator_closest(results, "reversi", "S2", exclude=(3,))
+
+
+@check("reversi_originals_ladder_order")
+def reversi_originals_ladder_order(results: Results) -> Verdict:
+    """Table 4.8: "双循环赛中 1到 5号 Bot 的排名也依次降低": points per game fall from bot 1 to
+    bot 5."""
+    return originals_order(results, "reversi")
+
+
+@check("reversi_imitators_rank_order")
+def reversi_imitators_rank_order(results: Results) -> Verdict:
+    """Table 4.8: "模仿 Bot 的排名顺序也从 1 到 5" (the imitators also rank from 1 to 5): the
+    imitators' points per game fall strictly from bot 1's imitator to bot 5's."""
+    return imitators_in_order(results, "reversi", "ladder")
+
+
+@check("reversi_imitators_below_originals")
+def reversi_imitators_below_originals(results: Results) -> Verdict:
+    """Table 4.8: "模仿 Bot 排名分数低于被模仿 Bot": every imitator scores fewer points per game
+    than its original."""
+    return below_originals(results, "reversi")
+
+
+# --- 4.6 the chapter's summary -----------------------------------------------------------------
+@check("reversi_search_eval_affect_difficulty")
+def reversi_search_eval_affect_difficulty(results: Results) -> Verdict:
+    """4.6: "实际搜索层数和局面估值准确性会影响到 Bot 的能力，可能影响到模仿其的难易程度" (a
+    hedged cause)."""
+    return not_a_result("a hedged cause ('may affect'), not a measurable claim; the depth "
+                        "conjecture (reversi_conjecture_shallow_easier) and Table 6.1 carry "
+                        "the numbers that bear on it")
+
+
+@check("reversi_random_harder")
+def reversi_random_harder(results: Results) -> Verdict:
+    """4.6: "算法中含有随机性成分的 Bot 相对于确定性算法的 Bot 更难模仿": every bot of the
+    statistical-sampling class has a lower S2 than every deterministic one (bot by bot, as
+    difficulty_by_class decides Table 6.1)."""
+    g = game_of(results, "reversi")
+    t = table_of(g, "s1s2_imitator.csv", "bot", "S2")
+    t = t.assign(**{"class": t["bot"].map(lambda b: g.bots[b].cls if b in g.bots else "")})
+    rnd, det = ("statistical sampling search",), ("deterministic search", "rule-based")
+    if not t["class"].isin(rnd).any() or not t["class"].isin(det).any():
+        raise Missing("reversi: needs random and deterministic targets")
+    ok, sig, bad = classes_apart(t, "S2", rnd, det)
+
+    def each(classes: tuple[str, ...]) -> str:
+        s = t[t["class"].isin(classes)]
+        return ", ".join(f"{b} {float(v):.1f}" for b, v in zip(s["bot"], s["S2"], strict=True))
+
+    return verdict(ok, f"S2 % random: {each(rnd)}; deterministic: {each(det)}"
+                   + (f"; out of order: {', '.join(bad)}" if bad else ""), significant=sig)
+
+
+def conv_vs_mlp_same_size(results: Results) -> Verdict:
+    """At the same parameter scale (CONV 75k, MLP-2 79k) the convolutional net beats the fully
+    connected one, on average and for most bots."""
+    gap = net_gap(game_of(results, "reversi"), "conv", "mlp2")
+    ahead = int((gap > 0).sum())
+    return verdict(float(gap.mean()) > 0 and ahead > len(gap) / 2,
+                   f"CONV - MLP-2 val_acc: mean {gap.mean():+.2f} points, CONV ahead for "
+                   f"{ahead} of {len(gap)} bots")
+
+
+@check("reversi_conv_beats_mlp_same_size")
+def reversi_conv_beats_mlp_same_size(results: Results) -> Verdict:
+    """4.6: "当网络参数量量级相同时，卷积网络比全连接网络在模仿验证集上表现更好；当网络结构相同时，
+    不同参数量的全连接网络表现差别不大": CONV beats MLP-2 (same scale) on average and for most
+    bots, and MLP-1 and MLP-2 are within 2 points on average (reversi_mlp_sizes_similar)."""
+    return all_of(conv_vs_mlp_same_size(results), reversi_mlp_sizes_similar(results))
+
+
+@check("reversi_imitation_effective")
+def reversi_imitation_effective(results: Results) -> Verdict:
+    """4.6: "模仿在黑白棋游戏上有效，模仿强 Bot 比模仿弱 Bot 更好，但仅靠模仿不能超越原 Bot":
+    the imitators are above the baseline, stronger originals give stronger imitators as a
+    trend (Kendall's tau > 0), and no imitator surpasses its original."""
+    return all_of(beats_baseline(results, "reversi"), imitators_trend(results, "reversi"),
+                  below_originals(results, "reversi"))

@@ -1,0 +1,216 @@
+"""Section 2.1.3 (Snake, the thesis author's earlier study): its conclusions as checks.
+
+The thesis prints no per-bot Snake numbers (Figs 2.6 and 2.7 only plot them), so these checks
+read our tables alone; on the thesis's own tables (:mod:`ime.thesis.own`) they cannot be tested.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+import numpy as np
+
+from ime.thesis.checks.core import (
+    Missing,
+    Results,
+    Verdict,
+    accuracy_by_bot,
+    check,
+    fmt,
+    game_of,
+    not_a_result,
+    spearman,
+    table_of,
+    thesis_value,
+    verdict,
+)
+
+
+@check("snake_depth_rank")
+def snake_depth_rank(results: Results) -> Verdict:
+    """Fig 2.4: "后几名的 Bot 的搜索深度只有 1，靠前的 Bot 都具有较大的搜索深度" (the
+    lowest-ranked bots search to depth 1, the top-ranked ones deeper): a reading of the ladder
+    bots' code, not a result."""
+    return not_a_result("a reading of the ladder bots' source code (Fig 2.4), not an imitation "
+                        "result; our zoo's search depths are set from it "
+                        "(config/bots/snake.yaml, docs/games/snake_zoo.md)")
+
+
+def families_ppg(results: Results, better: Collection[str] | None,
+                 worse: Collection[str]) -> tuple[float, float, str]:
+    """The mean tournament points per game of the originals of the Fig 2.4 families ``better``
+    (None: every family not in ``worse``) and of ``worse``, and the text of both."""
+    g = game_of(results, "snake")
+    t = table_of(g, "tournament.csv", "bot", "type", "points", "games")
+    t = t[(t["type"] == "original") & t["bot"].isin(list(g.bots))]
+    fam = {b: g.bots[b].family for b in t["bot"]}
+    ppg = dict(zip(t["bot"], t["points"].astype(float) / t["games"].astype(float).clip(lower=1),
+                   strict=True))
+    hi = [b for b in ppg if fam[b] and (fam[b] in better if better is not None
+                                        else fam[b] not in worse)]
+    lo = [b for b in ppg if fam[b] in worse]
+    name_hi = "/".join(sorted(better)) if better is not None else "every other family"
+    name_lo = "/".join(sorted(worse))
+    if not hi or not lo:
+        raise Missing(f"snake: the tournament needs {name_hi} and {name_lo} bots among its "
+                      "originals")
+    m_hi, m_lo = float(np.mean([ppg[b] for b in hi])), float(np.mean([ppg[b] for b in lo]))
+
+    def each(bots: list[str]) -> str:
+        return ", ".join(f"{b} {ppg[b]:.2f}" for b in bots)
+
+    return m_hi, m_lo, (f"points per game of the originals: {name_hi} {m_hi:.2f} "
+                        f"({each(hi)}), {name_lo} {m_lo:.2f} ({each(lo)})")
+
+
+@check("snake_expert_bots_weak")
+def snake_expert_bots_weak(results: Results) -> Verdict:
+    """2.1.3: "使用专家系统的 Bot 则表现不佳" (the expert-system bots play poorly next to the
+    search bots): in our tournament their mean points per game is below the search bots'."""
+    m_search, m_es, text = families_ppg(results, None, ("ES",))
+    return verdict(m_es < m_search, text)
+
+
+@check("snake_alphabeta_beats_dfs")
+def snake_alphabeta_beats_dfs(results: Results) -> Verdict:
+    """2.1.3: "故而 Alpha-Beta 的 Bot 表现出水平更高，在对局中的决策更优、更有远见" (Alpha-Beta
+    bots play better than depth-first ones, which do not order their children): in our
+    tournament the Alpha-Beta originals' mean points per game is above the DFS originals'."""
+    m_ab, m_dfs, text = families_ppg(results, ("Alpha-Beta",), ("DFS",))
+    return verdict(m_ab > m_dfs, text)
+
+
+@check("snake_mcts_beats_mc")
+def snake_mcts_beats_mc(results: Results) -> Verdict:
+    """2.1.3: "故与蒙特卡洛相比，蒙特卡洛树搜索的效率更高" (MCTS is more efficient than plain
+    Monte Carlo, since it also raises the exploration of rewarding branches). Every bot has the
+    same time per turn, so efficiency shows as strength: in our tournament the MCTS originals'
+    mean points per game is above the plain-MC originals' (Fig 2.4's families; NE, the
+    Nash-equilibrium variant, is a family of its own)."""
+    m_mcts, m_mc, text = families_ppg(results, ("MCTS",), ("MC",))
+    return verdict(m_mcts > m_mc, text)
+
+
+@check("snake_baseline_range")
+def snake_baseline_range(results: Results) -> Verdict:
+    """2.1.3: "这 22 个 Bot 的随机选择准确率在 40.0%到 47.3%之间" (the 22 bots' random-choice
+    baselines lie between 40.0 % and 47.3 %). The sentence states a range of numbers, so it is
+    decided as the report decides numbers (:func:`ime.thesis.compare.agrees`, percent ±5
+    points): our lowest and highest baseline each agree with the thesis's bounds. How many of
+    ours lie strictly inside is printed beside it."""
+    from ime.thesis.compare import agrees
+
+    g = game_of(results, "snake")
+    t = table_of(g, "dataset_stats.csv", "bot", "baseline")
+    t = t[t["bot"].map(lambda b: g.thesis_no(b) is not None)]
+    if t.empty:
+        raise Missing("snake: no thesis bot in dataset_stats.csv")
+    lo = thesis_value("Fig 2.7", "snake", "all", "baseline_min")
+    hi = thesis_value("Fig 2.7", "snake", "all", "baseline_max")
+    b = t["baseline"].astype(float)
+    inside = int(((b >= lo) & (b <= hi)).sum())
+    ok = agrees(lo, float(b.min()), "percent") and agrees(hi, float(b.max()), "percent")
+    return verdict(ok, f"our baselines {b.min():.1f}-{b.max():.1f} % over {len(b)} bots against "
+                   f"the thesis's {lo:.1f}-{hi:.1f} % (each bound within 5 points agrees, as in "
+                   f"the numbers); {inside} of {len(b)} strictly inside")
+
+
+@check("snake_plateau_1000")
+def snake_plateau_1000(results: Results) -> Verdict:
+    """Fig 2.6: "当数据集达到 1000 场对局后，对局数再增加，平均验证准确率也不再提升". Decided on
+    a dataset-size sweep table (``sweep`` of the Snake results: x = matches, ``val_acc_mean`` per
+    bot): the mean gain from 1000 matches to the largest size is under a third of the gain from
+    the smallest size to 1000, and under 2 points."""
+    g = game_of(results, "snake")
+    sw = g.get("sweep_dataset.matches.csv")
+    if sw is None:
+        raise Missing("no Snake dataset-size sweep in these results (run "
+                      "experiment=snake_dataset_size: results/snake/<sweep>/"
+                      "sweep_dataset.matches.csv)")
+    x = "dataset.matches" if "dataset.matches" in sw.columns else "matches"
+    if x not in sw.columns or "val_acc_mean" not in sw.columns:
+        raise Missing("the sweep table has no dataset.matches / val_acc_mean columns")
+    curve = sw.groupby(x)["val_acc_mean"].mean().sort_index()
+    xs = list(curve.index)
+    if 1000 not in xs or xs[0] >= 1000 or xs[-1] <= 1000:
+        raise Missing(f"the sweep's sizes {xs} do not bracket 1000 matches")
+    before = float(curve[1000] - curve[xs[0]])
+    after = float(curve[xs[-1]] - curve[1000])
+    return verdict(after < 2.0 and after < before / 3,
+                   "mean val_acc % by matches: " + ", ".join(
+                       f"{int(k)}: {fmt(float(v))}" for k, v in curve.items())
+                   + f"; gain {xs[0]}->1000 {fmt(before)}, 1000->{xs[-1]} {fmt(after)}")
+
+
+@check("snake_rank_harder")
+def snake_rank_harder(results: Results) -> Verdict:
+    """Fig 2.7: "大致走向为排名越靠前的 Bot 平均验证准确率越低, 模仿难度越高": Spearman's rho
+    between ladder rank (1 = top) and accuracy above baseline is positive, p < 0.05."""
+    g = game_of(results, "snake")
+    acc = accuracy_by_bot(g, "mean")
+    ranks = {b: g.bots[b].ladder_rank for b in acc["bot"] if b in g.bots}
+    acc = acc[acc["bot"].map(lambda b: ranks.get(b) is not None)]
+    if len(acc) < 5:
+        raise Missing(f"snake: {len(acc)} bots with a ladder rank; the trend needs 5 or more")
+    rho, p = spearman([float(ranks[b]) for b in acc["bot"]], list(acc["margin"]))
+    holds = rho > 0 and p < 0.05
+    return verdict(holds, f"Spearman rho(ladder rank, val_acc - baseline) = {rho:.2f}, "
+                   f"p = {p:.3g}, n = {len(acc)} bots", significant=holds)
+
+
+@check("snake_split_membership")
+def snake_split_membership(results: Results) -> Verdict:
+    """Fig 2.7: "有序号为 1、2、3、4、5、6、7、10、13、15、16 的 Bot 被聚到第一类": our
+    two-way split puts every bot in the thesis's group."""
+    g = game_of(results, "snake")
+    sp = table_of(g, "split_vs_thesis.csv", "bot", "group", "thesis_group")
+    known = sp[sp["thesis_group"].notna()]
+    if len(known) < 2:
+        raise Missing("snake: fewer than two of the thesis's bots in split_vs_thesis.csv")
+    wrong = known[known["group"] != known["thesis_group"]]["bot"].tolist()
+    return verdict(not wrong, f"{len(known) - len(wrong)} of {len(known)} bots in the thesis's "
+                   "group" + (f"; not: {', '.join(wrong)}" if wrong else ""))
+
+
+SPLIT_FAMILIES = {"harder": ("MCTS", "NE"), "easier": ("DFS", "ES"), "both": ("Alpha-Beta", "MC")}
+"""2.1.3's families per group of the two-way split (Fig 2.4's names)."""
+
+
+@check("snake_split_families")
+def snake_split_families(results: Results) -> Verdict:
+    """2.1.3: "算法框架为蒙特卡洛树搜索和纳什均衡的 Bot 被分到第一类中, 深度优先搜索和专家经验的
+    Bot 被分到第二类中, Alpha-Beta 和蒙特卡洛方法的 Bot 在两类中都有" (the MCTS and NE bots are
+    in the first, harder group, the DFS and expert-system bots in the second, and the
+    Alpha-Beta and MC bots in both). By Fig 2.4's families, every bot: every MCTS and NE bot in
+    our harder group, every DFS and ES bot in our easier one, and each of Alpha-Beta and MC
+    with bots in both."""
+    g = game_of(results, "snake")
+    sp = table_of(g, "split_vs_thesis.csv", "bot", "group")
+    group = {b: x for b, x in zip(sp["bot"], sp["group"], strict=True) if b in g.bots}
+    by_fam: dict[str, list[str]] = {}
+    for b in group:
+        by_fam.setdefault(g.bots[b].family, []).append(b)
+    oks, parts, untested = [], [], []
+    for want, fams in SPLIT_FAMILIES.items():
+        for f in fams:
+            bots = by_fam.get(f, [])
+            if len(bots) < (2 if want == "both" else 1):  # one bot cannot be in both groups
+                untested.append(f)
+                continue
+            groups = [group[b] for b in bots]
+            ok = (set(groups) == {"harder", "easier"} if want == "both"
+                  else all(x == want for x in groups))
+            oks.append(ok)
+            parts.append(f"{f} ({'in both' if want == 'both' else 'all ' + want}): "
+                         + ", ".join(f"{b} {group[b]}" for b in bots)
+                         + ("" if ok else " -- no"))
+    if not oks:
+        raise Missing("snake: no bot of the families the thesis names in split_vs_thesis.csv")
+    if untested:
+        parts.append(f"too few bots to test: {', '.join(untested)}")
+    agree = ""
+    if "thesis_group" in sp.columns:
+        known = sp[sp["thesis_group"].notna()]
+        agree = (f"; our split agrees with the thesis's on "
+                 f"{int((known['group'] == known['thesis_group']).sum())} of {len(known)} bots")
+    return verdict(all(oks), "; ".join(parts) + agree)
