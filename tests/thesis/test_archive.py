@@ -4,6 +4,7 @@ and a manifest whose hashes are the copied files'."""
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 from pathlib import Path
 
 from ime.thesis.archive import archive
@@ -53,3 +54,56 @@ def test_a_partial_archive_says_so_first(tmp_path: Path) -> None:
     whole = tmp_path / "reproduction/x"
     archive(rep, {"reversi": res}, whole)
     assert "A partial reproduction" not in (whole / "MANIFEST.md").read_text()
+
+
+def test_rereport_rewrites_the_report_from_the_archived_tables(tmp_path: Path) -> None:
+    """An archive of the thesis's own tables (kept under the games' names, table4_4.csv...):
+    the report rewritten from them equals the one the run wrote (so nothing it reads was left
+    out of the archive), a stale verdict is replaced, the manifest's rows hash the new files,
+    and its note names the rewrite once however often it runs."""
+    import pandas as pd
+
+    from ime.thesis import report as RP
+    from ime.thesis.archive import rereport
+    from ime.thesis.own import thesis_results
+    from ime.workflow.artifacts import game_names
+    from ime.workflow.variants import make_plan
+
+    root = Path(__file__).resolve().parents[2]
+    cfgs = {g: make_plan([f"game={g}", "scale=thesis"], root / "config", base=root).main.cfg
+            for g in ("reversi", "doudizhu")}
+    # as the report job reads a run: the matches per target from its config
+    own = {g: replace(r, matches_per_target=cfgs[g]["dataset"].get("matches")
+                      or cfgs[g]["matches"]["per_target"]) for g, r in thesis_results().items()}
+    rdirs = {g: f"results/{g}/thesis" for g in own}
+    rep = tmp_path / "results/thesis/thesis"
+    RP.write(rep, scale="thesis", results=own, cfgs=cfgs, rdirs=rdirs,
+             command="snakemake -j8 results/thesis/thesis/reproduction.md --config "
+                     "overrides='[scale=thesis]'",
+             prov={"git": {"commit": "abc"}, "scale": "thesis", "results": rdirs, "stages": []})
+    for g, r in own.items():  # a results folder: the generic tables and the games' copies
+        (tmp_path / rdirs[g]).mkdir(parents=True, exist_ok=True)
+        for name, df in r.tables.items():
+            for n in {name, game_names(g).get(name, name)}:
+                df.to_csv(tmp_path / rdirs[g] / n, index=False)
+    out = tmp_path / "reproduction/thesis"
+    archive(rep, {g: tmp_path / d for g, d in rdirs.items()}, out,
+            copies={g: game_names(g) for g in own})
+    assert (out / "reversi/table4_4.csv").is_file()
+    assert not (out / "reversi/imitation_accuracy.csv").exists()
+    written = (out / "conclusions.csv").read_bytes()
+    stale = pd.read_csv(out / "conclusions.csv").assign(verdict="stale")
+    stale.to_csv(out / "conclusions.csv", index=False)
+    for _ in range(2):
+        counts = rereport(out, root=root)
+    assert (out / "conclusions.csv").read_bytes() == written
+    assert (out / "numbers.csv").read_bytes() == (rep / "numbers.csv").read_bytes()
+    assert counts["conclusions"] == len(stale) and counts["holds"] > 0
+    prov = (out / "provenance.json").read_text()
+    assert "rewritten by ime.thesis.archive.rereport" in prov
+    manifest = (out / "MANIFEST.md").read_text()
+    for f in ("conclusions.csv", "reproduction.md", "provenance.json"):
+        sha = hashlib.sha256((out / f).read_bytes()).hexdigest()[:16]
+        assert f"| `{f}` | {(out / f).stat().st_size:,} | `{sha}` |" in manifest
+    assert manifest.count("were rewritten at") == 1
+    assert manifest.index("were rewritten at") < manifest.index("| file |")

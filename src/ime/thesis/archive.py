@@ -4,15 +4,19 @@ provenance copied into ``reproduction/<name>/``, small enough to commit.
 What is committed there is generated, never edited: a later run that moves a number shows in
 ``git diff``. ``MANIFEST.md`` lists every file with its size, SHA-256 and the file it was copied
 from, and names what was left out (PDF twins of the PNG figures; any file over
-:data:`MAX_BYTES`, such as a thesis-scale ``tournament_games.csv``).
+:data:`MAX_BYTES`, such as a thesis-scale ``tournament_games.csv``). :func:`rereport` rewrites
+an archive's report from the tables archived beside it (after a change of the checks: seconds,
+no pipeline re-run).
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 MAX_BYTES = 2_000_000
 """Files larger than this are listed in the manifest but not copied."""
@@ -101,3 +105,124 @@ def job_archive(smk: object) -> None:
         logging.getLogger("ime.thesis").info(
             "archived %d files (%d bytes) to %s; %d left out", len(kept),
             sum(int(r["bytes"]) for r in kept), out, len(rows) - len(kept))
+
+
+# --- rewriting an archive's report from its own tables ---------------------------------------
+REPORT_KEPT = ("reproduction.md", "numbers.csv", "conclusions.csv", "protocol.csv",
+               "table6_1.csv", "table6_1_by_class.csv", "figures/table6_1.png",
+               "provenance.json")
+"""The report's files an archive keeps (:data:`ime.thesis.names.FILES` but the PDF twin)."""
+
+
+def _overrides(command: str) -> list[str]:
+    """The overrides of the report's rebuild command (``--config overrides='[a=1,b=2]'``)."""
+    m = re.search(r"overrides='\[([^\]]*)\]'", command)
+    return [o.strip() for o in m.group(1).split(",") if o.strip()] if m else []
+
+
+def rereport(archive_dir: str | Path, *, root: str | Path | None = None) -> dict[str, int]:
+    """Rewrite the report files of the archive ``archive_dir`` (``reproduction/<name>/``) from
+    the result tables archived beside them, with this checkout's code, and their rows of its
+    ``MANIFEST.md``; the games' folders are left as they are. Returns the summary counts.
+
+    Why: the report is computed from the games' tables alone (:mod:`ime.thesis.report`), and
+    the archive keeps every table it reads (a table kept once under its thesis name, e.g.
+    ``table4_4.csv``, is read under that name), so a change of the checks or of the thesis's
+    data re-decides an archived run in seconds, where re-running the pipeline would take
+    hours. The scale, the games' results folders, the rebuild command and the stage times come
+    from the archived report (``provenance.json``, ``reproduction.md``); the configs from this
+    checkout, composed with the command's overrides; git, versions and machine are this run's
+    (``root``: the code's clone, this checkout by default), and ``provenance.json`` says in
+    ``report_from`` that the report was rewritten from the archive."""
+    import json
+    import tempfile
+
+    from ime.bots.registry import load_bot_specs
+    from ime.core.provenance import collect
+    from ime.paths import config_dir
+    from ime.thesis.names import GAMES, TABLES
+    from ime.thesis.report import write
+    from ime.thesis.results import results_from_paths
+    from ime.workflow.artifacts import game_names
+    from ime.workflow.thesis import CASE_STUDY, EXTRA
+    from ime.workflow.variants import make_plan
+
+    out = Path(archive_dir)
+    old = json.loads((out / "provenance.json").read_text(encoding="utf-8"))
+    rebuild = re.search(r"^Rebuild: `(.*)`$", (out / "reproduction.md").read_text(
+        encoding="utf-8"), re.M)
+    if rebuild is None:
+        raise ValueError(f"{out}/reproduction.md has no 'Rebuild: `...`' line")
+    command = rebuild.group(1)
+    left_out = list(old.get("left_out", []))
+    code = Path(root) if root is not None else config_dir().resolve().parent
+    results, cfgs = {}, {}
+    for game in (g for g in GAMES if g not in left_out and (out / g).is_dir()):
+        names = game_names(game)
+        paths = {n: out / game / names.get(n, n)
+                 for n in [*TABLES, *EXTRA.get(game, ()), CASE_STUDY]}
+        # as ime.workflow.thesis.ThesisPlan.spec reads a composed variant
+        cfg = make_plan([f"game={game}", *_overrides(command)], code / "config",
+                        base=code).main.cfg
+        cfgs[game] = cfg
+        results[game] = results_from_paths(
+            game, paths, load_bot_specs(game), cfg["evaluate"]["imitator"]["net"],
+            cfg["dataset"].get("matches") or cfg["matches"]["per_target"])
+    prov = {**collect(code), **{k: old[k] for k in ("scale", "results", "stages", "games",
+                                                   "left_out") if k in old},
+            "report_from": f"the result tables archived in {out.as_posix()}/ (rewritten by "
+                           "ime.thesis.archive.rereport, no pipeline re-run)"}
+    with tempfile.TemporaryDirectory() as tmp:
+        counts = write(tmp, scale=str(old["scale"]), results=results, cfgs=cfgs,
+                       rdirs=old["results"], command=command, prov=prov, left_out=left_out)
+        for f in REPORT_KEPT:
+            (out / f).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(Path(tmp) / f, out / f)
+    _remanifest(out, prov)
+    return counts
+
+
+def _remanifest(out: Path, prov: Mapping[str, Any]) -> None:
+    """Update ``MANIFEST.md``'s rows of the report's files (bytes, SHA-256) and say, under its
+    first paragraph, which commit rewrote them from the archived tables (replacing an earlier
+    such line)."""
+    path = out / "MANIFEST.md"
+    row = re.compile(r"^\| `([^`]+)` \| [\d,]+ \| `[0-9a-f]+` \| (.*) \|$")
+    git = prov.get("git") if isinstance(prov.get("git"), Mapping) else {}
+    commit = str(git.get("commit") or "unknown")
+    commit += " (uncommitted changes)" if git.get("dirty") else ""
+    head = "The report's files ("
+    note = (f"{head}`{'`, `'.join(REPORT_KEPT)}`) were rewritten at {commit} from the result "
+            f"tables archived here (`python -m ime.thesis.archive {out.as_posix()}`, no "
+            "pipeline re-run); the games' folders are as archived.")
+    lines: list[str] = []
+    for ln in path.read_text(encoding="utf-8").splitlines():
+        m = row.match(ln)
+        if m and m.group(1) in REPORT_KEPT:
+            f = out / m.group(1)
+            ln = f"| `{m.group(1)}` | {f.stat().st_size:,} | `{_sha(f)[:16]}` | {m.group(2)} |"
+        if lines and lines[-1].startswith(head) and ln == "":
+            lines.pop()  # an earlier rewrite's line and its blank line
+            continue
+        lines.append(ln)
+    first = lines.index("") + 1 if "" in lines else len(lines)
+    at = lines.index("", first) + 1 if "" in lines[first:] else len(lines)
+    lines[at:at] = [note, ""]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m ime.thesis.archive reproduction/<name> [...]``: :func:`rereport` each."""
+    import argparse
+
+    p = argparse.ArgumentParser(prog="python -m ime.thesis.archive",
+                                description="Rewrite archived reproduction reports from the "
+                                            "result tables archived beside them.")
+    p.add_argument("archives", nargs="+", help="reproduction/<name>/ folders")
+    for a in p.parse_args(argv).archives:
+        print(a, rereport(a))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
