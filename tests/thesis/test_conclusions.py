@@ -11,6 +11,7 @@ move counts, the case study) get small hand-made tables for both outcomes.
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -163,6 +164,15 @@ NOT_RESULTS = {"snake_depth_rank", "reversi_depth_follows_rank",
 def test_every_stated_conclusion_has_one_check() -> None:
     ids = set(conclusions()["id"])
     assert ids == set(C.CHECKS), (sorted(ids - set(C.CHECKS)), sorted(set(C.CHECKS) - ids))
+
+
+def test_every_check_quotes_its_sentence() -> None:
+    """A check's docstring holds the thesis's words it tests (conclusions.csv's quote, spaces
+    and line breaks aside), so that what it decides can be read against the sentence."""
+    quotes = dict(zip(conclusions()["id"], conclusions()["quote"], strict=True))
+    bare = {cid: re.sub(r"\s+", "", C.CHECKS[cid].__doc__ or "") for cid in quotes}
+    missing = [cid for cid, q in quotes.items() if re.sub(r"\s+", "", q) not in bare[cid]]
+    assert not missing, missing
 
 
 def test_the_plan_covers_every_check() -> None:

@@ -133,8 +133,8 @@ def ddz_conjecture_order_irrelevant(results: Results) -> Verdict:
 # --- 5.5 clusters, similarity between the originals, the tournament ---------------------------
 @check("ddz_cluster_rule_apart")
 def ddz_cluster_rule_apart(results: Results) -> Verdict:
-    """5.5.1: "一类是 1、2、3、4 号 Bot，一类 5 号 Bot": by imitation similarity, {1, 2, 3, 4}
-    and {5}."""
+    """5.5.1: "一类是 1、2、3、4 号 Bot，一类 5 号 Bot，前一类的 Bot 的残局胜负相似度要低于后一类":
+    by imitation similarity, {1, 2, 3, 4} and {5}."""
     return apart(results, "doudizhu", 5)
 
 
@@ -190,8 +190,8 @@ def ddz_imitators_rank_order(results: Results) -> Verdict:
 
 @check("ddz_imitators_below_originals")
 def ddz_imitators_below_originals(results: Results) -> Verdict:
-    """Table 5.10: "模仿 Bot 排名分数低于被模仿 Bot": every imitator scores fewer points per game
-    than its original."""
+    """Table 5.10: "模仿 Bot 排名分数低于被模仿 Bot，仅靠模仿是不能超越原 Bot 的": every imitator
+    scores fewer points per game than its original."""
     return below_originals(results, "doudizhu")
 
 

@@ -214,8 +214,9 @@ def reversi_low_ranked_easier(results: Results) -> Verdict:
 
 @check("reversi_mcts_hardest")
 def reversi_mcts_hardest(results: Results) -> Verdict:
-    """4.4.2: "从残局胜负相似度来看……3 号 Bot 模仿效果最差" (by S2, bot 3 is imitated worst):
-    bot 3's imitator has the lowest S2 of Table 4.5 (S1 is not what the sentence ranks by)."""
+    """4.4.2: "从残局胜负相似度来看……3 号 Bot 模仿效果最差，这和 3 号 Bot 使用的算法框架包含
+    MCTS 有关" (by S2, bot 3 is imitated worst, which the thesis ties to MCTS): bot 3's
+    imitator has the lowest S2 of Table 4.5 (S1 is not what the sentence ranks by)."""
     return hardest(results, "reversi", 3, ("S2",))
 
 
@@ -275,9 +276,10 @@ def reversi_conjecture_shallow_easier(results: Results) -> Verdict:
 
 @check("reversi_conjecture_s2_above_s1")
 def reversi_conjecture_s2_above_s1(results: Results) -> Verdict:
-    """4.4.2 (conjecture): "模仿 Bot 的残局胜负相似度都显著高于单步动作相似度" (every imitator's
-    S2 is markedly higher than its S1): S2 > S1 for every imitator; significant when every
-    S2's CI lies above its S1's."""
+    """4.4.2 (conjecture): "模仿 Bot 的残局胜负相似度都显著高于单步动作相似度，这可能是因为在
+    存在对称局面" (every imitator's S2 is markedly higher than its S1, perhaps from symmetric
+    positions): S2 > S1 for every imitator; significant when every S2's CI lies above its
+    S1's."""
     r = s1s2(game_of(results, "reversi"), ())
     if not r:
         raise Missing("reversi: no imitator in s1s2_imitator.csv")
@@ -290,8 +292,9 @@ def reversi_conjecture_s2_above_s1(results: Results) -> Verdict:
 # --- 4.5.1 clusters by imitation ----------------------------------------------------------------
 @check("reversi_cluster_mcts_apart")
 def reversi_cluster_mcts_apart(results: Results) -> Verdict:
-    """4.5.1: "一类是 1、2、4、5 号 Bot，一类是 3 号 Bot": clustered by imitation similarity,
-    bot 3's cluster holds no other bot, and the deterministic-search bots share one."""
+    """4.5.1: "一类是 1、2、4、5 号 Bot，一类是 3 号 Bot，前一类的 Bot 的模仿相似度要远高于后一类":
+    clustered by imitation similarity, bot 3's cluster holds no other bot, and the
+    deterministic-search bots share one."""
     g = game_of(results, "reversi")
     cl = table_of(g, "clusters.csv", "bot", "cluster_imitation")
     b3 = g.bot_of(3)
@@ -391,8 +394,8 @@ def reversi_imitators_rank_order(results: Results) -> Verdict:
 
 @check("reversi_imitators_below_originals")
 def reversi_imitators_below_originals(results: Results) -> Verdict:
-    """Table 4.8: "模仿 Bot 排名分数低于被模仿 Bot": every imitator scores fewer points per game
-    than its original."""
+    """Table 4.8: "模仿 Bot 排名分数低于被模仿 Bot，说明仅靠模仿不能超越原 Bot": every imitator
+    scores fewer points per game than its original."""
     return below_originals(results, "reversi")
 
 

@@ -65,8 +65,9 @@ def families_ppg(results: Results, better: Collection[str] | None,
 
 @check("snake_expert_bots_weak")
 def snake_expert_bots_weak(results: Results) -> Verdict:
-    """2.1.3: "使用专家系统的 Bot 则表现不佳" (the expert-system bots play poorly next to the
-    search bots): in our tournament their mean points per game is below the search bots'."""
+    """2.1.3: "使用专家系统的 Bot 则表现不佳，这与黑白棋、五子棋 Bot 中不一致" (the
+    expert-system bots play poorly next to the search bots, unlike in Reversi or Gomoku): in
+    our tournament their mean points per game is below the search bots'."""
     m_search, m_es, text = families_ppg(results, None, ("ES",))
     return verdict(m_es < m_search, text)
 
