@@ -80,7 +80,7 @@ def test_the_catch_all_regex_excludes_every_other_rules_outputs() -> None:
 def test_a_default_path_under_a_variant_suggests_its_path_the_named_target_and_show(
         variant_wf) -> None:
     rdir = variant_wf.main("reversi").results_dir
-    assert rdir == "results/reversi/quick__net.name-mlp2__train.lr-0.0005"
+    assert rdir == "results/reversi/quick__net-mlp2__train.lr-0.0005"
     with pytest.raises(ConfigError) as e:
         variant_wf.misplaced("reversi", "table4_4.csv")
     msg = str(e.value)
@@ -225,7 +225,7 @@ def test_pipeline_show_starts_with_the_results_folder_and_the_named_target(capsy
 
     assert main(["pipeline", "show", *VARIANT]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "results: results/reversi/quick__net.name-mlp2__train.lr-0.0005/"
+    assert lines[0] == "results: results/reversi/quick__net-mlp2__train.lr-0.0005/"
     assert lines[1] == ("build:   snakemake -j8 reversi_tables "
                         "--config overrides='[net=mlp2,train.lr=0.0005]'")
 
@@ -258,6 +258,6 @@ def test_game_tables_builds_the_variants_results_by_name(work) -> None:
     text = run.stdout + run.stderr
     assert run.returncode == 0, text[-3000:]
     outs = [o for _, os_ in planned_jobs(text) for o in os_]
-    rdir = "results/reversi/tiny__net.name-mlp2"
+    rdir = "results/reversi/tiny__net-mlp2"
     assert f"{rdir}/table4_4.csv" in outs and f"{rdir}/index.md" in outs, outs[-20:]
     assert not any(o.startswith("results/reversi/tiny/") for o in outs)

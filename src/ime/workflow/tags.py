@@ -163,13 +163,23 @@ def train_key(c: Mapping[str, Any]) -> dict[str, Any]:
 
 def results_key(c: Mapping[str, Any]) -> dict[str, Any]:
     """Everything that changes a result table (not how jobs run: :data:`RUNTIME_KEYS`; not the
-    sweep)."""
+    sweep), so that a variant's directory is named after what changed in its results.
+
+    The imitators' net is the key ``net`` (``quick__net-mlp2``): ``evaluate.imitator.net``
+    follows the selected ``net`` (config/evaluate/default.yaml), so ``net=mlp2`` and the
+    directory say the same. The selection itself is no key: with the imitators' net set apart
+    it changes no result. Of the architectures (``nets.*``), only those of the nets trained for
+    the tables (``train.nets``) and of the imitators' net count."""
+    imitator = c["evaluate"]["imitator"]["net"]
+    used = {*c["train"]["nets"], imitator}
     out = flatten({k: v for k, v in without_runtime(c).items()
-                   if k not in ("run", "sweep", "train", "net")})
+                   if k not in ("run", "sweep", "train", "net", "nets")})
+    del out["evaluate.imitator.net"]
+    out.update(flatten({n: a for n, a in (c.get("nets") or {}).items() if n in used}, "nets"))
     out.update(train_key(c))
     out["train.nets"] = c["train"]["nets"]
     out["train.run_folds"] = c["train"].get("run_folds")
-    out["net.name"] = c["net"]["name"]
+    out["net"] = imitator
     return out
 
 

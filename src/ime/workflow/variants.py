@@ -31,6 +31,7 @@ from ime.workflow.tags import (
     SAFE,
     dataset_key,
     digest,
+    flatten,
     logs_key,
     results_key,
     sparring_pool,
@@ -251,17 +252,18 @@ def make_variant(
     dtag = tag(dataset_key(c), dataset_key(ref), scale)
     ttag = tag(train_key(c), train_key(ref), scale)
     net_dirs = {}
+    ref_nets = dict(ref["nets"])
     for name, arch in c["nets"].items():
-        ref_arch = ref["nets"].get(name)
-        if ref_arch is None:
-            ref_arch = load_net_file(cdir, name)
-        net_dirs[name] = name if arch == ref_arch else f"{name}-{digest(arch, 8)}"
+        if name not in ref_nets:
+            ref_nets[name] = load_net_file(cdir, name)
+        net_dirs[name] = name if arch == ref_nets[name] else f"{name}-{digest(arch, 8)}"
     rname = c["run"]["name"]
     if rname is None:
-        if results_key(c) == results_key(default):
+        key = results_key(c)
+        if key == results_key(default):
             rname = ""
         else:
-            rname = tag(results_key(c), results_key(ref), scale)
+            rname = tag(key, reference_key(key, ref, ref_nets), scale)
     if rname and not SAFE.match(rname):
         raise ConfigError(f"run.name {rname!r} must be a plain directory name ([A-Za-z0-9._-])")
     raw_files: list[str] = []
@@ -274,6 +276,19 @@ def make_variant(
             )
     return Variant(rname, c, ltag, dtag, ttag, net_dirs, P.results_dir(c["game"]["name"], rname),
                    raw_files)
+
+
+def reference_key(key: dict[str, Any], ref: dict[str, Any],
+                  ref_nets: dict[str, Any]) -> dict[str, Any]:
+    """The reference's :func:`results_key` to name a variant whose key is ``key``: a net the
+    reference does not use (``net=resnet``) is compared with its config file as it stands, as
+    its model directory is, so the name says ``net-resnet`` and not every key of its
+    architecture (or a hash)."""
+    out = results_key(ref)
+    for k, v in flatten(ref_nets, "nets").items():
+        if k in key and k not in out:
+            out[k] = v
+    return out
 
 
 def as_point(c: dict[str, Any], keep_nets: Sequence[str] = (),
