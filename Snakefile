@@ -18,16 +18,25 @@ for every game with a config/game/<game>.yaml, and validated before any job is s
 
 import os
 
-from snakemake.exceptions import WorkflowError
+from snakemake.exceptions import WorkflowError  # rules/results.smk's unknown_result
 from snakemake.utils import min_version
 
 from ime.workflow import ConfigError, setup_workflow
 from ime.workflow import paths as P
+from ime.workflow.console import check_directory, on_interrupt
+from ime.workflow.errors import config_exit
 from ime.workflow.index import alternatives
 from ime.workflow.scheduler import single_reevaluation
 from ime.workflow.thesis import ThesisPlan
 
 min_version("8.0")
+# Started outside the repository's root (snakemake -s ../Snakefile from results/): stop, before
+# anything is planned or written there, with the command to type (ime.workflow.console). A
+# working directory given with -d/--directory is taken as meant.
+check_directory(workflow)
+# Ctrl-C: Snakemake stops and cleans up as always; the terminal gets one line saying so and that
+# the same command continues, instead of a traceback per job (ime.workflow.console).
+on_interrupt(workflow)
 # Snakemake's scheduler otherwise wakes once a second per finished job, so that its own CPU
 # grows with the run (a third of a core after 148 jobs); one pending wake-up is enough
 # (ime.workflow.scheduler, docs/pipeline.md "Snakemake's own CPU")
@@ -39,7 +48,8 @@ os.environ.setdefault("IME_CONFIG_DIR", CONFIG_DIR)
 try:
     WF = setup_workflow(config, CONFIG_DIR)
 except ConfigError as e:
-    raise WorkflowError(f"IME config error: {e}") from None
+    # printed alone, wrapped, not inside Snakemake's frame (ime.workflow.errors.ConfigExit)
+    raise config_exit(e) from None
 
 INDEX = WF.index  # stages 1-3: wildcards -> variant and job params (ime.workflow.index)
 EVAL = WF.evals  # stage 4 and results (ime.workflow.evalplan)
@@ -71,6 +81,14 @@ onstart:
     from ime.workflow.warm import warm_numba_cache
 
     warm_numba_cache(WF.default_game)
+
+
+# After a Ctrl-C: remove the stopped jobs' partial files and incomplete marks, which Snakemake 9
+# leaves on an interrupt, so that the same command continues (ime.workflow.console).
+onerror:
+    from ime.workflow.console import finish_interrupted
+
+    finish_interrupted(workflow)
 
 
 rule all:

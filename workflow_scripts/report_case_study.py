@@ -1,5 +1,8 @@
 """Snakemake job: the case study, one key endgame traced (logic: ime.report.case_study)."""
 
-from ime.report.case_study import job_case_study
+from ime.core.interrupt import quiet_interrupt
 
-job_case_study(snakemake)  # noqa: F821 - injected by Snakemake's script directive
+with quiet_interrupt(then_ignore=True):  # Ctrl-C: exit 130, no traceback
+    from ime.report.case_study import job_case_study
+
+    job_case_study(snakemake)  # noqa: F821 - injected by Snakemake's script directive

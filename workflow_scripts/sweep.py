@@ -1,5 +1,8 @@
 """Snakemake job: a sweep's table (logic: ime.workflow.jobs.train.job_sweep)."""
 
-from ime.workflow.jobs.train import job_sweep
+from ime.core.interrupt import quiet_interrupt
 
-job_sweep(snakemake)  # noqa: F821 - injected by Snakemake's script directive
+with quiet_interrupt(then_ignore=True):  # Ctrl-C: exit 130, no traceback
+    from ime.workflow.jobs.train import job_sweep
+
+    job_sweep(snakemake)  # noqa: F821 - injected by Snakemake's script directive

@@ -246,7 +246,7 @@ def work(tmp_path_factory: pytest.TempPathFactory):
 ])
 def test_a_mistyped_target_stops_with_a_config_error_not_no_rule(work, target, expect) -> None:
     run = snakemake(work, "-n", target, "--config", overrides_arg(["scale=tiny"]))
-    text = run.stdout + run.stderr
+    text = " ".join((run.stdout + run.stderr).split())  # the message is wrapped (issue 45)
     assert run.returncode != 0
     assert re.search(expect, text) and "No rule to produce" not in text, text[-3000:]
 

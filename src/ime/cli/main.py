@@ -56,13 +56,21 @@ def join_dash_values(argv: list[str]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; its exit code. A Ctrl-C ends it with one line and 130, not a traceback
+    (:mod:`ime.core.interrupt`: worker processes forked meanwhile end quietly too)."""
+    from ime.core.interrupt import EXIT_INTERRUPTED, Interrupted, quiet_interrupt
+
     parser = build_parser()
     args = parser.parse_args(join_dash_values(list(sys.argv[1:] if argv is None else argv)))
     try:
-        return int(args.func(args) or 0)
+        with quiet_interrupt():
+            return int(args.func(args) or 0)
     except (ValueError, KeyError, FileNotFoundError) as e:
         print(f"ime {args.command}: error: {e}", file=sys.stderr)
         return 2
+    except Interrupted:
+        print(f"ime {args.command}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

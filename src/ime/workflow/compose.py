@@ -35,7 +35,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ime.workflow.errors import ConfigError
+from ime.workflow.errors import ConfigError, did_you_mean, nearest, nearest_keys
 from ime.workflow.tags import flatten
 
 if TYPE_CHECKING:
@@ -199,9 +199,85 @@ def _hydra(cdir: Path, overrides: list[str]) -> DictConfig:
     except (HydraException, OmegaConfBaseException, ValueError) as e:
         msg = " ".join(m.strip() for m in str(e).strip().splitlines())
         msg = msg.split(" Config search path:")[0]  # Hydra's search-path dump is noise here
-        raise ConfigError(f"bad override in {overrides}: {msg}") from None
     finally:
         GlobalHydra.instance().clear()
+    raise ConfigError(f"bad override in {overrides}: {_explain(cdir, overrides, msg)}")
+
+
+_EXPLAINING: list[bool] = []
+"""Non-empty while :func:`_explain` composes on the way to its message (no recursion)."""
+
+
+def _explain(cdir: Path, overrides: list[str], msg: str) -> str:
+    """Hydra's error ``msg`` in words that name the fix.
+
+    Hydra answers an unknown key with "Could not override 'train.learning_rate'. To append to
+    your config use +train.learning_rate=...", which sends the user to an append that the schema
+    then refuses; so a key the config does not have gets the nearest keys it does have, and the
+    ``+`` form only where appending really composes (a free mapping such as ``sweep.grid``). An
+    unknown group option gets the nearest options after Hydra's list."""
+    unknown = re.search(r"Could not override '([^']+)'", msg)
+    if unknown and not _EXPLAINING:
+        _EXPLAINING.append(True)  # the compositions asked below explain nothing themselves
+        try:
+            return _unknown_key(cdir, overrides, unknown.group(1))
+        finally:
+            _EXPLAINING.pop()
+    option = re.search(r"Could not find '(\w+)/([^']+)'.*Available options in '\w+':(.*)", msg)
+    if option:
+        group, name, listed = option.groups()
+        hint = did_you_mean(nearest(name, listed.split()), prefix=f"{group}=")
+        return f"{msg.rstrip()}; {hint}" if hint else msg
+    return msg
+
+
+def _unknown_key(cdir: Path, overrides: list[str], key: str) -> str:
+    """The message for an override of a key the config does not have (see :func:`_explain`)."""
+    item = next((o for o in overrides if o.split("=", 1)[0] == key), None)
+    others = [o for o in overrides if o != item]
+    if item is not None and _composes(cdir, [*others, f"+{item}"]):
+        return f"{key} is not in the config yet; add it with +{item}"
+    if key.startswith("sweep.grid.") and item is not None:
+        inner, value = key.removeprefix("sweep.grid."), item.split("=", 1)[1]
+        return (f"{key}: a grid's keys are dotted keys themselves, so give the grid whole: "
+                f"\"sweep.grid={{{inner}:{value}}}\" (docs/pipeline.md, 'Sweeps')")
+    close = nearest_keys(key, settable_keys(cdir, others))
+    if close:
+        return f"{key} is not a config key; {did_you_mean(close)}"
+    return f"{key} is not a config key (`ime pipeline show` prints the composed config)"
+
+
+def settable_keys(cdir: Path, overrides: list[str]) -> list[str]:
+    """Every dotted key (and section) of the config composed with ``overrides`` (without them
+    when they do not compose), and the config groups: what an override can set. The keys the
+    workflow fills in itself (``run.choices``, the resolved ``nets``) are left out."""
+    for attempt in (overrides, []):
+        try:
+            plain = compose_plain(attempt, cdir)
+            break
+        except ConfigError:
+            continue
+    else:
+        return list(GROUPS)
+    return config_keys(plain)
+
+
+def config_keys(plain: Mapping[str, Any]) -> list[str]:
+    """The config groups, then every section and dotted key of a composed config, for the
+    nearest-key suggestions; the keys the workflow fills in itself (``run.choices``, the
+    resolved ``nets``) are left out, no override sets them."""
+    keys = [k for k in flatten(plain) if not k.startswith(("run.choices.", "nets."))]
+    sections = {k.rsplit(".", i)[0] for k in keys for i in range(1, k.count(".") + 1)}
+    return [*GROUPS, *sorted(sections - {"nets"}), *keys]
+
+
+def _composes(cdir: Path, overrides: list[str]) -> bool:
+    """Whether ``overrides`` compose and validate (asked only on the way to an error)."""
+    try:
+        compose_plain(overrides, cdir)
+    except ConfigError:
+        return False
+    return True
 
 
 def _scale_overrides(cfg: DictConfig, scale: str | None) -> list[str]:
@@ -280,7 +356,8 @@ def _lookup(overrides: Sequence[str],
     if entry is not None:
         return None, entry
     cfg = _compose(cdir, overrides)
-    _cache_write(path, overrides, cfg)
+    if not _EXPLAINING:  # what an error's explanation composes on the side is not kept
+        _cache_write(path, overrides, cfg)
     return cfg, {}
 
 

@@ -25,7 +25,6 @@ names, instead of Snakemake's bare "No rule to produce".
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -39,10 +38,11 @@ from ime.workflow.compose import (
     config_arg,
     config_snapshot,
     game_options,
+    override_value,
     parse_overrides,
     refuse_hydra_sweeps,
 )
-from ime.workflow.errors import ConfigError
+from ime.workflow.errors import ConfigError, config_exit, did_you_mean, nearest
 from ime.workflow.evalplan import EvalIndex
 from ime.workflow.index import WorkflowIndex, alternatives, regex_tree
 from ime.workflow.tags import without_runtime
@@ -102,13 +102,13 @@ class Workflow:
     @staticmethod
     def checked(fn: Any, *args: Any) -> Any:
         """Call ``fn`` (a rule's input or params function), turning a :class:`ConfigError` of a
-        game that is asked for into Snakemake's ``IME config error: ...``."""
+        game that is asked for into ``IME config error: ...`` printed alone, not inside
+        Snakemake's InputFunctionException with the rule's wildcards and a traceback
+        (:class:`ime.workflow.errors.ConfigExit` says why)."""
         try:
             return fn(*args)
         except ConfigError as e:
-            from snakemake.exceptions import WorkflowError
-
-            raise WorkflowError(f"IME config error: {e}") from None
+            raise config_exit(e) from None
 
     def plan(self, game: str | None = None) -> Plan:
         """``game``'s plan (the default game's without one); its config error if it failed."""
@@ -229,7 +229,7 @@ class Workflow:
         wrong_dir = bool(subdir)  # another variant's directory (their names differ in tags)
         known = self.result_names(v.results_dir)
         if file not in known:
-            close = difflib.get_close_matches(file, known, n=3, cutoff=0.6)
+            close = nearest(file, known)
             raise ConfigError(
                 f"results/{game}/{name}: {game} has no result {file!r}"
                 + (f" (nearest: {', '.join(close)})" if close else "")
@@ -317,8 +317,8 @@ class Workflow:
                               f"{config_arg(self.overrides)}".rstrip())
         listed = f"the games: {', '.join(games)}"
         if game not in games or not name:
-            close = difflib.get_close_matches(game, games, n=1, cutoff=0.5)
-            guess = (f"; did you mean results/{close[0]}/{name}?" if close and name else "")
+            close = nearest(game, games, n=1, cutoff=0.5)
+            guess = f"; {did_you_mean([f'results/{close[0]}/{name}'])}" if close and name else ""
             raise ConfigError(f"{path}: no game {game!r} ({listed}){guess} Results are "
                               "results/<game>/<file>, e.g. results/reversi/table4_4.csv")
         self.plan(game)  # that game's config error, if it has one
@@ -329,7 +329,7 @@ class Workflow:
         if rdir is None or "/" in file.removeprefix("figures/"):
             self.misplaced(game, name)  # a directory this composition does not write
         known = self.result_names(rdir)
-        close = difflib.get_close_matches(file, known, n=3, cutoff=0.6)
+        close = nearest(file, known)
         raise ConfigError(
             f"{path}: {rdir}/ has no file {file!r}"
             + (f" (nearest: {', '.join(close)})" if close else "")
@@ -409,15 +409,21 @@ def _setup(snakemake_config: Mapping[str, Any], config_dir: str | Path,
     """:func:`setup_workflow` within one snapshot of the config directory."""
     from ime.workflow.thesis import CONFIG_KEY, parse_thesis_games
 
-    unknown = sorted(set(snakemake_config) - {"overrides", CONFIG_KEY})
-    if unknown:
-        raise ConfigError(
-            f"unknown --config key(s) {unknown}: pass Hydra overrides as one list, e.g. "
-            "--config overrides='[scale=quick,net=conv]' (and the reproduction report's games "
-            f"as {CONFIG_KEY}='[reversi]')"
-        )
     thesis_games = parse_thesis_games(snakemake_config.get(CONFIG_KEY))
     overrides = parse_overrides(snakemake_config.get("overrides"))
+    unknown = [k for k in snakemake_config if k not in ("overrides", CONFIG_KEY)]
+    if unknown:
+        # ``--config scale=thesis`` is a Hydra override given as a --config entry of its own:
+        # say the command that passes it (a dotted key, ``--config train.lr=...``, never gets
+        # here: Snakemake's own parser refuses it first, docs/pipeline.md)
+        given = [f"{k}={override_value(snakemake_config[k])}" for k in unknown]
+        games = f" {CONFIG_KEY}='[{','.join(thesis_games)}]'" if CONFIG_KEY in snakemake_config \
+            else ""
+        raise ConfigError(
+            f"unknown --config key{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}: "
+            "Hydra overrides go in the one --config key `overrides`, as a list: "
+            f"{config_arg([*overrides, *given])}{games} (the only other --config key is "
+            f"{CONFIG_KEY}, the reproduction report's games; docs/pipeline.md)")
     refuse_hydra_sweeps(overrides)
     first = _default_game(overrides, config_dir)
     known = game_options(config_dir)

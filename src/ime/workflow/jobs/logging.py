@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from ime.core.interrupt import Interrupted
+
 if not sys.stderr.isatty():
     os.environ.setdefault("TQDM_MININTERVAL", "5")
 
@@ -33,7 +35,8 @@ def job_logging(smk: Any) -> Iterator[None]:
     """Run the body with fds 1 and 2 and ``logging`` sent to the job's log file (appending).
 
     ``smk`` is the ``snakemake`` object of a script job (or a log path, or None: log to the
-    terminal). A failure is logged with its traceback before it propagates.
+    terminal). A failure is logged with its traceback before it propagates; a Ctrl-C
+    (:class:`ime.core.interrupt.Interrupted`) as one line.
     """
     path = smk if isinstance(smk, str | type(None)) else log_path(smk)
     if not path:
@@ -54,6 +57,9 @@ def job_logging(smk: Any) -> Iterator[None]:
         root.setLevel(logging.INFO)
         try:
             yield
+        except Interrupted:  # Ctrl-C (ime.core.interrupt): no failure of the job's
+            logging.getLogger("ime.workflow").info("interrupted (Ctrl-C)")
+            raise
         except BaseException:
             logging.getLogger("ime.workflow").exception("job failed")
             raise

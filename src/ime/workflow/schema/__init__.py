@@ -10,12 +10,12 @@ here: they are the YAML files'.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from pydantic import ValidationError
 
-from ime.workflow.errors import ConfigError
+from ime.workflow.errors import ConfigError, did_you_mean, nearest_keys
 from ime.workflow.schema.game import check_plugin
 from ime.workflow.schema.net import Net
 from ime.workflow.schema.root import Config, cross_section_problems
@@ -29,9 +29,11 @@ _BOUNDS = {"greater_than_equal": ">=", "greater_than": ">", "less_than_equal": "
            "less_than": "<"}
 
 
-def format_errors(e: ValidationError, prefix: str = "") -> list[str]:
+def format_errors(e: ValidationError, prefix: str = "",
+                  known: Collection[str] = ()) -> list[str]:
     """One line per pydantic error, in the workflow's words: ``train.lr must be a number, got
-    'fast' (str)``."""
+    'fast' (str)``; an unknown key also names the nearest of the ``known`` keys (``did you mean
+    train.lr?``), since a misspelt or written-out key is the usual cause."""
     out = []
     for err in e.errors():
         key = ".".join([prefix, *(str(x) for x in err["loc"])] if prefix else
@@ -41,7 +43,8 @@ def format_errors(e: ValidationError, prefix: str = "") -> list[str]:
         if kind == "missing":
             line = f"{key} is missing"
         elif kind == "extra_forbidden":
-            line = f"{key} is not a config key (unknown key; check its spelling)"
+            close = did_you_mean(nearest_keys(key, known))
+            line = f"{key} is not a config key ({close or 'unknown key; check its spelling'})"
         elif kind in _KINDS:
             line = f"{key} must be {_KINDS[kind]}, {got}"
         elif kind == "literal_error":
@@ -67,7 +70,9 @@ def validate(c: Mapping[str, Any], overrides: Sequence[str] = ()) -> None:
         Config.model_validate(dict(c))
         problems = cross_section_problems(c)
     except ValidationError as e:
-        problems = format_errors(e)
+        from ime.workflow.compose import config_keys
+
+        problems = format_errors(e, known=config_keys(c))
     if not problems:
         problems = check_plugin(c["game"])
     if problems:

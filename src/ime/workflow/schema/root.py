@@ -70,8 +70,12 @@ def cross_section_problems(c: Mapping[str, Any]) -> list[str]:
         try:
             get_dotted(c, key)
         except KeyError:
+            from ime.workflow.compose import config_keys
+            from ime.workflow.errors import did_you_mean, nearest_keys
+
+            close = did_you_mean(nearest_keys(key, config_keys(c)))
             problems.append(f"sweep key {key!r} is not a config key (nor a config group: "
-                            f"{', '.join(SWEEPABLE_GROUPS)})")
+                            f"{', '.join(SWEEPABLE_GROUPS)})" + (f"; {close}" if close else ""))
     im = c["evaluate"]["imitator"]
     folds = trained_models(t)  # the folds actually trained (a hold-out: one)
     if isinstance(im["fold"], int) and im["fold"] >= folds:
