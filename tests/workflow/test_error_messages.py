@@ -222,6 +222,9 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize("args, fix", [
     (["-n", "results/reversi/table4_55.csv"], "(nearest: table4_5.csv"),  # an input function's
     (["-n", "--config", "scale=thesis"], "--config overrides='[scale=thesis]'"),  # the setup's
+    # a dotted key: Snakemake's own --config parser refuses it (snakemake_logger_plugin_ime)
+    (["-n", "--config", "train.lr=0.001", "scale=tiny"],
+     "--config overrides='[train.lr=0.001,scale=tiny]'"),
     (["-n", "--config", "overrides=[train.learning_rate=0.001]"], "did you mean train.lr?"),
 ])
 def test_snakemake_prints_a_config_error_alone(work: Path, args: list[str], fix: str) -> None:
