@@ -1,0 +1,99 @@
+#!/usr/bin/env python
+"""Fit and measure a Reversi search imitator on one pipeline dataset and fold (issue 46).
+
+Why a script: the search imitator is not wired into the pipeline yet (docs/imitators.md); this
+measures it on the pipeline's own data and split so that its figure stands beside Table 4.4's.
+
+Protocol: the pipeline's k-fold split by match (``train.folds``, ``train.seed``); the fold's
+training matches are split again by match (an inner fold) into *fit* rows and *selection* rows
+(the settings are chosen there); the imitator is then scored on the fold's validation positions
+never seen in its training rows, deduplicated (Maia's protocol), with the seen share beside it.
+
+Example (quick scale, rev1, fold 0)::
+
+    nice -n 19 python scripts/search_imitator.py data/reversi/datasets/quick/rev1.parquet \\
+        --fold 0 --out data/reversi/imitators/quick/search/rev1/fold0.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ime.imitators.data import fold_indices, load_decisions, unseen_positions
+from ime.imitators.search_fit import FitConfig, SearchImitator, fit, predict
+from ime.train.folds import Split
+
+
+def _ints(text: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in text.split(",") if x)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("dataset", help="a Reversi dataset (data/reversi/datasets/<tag>/<bot>.parquet)")
+    ap.add_argument("--fold", type=int, default=0)
+    ap.add_argument("--folds", type=int, default=5, help="the pipeline's train.folds")
+    ap.add_argument("--seed", type=int, default=0, help="the pipeline's train.seed")
+    ap.add_argument("--depths", type=_ints, default=(1, 2, 3, 4))
+    ap.add_argument("--phases", type=_ints, default=(1, 2))
+    ap.add_argument("--endgames", type=_ints, default=(0, 8, 10, 12, 14))
+    ap.add_argument("--budgets", type=_ints, default=(0,))
+    ap.add_argument("--passes", type=int, default=3)
+    ap.add_argument("--max-fit", type=int, default=None,
+                    help="at most this many fit positions per pass (seeded subsample)")
+    ap.add_argument("--out", type=Path, default=None, help="write the fitted imitator (JSON)")
+    ap.add_argument("--metrics", type=Path, default=None, help="write the measured figures")
+    args = ap.parse_args(argv)
+
+    d = load_decisions(args.dataset)
+    tr, va = fold_indices(d, args.fold, args.folds, args.seed)
+    train, val = d.subset(tr), d.subset(va)
+    # inner split by match: 1 in 5 of the training matches choose the settings
+    inner = Split("kfold", 5, 0.0, args.seed + 1).indices(train.match_id, 0)
+    fit_rows, sel_rows = train.subset(inner[0]), train.subset(inner[1])
+    cfg = FitConfig(depths=args.depths, phases=args.phases, endgames=args.endgames,
+                    budgets=args.budgets, passes=args.passes, max_fit=args.max_fit)
+    print(f"{args.dataset} fold {args.fold}: {len(fit_rows)} fit rows, {len(sel_rows)} selection "
+          f"rows, {len(val)} validation rows", flush=True)
+    t0 = time.perf_counter()
+    imitator = fit(fit_rows, sel_rows, cfg, log=lambda line: print(line, flush=True))
+    fit_s = time.perf_counter() - t0
+
+    unseen = unseen_positions(train, val)
+    test = val.subset(unseen.rows)
+    t1 = time.perf_counter()
+    pred = predict(imitator.weights, imitator.settings, test.P, test.O)
+    ms = (time.perf_counter() - t1) / max(1, len(test)) * 1000
+    acc_unseen = float(np.mean(pred == test.action)) * 100
+    pred_all = predict(imitator.weights, imitator.settings, val.P, val.O)
+    acc_all = float(np.mean(pred_all == val.action)) * 100
+    metrics = {
+        "dataset": str(args.dataset), "fold": args.fold, "folds": args.folds, "seed": args.seed,
+        "settings": imitator.settings.to_dict(), "select_acc": imitator.summary["select_acc"],
+        "val_rows": len(val), "val_acc": acc_all, "unseen_positions": len(test),
+        "val_acc_unseen_dedup": acc_unseen, "val_seen_share": unseen.seen_share,
+        "unseen_conflicting": unseen.conflicting, "fit_seconds": fit_s,
+        "ms_per_decision": ms, "fit_rows": len(fit_rows), "select_rows": len(sel_rows),
+        "argv": sys.argv[1:] if argv is None else argv,
+    }
+    imitator.summary.update({k: metrics[k] for k in ("val_acc", "val_acc_unseen_dedup",
+                                                     "val_seen_share", "ms_per_decision")})
+    print(json.dumps(metrics, indent=1))
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        imitator.save(args.out)
+        assert SearchImitator.load(args.out).settings == imitator.settings
+    if args.metrics:
+        args.metrics.parent.mkdir(parents=True, exist_ok=True)
+        args.metrics.write_text(json.dumps(metrics, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

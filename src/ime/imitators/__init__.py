@@ -1,0 +1,23 @@
+"""Imitator families that are not policy nets (issue 46).
+
+A policy net maps one position to a move and, on positions it never saw, agrees with a
+deterministic search bot only about half of the time. A *search imitator* instead runs a generic
+search of the game with an evaluation whose weights (and the search's own settings) are fitted
+only from the target's logged decisions, so that the search picks the target's move.
+
+Modules:
+
+* :mod:`ime.imitators.reversi_features`: generic, documented Reversi evaluation features over
+  the engine's bitboards (numba);
+* :mod:`ime.imitators.reversi_search`: a deterministic iterative-deepening alpha-beta over a
+  linear evaluation of those features (node budget, tie rule, exact endgame), also giving each
+  root move's principal-variation leaf features for the fit;
+* :mod:`ime.imitators.data`: decisions (bitboards + move) from the pipeline's Parquet datasets,
+  the pipeline's match split, and the "unseen positions" validation set;
+* :mod:`ime.imitators.search_fit`: the MMTO-style fitter, the choice of the search settings on
+  a held-out fold, and save/load of a fitted imitator.
+
+Nothing here reads a bot's config or code: an imitator is a function of the decisions it is
+given (tests/imitators/test_no_zoo.py checks that with the zoo made unreadable). It is not yet
+wired into the pipeline's config, rules or downstream stages (docs/imitators.md).
+"""

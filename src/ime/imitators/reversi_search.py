@@ -1,0 +1,393 @@
+"""A deterministic Reversi search over a linear evaluation (numba): the search imitator's engine.
+
+Why its own search rather than a zoo bot's: the imitator must not use any target's code, and the
+fit needs two things a playing bot does not give: the exact searched value of *every* legal root
+move (for the softmax over moves and for an exact tie rule) and, for each, its principal
+variation's leaf (whose features are the gradient of that value with respect to the weights, as
+in MMTO / comparison training).
+
+Search: negamax alpha-beta, fail-soft, on :func:`ime.imitators.reversi_features.evaluate`.
+
+* **Root**: every legal move is searched with a full window, so each root value is the exact
+  depth-limited minimax value of that move (independent of move ordering) and ties are real ties.
+* **Inside**: plain alpha-beta; at nodes with ``order_min`` or more plies left the children are
+  searched best static evaluation first (ordering changes the node count, never a value).
+* **Passes** cost no depth (a pass is always followed by a move or the end). A finished game is
+  worth ``sign(d) * TERMINAL + d`` for the final disc difference ``d`` (Botzone's rule: empties
+  count for nobody), above any evaluation.
+* **Depth / node budget**: ``budget = 0`` searches exactly ``depth`` plies. ``budget > 0``
+  deepens iteratively from 1 ply up to ``depth`` and keeps the last iteration that finished
+  within ``budget`` nodes in all (iteration 1 always finishes). Nodes are counted, never time,
+  so a decision is a pure function of (position, weights, settings).
+* **Ties** (root values within ``TIE_EPS`` relative): ``first``/``last`` take the lowest/highest
+  square ``y * 8 + x`` (row-major scan); ``first_col``/``last_col`` the same in column-major
+  order (``x * 8 + y``), the two usual ways a bot enumerates a board.
+* **Exact endgame**: with ``endgame = N > 0``, a position with at most ``N`` empties is solved
+  exactly by the engine's solver (:func:`ime.games.reversi.solver.solve`, final disc
+  difference) and the tie rule picks among its best moves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from ime.core.bits import ctpop, cttz
+from ime.games.reversi.bitboard import PASS, flips_inline, legal_moves, legal_moves_inline
+from ime.imitators.reversi_features import evaluate, features_into, num_features
+
+U64 = np.uint64
+ZERO = U64(0)
+ONE = U64(1)
+INF = 1e30
+TERMINAL = 1e6
+TIE_EPS = 1e-9
+MAX_PLY = 128  # plies from the root, passes included
+MAX_MOVES = 40  # Reversi's most legal moves in a position is 33
+TIE_RULES = ("first", "last", "first_col", "last_col")
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """The search's own settings, chosen by the fit (:mod:`ime.imitators.search_fit`).
+
+    ``depth``: plies (the deepest iteration with a budget); ``budget``: node budget, 0 for a
+    fixed depth; ``tie``: one of :data:`TIE_RULES`; ``endgame``: solve exactly at or below this
+    many empties (0: never); ``phases``: 1 or 2 evaluation phases; ``order_min``: sort children
+    at nodes with at least this many plies left.
+    """
+
+    depth: int = 1
+    budget: int = 0
+    tie: str = "first"
+    endgame: int = 0
+    phases: int = 1
+    order_min: int = 2
+
+    def __post_init__(self) -> None:
+        if self.depth < 1:
+            raise ValueError(f"depth must be >= 1, got {self.depth}")
+        if self.budget < 0:
+            raise ValueError(f"budget must be >= 0, got {self.budget}")
+        if self.tie not in TIE_RULES:
+            raise ValueError(f"tie must be one of {TIE_RULES}, got {self.tie!r}")
+        if self.endgame < 0:
+            raise ValueError(f"endgame must be >= 0, got {self.endgame}")
+        if self.phases not in (1, 2):
+            raise ValueError(f"phases must be 1 or 2, got {self.phases}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain values (for the imitator's JSON file)."""
+        return asdict(self)
+
+
+class Workspace:
+    """Preallocated per-ply buffers of one search (the kernels allocate nothing)."""
+
+    def __init__(self, phases: int) -> None:
+        self.buf = np.zeros((MAX_PLY, num_features(phases)), dtype=np.float64)
+        self.pv = np.zeros((MAX_PLY, MAX_PLY), dtype=np.int64)
+        self.pvlen = np.zeros(MAX_PLY, dtype=np.int64)
+        self.mv = np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64)
+        self.key = np.zeros((MAX_PLY, MAX_MOVES), dtype=np.float64)
+        self.counters = np.zeros(2, dtype=np.int64)  # nodes, aborted
+
+
+@njit(cache=True, inline="always")
+def _terminal_value(P, O):
+    d = ctpop(P) - ctpop(O)
+    if d > 0:
+        return TERMINAL + d
+    if d < 0:
+        return -TERMINAL + d
+    return 0.0
+
+
+@njit(cache=True)
+def _negamax(P, O, depth, alpha, beta, w, phases, buf, pv, pvlen, mv, key, ply, counters,
+             budget, order_min):
+    """Fail-soft alpha-beta value of (P, O) for the side owning ``P``; fills ``pv[ply]``."""
+    counters[0] += 1
+    pvlen[ply] = 0
+    if budget > 0 and counters[0] > budget:
+        counters[1] = 1
+        return 0.0
+    moves = legal_moves_inline(P, O)
+    if moves == ZERO:
+        if legal_moves_inline(O, P) == ZERO:
+            return _terminal_value(P, O)
+        v = -_negamax(O, P, depth, -beta, -alpha, w, phases, buf, pv, pvlen, mv, key, ply + 1,
+                      counters, budget, order_min)
+        pv[ply, 0] = PASS
+        n = pvlen[ply + 1]
+        for i in range(n):
+            pv[ply, i + 1] = pv[ply + 1, i]
+        pvlen[ply] = n + 1
+        return v
+    if depth <= 0:
+        return evaluate(P, O, w, phases, buf[ply])
+    n = 0
+    while moves:
+        sq = cttz(moves)
+        moves &= moves - ONE
+        mv[ply, n] = sq
+        n += 1
+    if depth >= order_min and n > 1:
+        for i in range(n):
+            sq = mv[ply, i]
+            f = flips_inline(P, O, sq)
+            # the child's evaluation is from the opponent's view: lower is better for us
+            key[ply, i] = evaluate(O ^ f, P | f | (ONE << U64(sq)), w, phases, buf[ply])
+        for i in range(1, n):  # insertion sort, ascending key (stable: square order on ties)
+            k = key[ply, i]
+            s = mv[ply, i]
+            j = i - 1
+            while j >= 0 and key[ply, j] > k:
+                key[ply, j + 1] = key[ply, j]
+                mv[ply, j + 1] = mv[ply, j]
+                j -= 1
+            key[ply, j + 1] = k
+            mv[ply, j + 1] = s
+    best = -INF
+    for i in range(n):
+        sq = mv[ply, i]
+        f = flips_inline(P, O, sq)
+        v = -_negamax(O ^ f, P | f | (ONE << U64(sq)), depth - 1, -beta, -alpha, w, phases, buf,
+                      pv, pvlen, mv, key, ply + 1, counters, budget, order_min)
+        if counters[1]:
+            return 0.0
+        if v > best:
+            best = v
+            pv[ply, 0] = sq
+            m = pvlen[ply + 1]
+            for t in range(m):
+                pv[ply, t + 1] = pv[ply + 1, t]
+            pvlen[ply] = m + 1
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    return best
+
+
+@njit(cache=True)
+def _root_once(P, O, depth, w, phases, buf, pv, pvlen, mv, key, counters, budget, order_min,
+               out_sq, out_val, out_lp, out_lo, out_sign, out_term):
+    """Every root move searched ``depth`` plies with a full window; per move its value and its
+    PV leaf (the leaf's boards, the sign that turns the leaf's value into the root mover's, and
+    whether the leaf is a finished game). Returns the move count, or -1 when the budget ran out.
+    """
+    moves = legal_moves_inline(P, O)
+    n = 0
+    while moves:
+        sq = cttz(moves)
+        moves &= moves - ONE
+        f = flips_inline(P, O, sq)
+        cP = O ^ f
+        cO = P | f | (ONE << U64(sq))
+        # every scalar typed explicitly: a literal argument (``1``) would compile a second
+        # signature of the recursive kernel, and numba crashes reloading that from its cache
+        v = -_negamax(cP, cO, np.int64(depth - 1), np.float64(-INF), np.float64(INF), w, phases,
+                      buf, pv, pvlen, mv, key, np.int64(1), counters, np.int64(budget),
+                      np.int64(order_min))
+        if counters[1]:
+            return -1
+        # replay the child's PV to its leaf
+        lp = cP
+        lo = cO
+        k = pvlen[1]
+        for t in range(k):
+            s = pv[1, t]
+            if s == PASS:
+                tmp = lp
+                lp = lo
+                lo = tmp
+            else:
+                ff = flips_inline(lp, lo, s)
+                tmp = lo ^ ff
+                lo = lp | ff | (ONE << U64(s))
+                lp = tmp
+        out_sq[n] = sq
+        out_val[n] = v
+        out_lp[n] = lp
+        out_lo[n] = lo
+        out_sign[n] = 1.0 if k % 2 == 1 else -1.0
+        out_term[n] = (legal_moves_inline(lp, lo) == ZERO) and (legal_moves_inline(lo, lp) == ZERO)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _root(P, O, depth, w, phases, buf, pv, pvlen, mv, key, counters, budget, order_min,
+          out_sq, out_val, out_lp, out_lo, out_sign, out_term, tmp_sq, tmp_val, tmp_lp, tmp_lo,
+          tmp_sign, tmp_term):
+    """Fixed depth (``budget == 0``) or iterative deepening within ``budget`` nodes; returns
+    (moves, depth reached, nodes)."""
+    counters[0] = 0
+    counters[1] = 0
+    if budget == 0:
+        n = _root_once(P, O, depth, w, phases, buf, pv, pvlen, mv, key, counters, np.int64(0),
+                       order_min,
+                       out_sq, out_val, out_lp, out_lo, out_sign, out_term)
+        return n, depth, counters[0]
+    n = 0
+    reached = 0
+    for d in range(1, depth + 1):
+        m = _root_once(P, O, np.int64(d), w, phases, buf, pv, pvlen, mv, key, counters,
+                       np.int64(budget if d > 1 else 0), order_min,
+                       tmp_sq, tmp_val, tmp_lp, tmp_lo, tmp_sign, tmp_term)
+        if m < 0:
+            break
+        n = m
+        reached = d
+        for i in range(n):
+            out_sq[i] = tmp_sq[i]
+            out_val[i] = tmp_val[i]
+            out_lp[i] = tmp_lp[i]
+            out_lo[i] = tmp_lo[i]
+            out_sign[i] = tmp_sign[i]
+            out_term[i] = tmp_term[i]
+        if counters[0] >= budget:
+            break
+    return n, reached, counters[0]
+
+
+@njit(cache=True)
+def search_batch(Ps, Os, depth, w, phases, budget, order_min, offsets, out_sq, out_val, out_lp,
+                 out_lo, out_sign, out_term, nodes):
+    """:func:`_root` over many positions (the fit's inner loop): position ``i``'s moves land in
+    rows ``offsets[i]:offsets[i + 1]`` of the ``out_*`` arrays (its legal moves, square order);
+    ``nodes[i]`` gets its node count."""
+    nf = w.shape[0]
+    buf = np.zeros((MAX_PLY, nf), dtype=np.float64)
+    pv = np.zeros((MAX_PLY, MAX_PLY), dtype=np.int64)
+    pvlen = np.zeros(MAX_PLY, dtype=np.int64)
+    mv = np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64)
+    key = np.zeros((MAX_PLY, MAX_MOVES), dtype=np.float64)
+    counters = np.zeros(2, dtype=np.int64)
+    t_sq = np.zeros(MAX_MOVES, dtype=np.int64)
+    t_val = np.zeros(MAX_MOVES, dtype=np.float64)
+    t_lp = np.zeros(MAX_MOVES, dtype=np.uint64)
+    t_lo = np.zeros(MAX_MOVES, dtype=np.uint64)
+    t_sign = np.zeros(MAX_MOVES, dtype=np.float64)
+    t_term = np.zeros(MAX_MOVES, dtype=np.bool_)
+    r_sq = np.zeros(MAX_MOVES, dtype=np.int64)
+    r_val = np.zeros(MAX_MOVES, dtype=np.float64)
+    r_lp = np.zeros(MAX_MOVES, dtype=np.uint64)
+    r_lo = np.zeros(MAX_MOVES, dtype=np.uint64)
+    r_sign = np.zeros(MAX_MOVES, dtype=np.float64)
+    r_term = np.zeros(MAX_MOVES, dtype=np.bool_)
+    for i in range(Ps.shape[0]):
+        n, _, cnt = _root(Ps[i], Os[i], depth, w, phases, buf, pv, pvlen, mv, key, counters,
+                          budget, order_min, r_sq, r_val, r_lp, r_lo, r_sign, r_term,
+                          t_sq, t_val, t_lp, t_lo, t_sign, t_term)
+        nodes[i] = cnt
+        o = offsets[i]
+        for j in range(n):
+            out_sq[o + j] = r_sq[j]
+            out_val[o + j] = r_val[j]
+            out_lp[o + j] = r_lp[j]
+            out_lo[o + j] = r_lo[j]
+            out_sign[o + j] = r_sign[j]
+            out_term[o + j] = r_term[j]
+
+
+@njit(cache=True)
+def move_counts(Ps, Os):
+    """Legal-move count of every position (``int64[N]``)."""
+    out = np.zeros(Ps.shape[0], dtype=np.int64)
+    for i in range(Ps.shape[0]):
+        out[i] = ctpop(legal_moves_inline(Ps[i], Os[i]))
+    return out
+
+
+@njit(cache=True)
+def leaf_features(lp, lo, sign, term, phases, nf):
+    """Rows of signed PV-leaf features: ``d value / d w`` of each root move (0 for a finished
+    game, whose value does not depend on the weights)."""
+    out = np.zeros((lp.shape[0], nf), dtype=np.float64)
+    buf = np.zeros(nf, dtype=np.float64)
+    for i in range(lp.shape[0]):
+        if term[i]:
+            continue
+        features_into(lp[i], lo[i], phases, buf)
+        for k in range(nf):
+            out[i, k] = sign[i] * buf[k]
+    return out
+
+
+def order_of(sq: int, tie: str) -> int:
+    """Enumeration rank of square ``sq`` under tie rule ``tie`` (lower = preferred)."""
+    x, y = sq % 8, sq // 8
+    if tie == "first":
+        return sq
+    if tie == "last":
+        return -sq
+    if tie == "first_col":
+        return x * 8 + y
+    if tie == "last_col":
+        return -(x * 8 + y)
+    raise ValueError(f"tie must be one of {TIE_RULES}, got {tie!r}")
+
+
+def pick(squares: np.ndarray | list[int], values: np.ndarray | list[float], tie: str) -> int:
+    """The chosen square: the best value, ties (within ``TIE_EPS`` relative) by ``tie``."""
+    vals = np.asarray(values, dtype=np.float64)
+    best = float(vals.max())
+    tol = TIE_EPS * max(1.0, abs(best))
+    cands = [int(s) for s, v in zip(squares, vals, strict=True) if v >= best - tol]
+    return min(cands, key=lambda s: order_of(s, tie))
+
+
+@dataclass
+class RootResult:
+    """One search from the root: every legal move's value, the depth reached and the nodes."""
+
+    squares: np.ndarray
+    values: np.ndarray
+    depth: int
+    nodes: int
+
+
+class LinearSearch:
+    """The searcher of one fitted imitator: weights + :class:`SearchSettings`, deterministic."""
+
+    def __init__(self, weights: np.ndarray, settings: SearchSettings) -> None:
+        w = np.ascontiguousarray(weights, dtype=np.float64)
+        if w.shape != (num_features(settings.phases),):
+            raise ValueError(f"{len(w)} weights for {num_features(settings.phases)} features "
+                             f"(phases={settings.phases})")
+        self.w = w
+        self.settings = settings
+        self._ws = Workspace(settings.phases)
+        # the results and, apart, the iteration in progress (12 distinct arrays)
+        self._out = [np.zeros(MAX_MOVES, dtype=t) for _ in range(2) for t in
+                     (np.int64, np.float64, np.uint64, np.uint64, np.float64, np.bool_)]
+
+    def root(self, P: int, O: int) -> RootResult:
+        """Search the position (side to move owns ``P``); every legal move's value."""
+        s, ws = self.settings, self._ws
+        n, reached, nodes = _root(U64(P), U64(O), np.int64(s.depth), self.w,
+                                  np.int64(s.phases), ws.buf, ws.pv, ws.pvlen, ws.mv, ws.key,
+                                  ws.counters, np.int64(s.budget), np.int64(s.order_min),
+                                  *self._out)
+        return RootResult(self._out[0][:n].copy(), self._out[1][:n].copy(), int(reached),
+                          int(nodes))
+
+    def choose(self, P: int, O: int) -> int:
+        """The imitator's move in the position: a square, or ``PASS`` when there is none."""
+        P64, O64 = U64(P), U64(O)
+        if int(legal_moves(P64, O64)) == 0:
+            return PASS
+        s = self.settings
+        if s.endgame and 64 - bin(int(P64) | int(O64)).count("1") <= s.endgame:
+            from ime.games.reversi.solver import solve
+
+            best = solve(int(P64), int(O64), all_best=True).best_moves
+            return min(best, key=lambda q: order_of(q, s.tie))
+        r = self.root(int(P64), int(O64))
+        return pick(r.squares, r.values, s.tie)
+

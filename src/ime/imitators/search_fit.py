@@ -1,0 +1,376 @@
+"""Fit a search imitator to a target's decisions (MMTO-style) and choose its search settings.
+
+**The model.** The imitator plays the move its search (:mod:`ime.imitators.reversi_search`)
+values highest, ties by a rule. For the fit its choice is softened: the probability of root move
+``j`` is ``softmax_j(v_j(w))``, where ``v_j(w)`` is the move's searched value under weights
+``w``. The loss is the cross-entropy of the target's move plus an L2 penalty.
+
+**The gradient (MMTO / comparison training).** A depth-limited minimax value equals the
+evaluation of its principal variation's leaf, so, while the PV does not change,
+``d v_j / d w`` is the leaf's feature vector (signed for the side that moves at the leaf). One
+*pass* searches every training position with the current weights, collects each legal move's
+PV-leaf features, and then minimises the loss with those leaves held fixed (a convex multinomial
+logistic regression, L-BFGS, a bounded number of iterations so that the weights move only as far
+as the fixed leaves stay meaningful); the next pass searches again. At depth 1 the leaves are the
+children themselves, so depth 1 is exactly logistic regression over one-ply features (one pass).
+Deeper fits start from the previous depth's weights. Positions where a root move's PV ends the
+game are left out of the loss (their value does not depend on ``w``). Features are scaled by their
+standard deviation for the optimiser; weights are stored unscaled.
+
+**The settings** are chosen on a *selection* fold (matches held out of the training rows, never
+the evaluation fold): for every (phases, depth) fitted, every pass's weights, tie rule, node
+budget and exact-endgame threshold, the agreement with the target on the selection fold's
+positions; the best wins (ties: the cheaper search). Nothing reads a bot's config or code.
+
+**Saving.** :meth:`SearchImitator.save` writes a small JSON file (weights by feature name,
+settings, fit summary); :meth:`SearchImitator.load` reads it back.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from scipy.optimize import minimize
+
+from ime.games.reversi.bitboard import PASS, legal_moves
+from ime.imitators.data import Decisions, empties
+from ime.imitators.reversi_features import feature_names, num_features
+from ime.imitators.reversi_search import (
+    MAX_MOVES,
+    TIE_RULES,
+    LinearSearch,
+    SearchSettings,
+    leaf_features,
+    move_counts,
+    order_of,
+    search_batch,
+)
+
+FORMAT = "ime-search-imitator-v1"
+GAME = "reversi"
+
+
+@dataclass
+class FitConfig:
+    """What the fit tries. ``depths``: search depths fitted in turn (each warm-started from the
+    previous); ``passes``: MMTO passes per depth above 1; ``inner_iters``: L-BFGS iterations per
+    pass; ``l2``: penalty on the scaled weights; ``phases``: evaluation phase counts tried;
+    ``ties``/``endgames``/``budgets``: the selection grid (``endgames`` 0: no exact solve;
+    ``budgets`` 0: fixed depth, else iterative deepening up to the depth within that many
+    nodes); ``max_fit``: at most this many training positions per pass (a seeded subsample;
+    None: all)."""
+
+    depths: Sequence[int] = (1, 2, 3, 4)
+    passes: int = 3
+    inner_iters: int = 40
+    l2: float = 1e-4
+    phases: Sequence[int] = (1, 2)
+    ties: Sequence[str] = TIE_RULES
+    endgames: Sequence[int] = (0, 8, 10, 12, 14)
+    budgets: Sequence[int] = (0,)
+    order_min: int = 2
+    max_fit: int | None = None
+    seed: int = 0
+
+
+@dataclass
+class SearchResults:
+    """Every root move of a batch of positions (CSR by position)."""
+
+    offsets: np.ndarray  # int64[N + 1]
+    squares: np.ndarray  # int64[M]
+    values: np.ndarray  # float64[M]
+    features: np.ndarray  # float64[M, K]: signed PV-leaf features (0 for finished games)
+    terminal: np.ndarray  # bool[M]
+    nodes: np.ndarray  # int64[N]
+
+
+def legal_offsets(P: np.ndarray, O: np.ndarray) -> np.ndarray:
+    """CSR offsets of the positions' legal moves (``int64[N + 1]``)."""
+    counts = move_counts(np.ascontiguousarray(P, dtype=np.uint64),
+                         np.ascontiguousarray(O, dtype=np.uint64))
+    if (counts == 0).any():
+        i = int(np.flatnonzero(counts == 0)[0])
+        raise ValueError(f"position {i} has no legal move (a pass is no decision)")
+    if (counts > MAX_MOVES).any():
+        raise ValueError(f"a position has more than {MAX_MOVES} legal moves")
+    return np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+
+
+def search_all(P: np.ndarray, O: np.ndarray, w: np.ndarray, settings: SearchSettings,
+               offsets: np.ndarray | None = None) -> SearchResults:
+    """Search every position with weights ``w`` (one compiled loop); every root move's value and
+    PV-leaf features."""
+    P = np.ascontiguousarray(P, dtype=np.uint64)
+    O = np.ascontiguousarray(O, dtype=np.uint64)
+    off = legal_offsets(P, O) if offsets is None else offsets
+    m = int(off[-1])
+    sq = np.zeros(m, dtype=np.int64)
+    val = np.zeros(m, dtype=np.float64)
+    lp = np.zeros(m, dtype=np.uint64)
+    lo = np.zeros(m, dtype=np.uint64)
+    sign = np.zeros(m, dtype=np.float64)
+    term = np.zeros(m, dtype=np.bool_)
+    nodes = np.zeros(len(P), dtype=np.int64)
+    w = np.ascontiguousarray(w, dtype=np.float64)
+    search_batch(P, O, np.int64(settings.depth), w, np.int64(settings.phases),
+                 np.int64(settings.budget), np.int64(settings.order_min), off, sq, val, lp, lo,
+                 sign, term, nodes)
+    feats = leaf_features(lp, lo, sign, term, np.int64(settings.phases), np.int64(len(w)))
+    return SearchResults(off, sq, val, feats, term, nodes)
+
+
+def choices(res: SearchResults, tie: str) -> np.ndarray:
+    """The searched move of every position under tie rule ``tie`` (vectorised over rows)."""
+    n = len(res.offsets) - 1
+    pos = np.repeat(np.arange(n), np.diff(res.offsets))
+    best = np.maximum.reduceat(res.values, res.offsets[:-1])
+    tol = 1e-9 * np.maximum(1.0, np.abs(best))
+    cand = res.values >= (best - tol)[pos]
+    rank = np.array([order_of(int(s), tie) for s in range(64)])[res.squares]
+    big = np.where(cand, rank, 10_000)
+    first = np.minimum.reduceat(big, res.offsets[:-1])
+    hit = cand & (big == first[pos])
+    out = np.full(n, PASS, dtype=np.int64)
+    out[pos[hit]] = res.squares[hit]
+    return out
+
+
+def chosen_rows(res: SearchResults, action: np.ndarray) -> np.ndarray:
+    """The row of the target's move among each position's root moves."""
+    n = len(res.offsets) - 1
+    pos = np.repeat(np.arange(n), np.diff(res.offsets))
+    hit = res.squares == np.asarray(action)[pos]
+    rows = np.full(n, -1, dtype=np.int64)
+    rows[pos[hit]] = np.flatnonzero(hit)
+    if (rows < 0).any():
+        i = int(np.flatnonzero(rows < 0)[0])
+        raise ValueError(f"decision {i}: move {int(action[i])} is not legal in its position")
+    return rows
+
+
+def _loss_and_grad(u: np.ndarray, X: np.ndarray, pos: np.ndarray, starts: np.ndarray,
+                   chosen: np.ndarray, l2: float) -> tuple[float, np.ndarray]:
+    """Mean softmax cross-entropy of the chosen rows + ``l2 / 2 * |u|^2`` and its gradient."""
+    v = X @ u
+    vmax = np.maximum.reduceat(v, starts)
+    e = np.exp(v - vmax[pos])
+    z = np.add.reduceat(e, starts)
+    n = len(starts)
+    loss = float(np.sum(np.log(z) + vmax - v[chosen])) / n + 0.5 * l2 * float(u @ u)
+    p = e / z[pos]
+    p[chosen] -= 1.0
+    grad = X.T @ p / n + l2 * u
+    return loss, grad
+
+
+@dataclass
+class _Problem:
+    """The fixed-leaf problem of one pass, in scaled features, terminal positions left out."""
+
+    X: np.ndarray
+    pos: np.ndarray
+    starts: np.ndarray
+    chosen: np.ndarray
+    kept: int
+
+
+def _problem(res: SearchResults, action: np.ndarray, scale: np.ndarray) -> _Problem:
+    n = len(res.offsets) - 1
+    pos_all = np.repeat(np.arange(n), np.diff(res.offsets))
+    has_term = np.zeros(n, dtype=bool)
+    np.logical_or.at(has_term, pos_all, res.terminal)
+    keep_pos = np.flatnonzero(~has_term)
+    keep_rows = ~has_term[pos_all]
+    X = res.features[keep_rows] / scale
+    counts = np.diff(res.offsets)[keep_pos]
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+    pos = np.repeat(np.arange(len(keep_pos)), counts)
+    rows = chosen_rows(res, action)
+    new_index = np.cumsum(keep_rows) - 1
+    chosen = new_index[rows[keep_pos]]
+    return _Problem(X, pos, starts, chosen, len(keep_pos))
+
+
+def _optimise(prob: _Problem, u0: np.ndarray, l2: float, iters: int) -> np.ndarray:
+    if prob.kept == 0:
+        return u0
+    r = minimize(_loss_and_grad, u0, args=(prob.X, prob.pos, prob.starts, prob.chosen, l2),
+                 jac=True, method="L-BFGS-B", options={"maxiter": int(iters)})
+    return np.asarray(r.x, dtype=np.float64)
+
+
+@dataclass
+class SearchImitator:
+    """A fitted search imitator: weights, settings, and how it was fitted."""
+
+    weights: np.ndarray
+    settings: SearchSettings
+    summary: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._search = LinearSearch(self.weights, self.settings)
+
+    def choose(self, P: int, O: int) -> int:
+        """The imitator's move (a square, or ``PASS`` with no legal move)."""
+        return self._search.choose(P, O)
+
+    def probabilities(self, P: int, O: int) -> dict[int, float]:
+        """A move distribution: the softmax of the root values the fit trained (exact-endgame
+        positions: uniform over the solver's best moves). Its argmax need not follow the tie
+        rule; :meth:`choose` does."""
+        s = self.settings
+        if not int(legal_moves(np.uint64(P), np.uint64(O))):
+            return {PASS: 1.0}
+        if s.endgame and int(empties(np.array([P]), np.array([O]))[0]) <= s.endgame:
+            from ime.games.reversi.solver import solve
+
+            best = solve(int(P), int(O)).best_moves
+            return {int(q): 1.0 / len(best) for q in best}
+        r = self._search.root(P, O)
+        e = np.exp(r.values - r.values.max())
+        return {int(q): float(x) for q, x in zip(r.squares, e / e.sum(), strict=True)}
+
+    def choose_many(self, d: Decisions) -> np.ndarray:
+        """The imitator's move in every position of ``d`` (one compiled search loop)."""
+        return predict(self.weights, self.settings, d.P, d.O)
+
+    def to_json(self) -> dict[str, Any]:
+        """The file's content: weights by feature name, settings and the fit's summary."""
+        names = feature_names(self.settings.phases)
+        return {"format": FORMAT, "game": GAME, "settings": self.settings.to_dict(),
+                "weights": {n: float(x) for n, x in zip(names, self.weights, strict=True)},
+                "summary": self.summary}
+
+    def save(self, path: str | Path) -> None:
+        """Write the imitator as JSON (small: tens of numbers)."""
+        Path(path).write_text(json.dumps(self.to_json(), indent=1, sort_keys=True) + "\n")
+
+    @classmethod
+    def load(cls, path: str | Path) -> SearchImitator:
+        """Read an imitator written by :meth:`save`."""
+        data = json.loads(Path(path).read_text())
+        if data.get("format") != FORMAT:
+            raise ValueError(f"{path}: not a search imitator file (format {data.get('format')!r})")
+        settings = SearchSettings(**data["settings"])
+        names = feature_names(settings.phases)
+        missing = [n for n in names if n not in data["weights"]]
+        if missing:
+            raise ValueError(f"{path}: no weight for features {missing}")
+        w = np.array([data["weights"][n] for n in names], dtype=np.float64)
+        return cls(w, settings, data.get("summary", {}))
+
+
+def predict(w: np.ndarray, settings: SearchSettings, P: np.ndarray, O: np.ndarray,
+            solved: dict[int, list[int]] | None = None) -> np.ndarray:
+    """Moves for many positions (each must have a legal move): search, tie rule, and the exact
+    endgame where ``settings.endgame`` allows (``solved``: cached solver best moves by row)."""
+    res = search_all(P, O, w, settings)
+    out = choices(res, settings.tie)
+    if settings.endgame:
+        for i in np.flatnonzero(empties(P, O) <= settings.endgame):
+            best = solved[int(i)] if solved is not None else _solve_best(P[i], O[i])
+            out[i] = min(best, key=lambda q: order_of(q, settings.tie))
+    return out
+
+
+def _solve_best(p: np.uint64, o: np.uint64) -> list[int]:
+    from ime.games.reversi.solver import solve
+
+    return solve(int(p), int(o), all_best=True).best_moves
+
+
+def _subsample(n: int, cap: int | None, seed: int) -> np.ndarray:
+    if cap is None or n <= cap:
+        return np.arange(n)
+    return np.sort(np.random.default_rng(seed).choice(n, cap, replace=False))
+
+
+def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
+        log: Any = None) -> SearchImitator:
+    """Fit weights on ``train`` and choose the settings on ``select`` (see the module doc).
+
+    ``log``: a callable taking one line of progress (e.g. ``print``), or None."""
+    cfg = config or FitConfig()
+    say = log or (lambda _line: None)
+    t0 = time.perf_counter()
+    idx = _subsample(len(train), cfg.max_fit, cfg.seed)
+    P, O, A = train.P[idx], train.O[idx], train.action[idx]
+    off = legal_offsets(P, O)
+    sel_off = legal_offsets(select.P, select.O)
+    sel_empties = select.empties()
+    max_end = max(cfg.endgames) if cfg.endgames else 0
+    solved = {int(i): _solve_best(select.P[i], select.O[i])
+              for i in np.flatnonzero(sel_empties <= max_end)} if max_end else {}
+    candidates: list[dict[str, Any]] = []
+    for phases in cfg.phases:
+        k = num_features(phases)
+        w = np.zeros(k)
+        scale: np.ndarray | None = None
+        for depth in sorted(cfg.depths):
+            settings = SearchSettings(depth=depth, phases=phases, order_min=cfg.order_min)
+            passes = 1 if depth == 1 else cfg.passes
+            for it in range(passes):
+                ts = time.perf_counter()
+                res = search_all(P, O, w, settings, off)
+                t_search = time.perf_counter() - ts
+                if scale is None:
+                    keep = ~res.terminal
+                    scale = res.features[keep].std(axis=0) if keep.any() else np.ones(k)
+                    scale[scale < 1e-9] = 1.0
+                train_acc = float(np.mean(choices(res, "first") == A)) * 100
+                prob = _problem(res, A, scale)
+                u = _optimise(prob, w * scale, cfg.l2, cfg.inner_iters)
+                w = u / scale
+                cand = _score_candidate(w, settings, select, sel_off, solved, cfg, sel_empties)
+                cand.update(phases=phases, depth=depth, pass_=it, weights=w.copy(),
+                            train_acc_before=train_acc, search_s=t_search,
+                            mean_nodes=float(res.nodes.mean()))
+                candidates.append(cand)
+                say(f"phases={phases} depth={depth} pass={it}: train acc (before step) "
+                    f"{train_acc:.2f}%, select acc {cand['acc']:.2f}% "
+                    f"({cand['tie']}, endgame {cand['endgame']}, budget {cand['budget']}), "
+                    f"search {t_search:.1f}s, {cand['mean_nodes']:.0f} nodes/position")
+    best = max(candidates, key=lambda c: (round(c["acc"], 9), -c["depth"], -c["phases"],
+                                          -c["pass_"]))
+    settings = SearchSettings(depth=best["depth"], budget=best["budget"], tie=best["tie"],
+                              endgame=best["endgame"], phases=best["phases"],
+                              order_min=cfg.order_min)
+    summary = {
+        "select_acc": best["acc"], "train_positions": int(len(idx)),
+        "select_positions": int(len(select)), "fit_seconds": time.perf_counter() - t0,
+        "grid": [{k2: c[k2] for k2 in ("phases", "depth", "pass_", "tie", "endgame", "budget",
+                                        "acc", "train_acc_before")} for c in candidates],
+    }
+    say(f"chosen: {settings} select acc {best['acc']:.2f}% in {summary['fit_seconds']:.0f}s")
+    return SearchImitator(best["weights"], settings, summary)
+
+
+def _score_candidate(w: np.ndarray, settings: SearchSettings, select: Decisions,
+                     sel_off: np.ndarray, solved: dict[int, list[int]], cfg: FitConfig,
+                     sel_empties: np.ndarray) -> dict[str, Any]:
+    """The best (tie, endgame, budget) for weights ``w`` at ``settings``' depth, by agreement
+    on the selection positions."""
+    best: dict[str, Any] = {"acc": -1.0}
+    for budget in cfg.budgets:
+        s = SearchSettings(depth=settings.depth, budget=budget, phases=settings.phases,
+                           order_min=settings.order_min)
+        res = search_all(select.P, select.O, w, s, sel_off)
+        for tie in cfg.ties:
+            base = choices(res, tie)
+            for endgame in cfg.endgames:
+                pred = base.copy()
+                if endgame:
+                    for i in np.flatnonzero(sel_empties <= endgame):
+                        pred[i] = min(solved[int(i)], key=lambda q, t=tie: order_of(q, t))
+                acc = float(np.mean(pred == select.action)) * 100
+                if acc > best["acc"] + 1e-12:
+                    best = {"acc": acc, "tie": tie, "endgame": int(endgame),
+                            "budget": int(budget)}
+    return best

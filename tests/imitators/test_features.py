@@ -1,0 +1,66 @@
+"""The evaluation features: their count and names, the start position, the 8-fold symmetry."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ime.games.reversi.bitboard import BLACK_START, WHITE_START
+from ime.imitators.reversi_features import (
+    BASE_NAMES,
+    CLASS_MASKS,
+    NUM_BASE,
+    feature_names,
+    features,
+    num_features,
+    square_class,
+)
+from imitators.helpers import SYMMETRIES, random_positions, transform
+
+
+def test_names_and_sizes() -> None:
+    assert num_features(1) == NUM_BASE == len(BASE_NAMES) == len(set(BASE_NAMES))
+    assert num_features(2) == 2 * NUM_BASE
+    assert feature_names(2)[0] == "sq0@open" and feature_names(2)[NUM_BASE] == "sq0@end"
+    with pytest.raises(ValueError):
+        feature_names(3)
+
+
+def test_square_classes_partition_the_board() -> None:
+    union = 0
+    for m in CLASS_MASKS:
+        assert union & int(m) == 0
+        union |= int(m)
+    assert union == (1 << 64) - 1
+    assert [bin(int(m)).count("1") for m in CLASS_MASKS] == [4, 8, 8, 8, 4, 8, 8, 4, 8, 4]
+    assert square_class(0) == square_class(63) == 0  # corners
+    assert square_class(9) == 4  # X square B2
+
+
+def test_start_position() -> None:
+    f = features(int(BLACK_START), int(WHITE_START))
+    expect = np.zeros(NUM_BASE)
+    expect[BASE_NAMES.index("parity")] = -1.0  # 60 empties: the opponent plays last
+    expect[BASE_NAMES.index("tempo")] = 1.0
+    np.testing.assert_array_equal(f, expect)
+
+
+def test_swapping_sides_negates_the_differences() -> None:
+    sym = [k for k, n in enumerate(BASE_NAMES) if n not in ("parity", "tempo")]
+    for P, O in random_positions(20, seed=5):
+        np.testing.assert_allclose(features(P, O)[sym], -features(O, P)[sym], atol=1e-12)
+
+
+@pytest.mark.parametrize("phases", [1, 2])
+def test_the_8_symmetric_positions_have_the_same_features(phases: int) -> None:
+    for P, O in random_positions(30, seed=11, max_ply=58):
+        ref = features(P, O, phases)
+        for name in SYMMETRIES:
+            got = features(transform(P, name), transform(O, name), phases)
+            np.testing.assert_allclose(got, ref, atol=1e-12, err_msg=name)
+
+
+def test_phases_split_each_feature_by_the_empties() -> None:
+    for P, O in random_positions(10, seed=2):
+        one, two = features(P, O, 1), features(P, O, 2)
+        np.testing.assert_allclose(two[:NUM_BASE] + two[NUM_BASE:], one, atol=1e-12)

@@ -1,0 +1,105 @@
+"""The search imitator learns from decisions alone: it fits, saves and plays in a process where
+the zoo's bot configs cannot be read and the bots' code cannot be imported (issue 46)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ime.datasets.schema import make_table, write_table
+from ime.games.reversi.encode import encode_boards
+from ime.imitators.reversi_features import num_features
+from ime.imitators.reversi_search import LinearSearch, SearchSettings
+from imitators.helpers import random_positions
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CHILD = textwrap.dedent('''
+    import importlib.abc, json, os, sys
+    from pathlib import Path
+
+    BLOCKED_MODULES = ("ime.games.reversi.bots.", "ime.bots", "ime.games.reversi.edax")
+    BLOCKED_PATH = os.path.join("config", "bots")
+    refused = []
+
+    class NoBots(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path=None, target=None):
+            if name.startswith(BLOCKED_MODULES):
+                refused.append(name)
+                raise ImportError(f"the imitator may not import a bot: {name}")
+            return None
+
+    def no_zoo_configs(event, args):
+        if event in ("open", "os.listdir", "os.scandir") and args and args[0] is not None:
+            try:
+                p = os.path.abspath(os.fsdecode(args[0]))
+            except TypeError:
+                return
+            if BLOCKED_PATH in p:
+                refused.append(p)
+                raise PermissionError(f"the zoo's configs are off-limits: {p}")
+
+    sys.meta_path.insert(0, NoBots())
+    sys.addaudithook(no_zoo_configs)
+    # the blockers work
+    for probe in (lambda: open("config/bots/reversi.yaml"),
+                  lambda: __import__("ime.games.reversi.bots.search")):
+        try:
+            probe()
+        except (PermissionError, ImportError):
+            pass
+        else:
+            raise SystemExit("blocker did not block")
+    refused.clear()
+
+    import numpy as np
+    from ime.imitators.data import load_decisions
+    from ime.imitators.search_fit import FitConfig, SearchImitator, fit
+
+    d = load_decisions(sys.argv[1])
+    train, select, test = d.subset(np.arange(0, 600)), d.subset(np.arange(600, 700)), \\
+        d.subset(np.arange(700, len(d)))
+    im = fit(train, select, FitConfig(depths=(1, 2), phases=(1,), passes=2, endgames=(0, 8)))
+    im.save(sys.argv[2])
+    back = SearchImitator.load(sys.argv[2])
+    agree = float(np.mean(back.choose_many(test) == test.action))
+    print(json.dumps({"agree": agree, "refused": refused,
+                      "bot_modules": sorted(m for m in sys.modules
+                                            if m.startswith(BLOCKED_MODULES))}))
+''')
+
+
+@pytest.mark.slow
+def test_fits_with_the_zoo_unavailable(tmp_path: Path) -> None:
+    positions = random_positions(900, seed=77, min_ply=2, max_ply=50)
+    w = np.random.default_rng(77).normal(size=num_features(1))
+    target = LinearSearch(w, SearchSettings(depth=1))
+    P = np.array([p for p, _ in positions], dtype=np.uint64)
+    O = np.array([o for _, o in positions], dtype=np.uint64)
+    planes, mask = encode_boards(P, O)
+    n = len(positions)
+    table = make_table({"bot": ["target"] * n, "match_id": [f"m{i // 25:03d}" for i in range(n)],
+                        "ply": np.zeros(n), "seat": np.zeros(n), "players": [["a", "b"]] * n,
+                        "state": planes, "mask": mask,
+                        "action": [target.choose(p, o) for p, o in positions],
+                        "response": [""] * n}, 128, 64)
+    data = tmp_path / "target.parquet"
+    write_table(table, data, {"state_shape": [2, 8, 8]})
+    script = tmp_path / "child.py"
+    script.write_text(CHILD)
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    out = subprocess.run([sys.executable, str(script), str(data), str(tmp_path / "im.json")],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result["refused"] == []  # nothing tried to read a config or import a bot
+    assert result["bot_modules"] == []
+    assert result["agree"] >= 0.9  # a depth-1 target from 600 decisions (chance: ~10 %)
+    assert json.loads((tmp_path / "im.json").read_text())["format"] == "ime-search-imitator-v1"

@@ -1,0 +1,129 @@
+"""The search: equal to a plain minimax, deterministic, budgets, tie rules, exact endgame."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ime.games.reversi.bitboard import BLACK_START, PASS, WHITE_START
+from ime.games.reversi.solver import solve
+from ime.imitators.reversi_features import features, num_features
+from ime.imitators.reversi_search import TERMINAL, LinearSearch, SearchSettings, pick
+from ime.imitators.search_fit import choices, search_all
+from imitators.helpers import moves_of, play, random_positions
+
+
+def minimax(P: int, O: int, depth: int, w: np.ndarray, phases: int) -> float:
+    """Plain negamax without pruning, the same conventions (a pass costs no depth)."""
+    mv = moves_of(P, O)
+    if not mv:
+        if not moves_of(O, P):
+            d = bin(P).count("1") - bin(O).count("1")
+            return float(np.sign(d)) * TERMINAL + d
+        return -minimax(O, P, depth, w, phases)
+    if depth == 0:
+        return float(features(P, O, phases) @ w)
+    return max(-minimax(*play(P, O, s), depth - 1, w, phases) for s in mv)
+
+
+def root_minimax(P: int, O: int, depth: int, w: np.ndarray, phases: int) -> list[float]:
+    return [-minimax(*play(P, O, s), depth - 1, w, phases) for s in moves_of(P, O)]
+
+
+@pytest.mark.parametrize("depth,phases", [(1, 1), (2, 2), (3, 1)])
+def test_root_values_equal_plain_minimax(depth: int, phases: int) -> None:
+    w = np.random.default_rng(depth).normal(size=num_features(phases))
+    search = LinearSearch(w, SearchSettings(depth=depth, phases=phases))
+    positions = random_positions(6, seed=depth) + random_positions(3, seed=9, with_pass=True)
+    positions += random_positions(3, seed=4, min_ply=52, max_ply=60)  # near the end
+    for P, O in positions:
+        r = search.root(P, O)
+        assert list(r.squares) == moves_of(P, O)
+        np.testing.assert_allclose(r.values, root_minimax(P, O, depth, w, phases),
+                                   rtol=1e-12, atol=1e-9)
+
+
+def test_move_ordering_changes_nodes_not_values() -> None:
+    w = np.random.default_rng(0).normal(size=num_features(1))
+    sorted_ = LinearSearch(w, SearchSettings(depth=4, order_min=2))
+    plain = LinearSearch(w, SearchSettings(depth=4, order_min=99))
+    for P, O in random_positions(5, seed=3):
+        a, b = sorted_.root(P, O), plain.root(P, O)
+        np.testing.assert_allclose(a.values, b.values, rtol=1e-12)
+
+
+def test_deterministic() -> None:
+    w = np.random.default_rng(7).normal(size=num_features(2))
+    s = SearchSettings(depth=3, phases=2, budget=400)
+    positions = random_positions(20, seed=8)
+    first = [LinearSearch(w, s).choose(P, O) for P, O in positions]
+    again = LinearSearch(w, s)
+    assert [again.choose(P, O) for P, O in positions] == first
+    assert [again.choose(P, O) for P, O in positions] == first
+    P = np.array([p for p, _ in positions], dtype=np.uint64)
+    O = np.array([o for _, o in positions], dtype=np.uint64)
+    assert list(choices(search_all(P, O, w, s), s.tie)) == first
+
+
+def test_pv_leaf_features_are_the_value_gradient() -> None:
+    """value = w . (signed leaf features) for every root move not ending the game."""
+    w = np.random.default_rng(1).normal(size=num_features(1))
+    positions = random_positions(15, seed=12) + random_positions(5, seed=13, with_pass=True)
+    P = np.array([p for p, _ in positions], dtype=np.uint64)
+    O = np.array([o for _, o in positions], dtype=np.uint64)
+    res = search_all(P, O, w, SearchSettings(depth=3))
+    live = ~res.terminal
+    np.testing.assert_allclose(res.features[live] @ w, res.values[live], rtol=1e-9, atol=1e-9)
+
+
+def test_node_budget_keeps_the_deepest_finished_iteration() -> None:
+    w = np.random.default_rng(2).normal(size=num_features(1))
+    P, O = random_positions(1, seed=21, min_ply=20, max_ply=21)[0]
+    full = LinearSearch(w, SearchSettings(depth=4, budget=10**9)).root(P, O)
+    fixed = LinearSearch(w, SearchSettings(depth=4)).root(P, O)
+    assert full.depth == 4
+    np.testing.assert_allclose(full.values, fixed.values)
+    small = LinearSearch(w, SearchSettings(depth=6, budget=fixed.nodes)).root(P, O)
+    assert 1 <= small.depth < 6
+    shallow = LinearSearch(w, SearchSettings(depth=small.depth)).root(P, O)
+    np.testing.assert_allclose(small.values, shallow.values)
+    tiny = LinearSearch(w, SearchSettings(depth=5, budget=1)).root(P, O)
+    assert tiny.depth == 1  # the first iteration always finishes
+
+
+def test_tie_rules_on_the_symmetric_opening() -> None:
+    """The four opening moves are symmetric, so every depth values them equally."""
+    P, O = int(BLACK_START), int(WHITE_START)
+    w = np.random.default_rng(3).normal(size=num_features(1))
+    expect = {"first": 19, "last": 44, "first_col": 26, "last_col": 37}
+    for depth in (1, 2, 3):
+        for tie, sq in expect.items():
+            assert LinearSearch(w, SearchSettings(depth=depth, tie=tie)).choose(P, O) == sq
+    assert pick([3, 5, 9], [1.0, 2.0, 2.0], "first") == 5
+    assert pick([3, 5, 9], [1.0, 2.0, 2.0], "last") == 9
+
+
+def test_exact_endgame_and_pass() -> None:
+    w = np.zeros(num_features(1))
+    for P, O in random_positions(3, seed=30, min_ply=52, max_ply=53):
+        empties = 64 - bin(P | O).count("1")
+        best = solve(P, O).best_moves
+        got = LinearSearch(w, SearchSettings(depth=1, endgame=empties, tie="last")).choose(P, O)
+        assert got == max(best)
+    # no legal move: a pass
+    for P, O in random_positions(40, seed=31, min_ply=40, max_ply=60, with_pass=True):
+        for s in moves_of(P, O):
+            cP, cO = play(P, O, s)
+            if not moves_of(cP, cO) and moves_of(cO, cP):
+                assert LinearSearch(w, SearchSettings()).choose(cP, cO) == PASS
+                return
+    pytest.fail("no position with a forced pass found")
+
+
+def test_settings_are_checked() -> None:
+    with pytest.raises(ValueError):
+        SearchSettings(depth=0)
+    with pytest.raises(ValueError):
+        SearchSettings(tie="random")
+    with pytest.raises(ValueError):
+        LinearSearch(np.zeros(3), SearchSettings())
