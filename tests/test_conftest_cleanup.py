@@ -14,6 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.parametrize("workers", [["-n", "0"], ["-n", "2"]], ids=["serial", "xdist"])
+@pytest.mark.slow
 def test_pytest_removes_its_compose_cache(tmp_path: Path, workers: list[str]) -> None:
     tmpdir = tmp_path / "tmp"
     tmpdir.mkdir()

@@ -101,6 +101,7 @@ EXIT = {signal.SIGTERM: 128 + 15, signal.SIGINT: 128 + 2, signal.SIGKILL: -9}
 @pytest.mark.parametrize("workers", [1, 2])
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL, signal.SIGINT],
                          ids=["TERM", "KILL", "INT"])
+@pytest.mark.slow
 def test_signal_to_play_leaves_no_bot_process(tmp_path, marker, sig, workers, mode):
     # 8 games on 2 workers are two chunks of 4: both workers are inside a hanging bot's turn
     games = 8 if workers == 2 else 1
@@ -128,6 +129,7 @@ def test_signal_to_play_leaves_no_bot_process(tmp_path, marker, sig, workers, mo
 @pytest.mark.parametrize("mode,workers,keep", [("setsid_answer", 1, False),
                                                ("scrub_answer", 1, False),
                                                ("scrub_answer", 2, True)])
+@pytest.mark.slow
 def test_play_kills_what_each_turn_left(tmp_path, marker, mode, workers, keep):
     """Every turn leaves a daemon (its own session, its parent gone; ``scrub``: an empty
     environment too). A one-shot bot's daemon dies with its turn; a keep-running bot's with its
@@ -156,6 +158,7 @@ def test_play_kills_what_each_turn_left(tmp_path, marker, mode, workers, keep):
         assert peak <= 3  # a turn's bot, its middle process, its daemon: no accumulation
 
 
+@pytest.mark.slow
 def test_in_process_turns_kill_setsid_daemons(marker):
     """Library use (no CLI, no dedicated process): one-shot and keep-running bots that leave a
     ``setsid`` daemon every turn; nothing is left after each match."""

@@ -136,6 +136,7 @@ def _assert_replays(results, tmp_path):
         assert back.scores == orig.scores
 
 
+@pytest.mark.slow
 def test_json_bot_plays_full_matches_vs_zoo_bot(tmp_path, spawned):
     bot = external("json_ext", "json_bot.py", time_limit=20)
     opp = make_bot("reversi", "opp_greedy")
@@ -363,6 +364,7 @@ def test_bench_external_reports_overheads():
     assert r["keep_running_later_turn_ms"] < r["json_ms_per_turn"]
 
 
+@pytest.mark.slow
 def test_bench_rejects_a_program_that_does_not_play_the_policy(tmp_path):
     with pytest.raises(FileNotFoundError):
         bench_external(tmp_path / "missing.py", "reversi", matches=1)

@@ -66,6 +66,7 @@ def test_endless_stderr_stops_at_the_limit_not_the_deadline():
     assert res.fault.verdict == "OLE" and "262144 bytes on stderr" in entry["debug"]
 
 
+@pytest.mark.slow
 def test_stdout_limit_is_configurable_and_keeps_the_head():
     res, entry = first_entry(contain_bot("stdout_burst", "--bytes", "5000",
                                          stdout_limit=1000), "stdout-small")

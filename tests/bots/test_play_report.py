@@ -32,6 +32,7 @@ def fault_bot(mode: str) -> dict:
 
 
 @pytest.mark.parametrize("mode,verdict", [("crash", "RE"), ("illegal", "INVALID_MOVE")])
+@pytest.mark.slow
 def test_play_prints_verdict_counts_per_bot_and_strict_fails(tmp_path, mode, verdict):
     specs = {"faulty": fault_bot(mode)}
     run, out = play(tmp_path, "faulty", "opp_random", 2, specs)

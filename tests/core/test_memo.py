@@ -19,6 +19,7 @@ def _log(bots, k: int) -> str:
     return json.dumps(run_match(GAME, bots, match_id=f"m{k}", seed=5).to_json(), sort_keys=True)
 
 
+@pytest.mark.slow
 def test_memoised_bot_plays_the_same_matches_and_reuses_positions() -> None:
     plain = [make_bot("reversi", "rev5"), make_bot("reversi", "rev4")]
     memo = [memoize(make_bot("reversi", "rev5")), memoize(make_bot("reversi", "rev4"))]
@@ -79,6 +80,7 @@ def test_memo_keys_on_position_and_player_and_starts_again_when_full() -> None:
         MemoBot(Counting(), capacity=0)
 
 
+@pytest.mark.slow
 def test_provider_memoises_once_per_bot_and_counts() -> None:
     made = []
 

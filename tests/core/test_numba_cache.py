@@ -72,6 +72,7 @@ def _run_g(tmp: Path, pkg: Path) -> tuple[int, str]:
     return int(value), where
 
 
+@pytest.mark.slow
 def test_a_changed_callee_module_is_compiled_again(tmp_path: Path) -> None:
     pkg = _package(tmp_path, 1)
     assert _run_g(tmp_path, pkg)[0] == 2
@@ -124,6 +125,7 @@ print(before["env"], before["numba"], numba.config.CACHE_DIR, ime.NUMBA_CACHE_DI
 
 
 @pytest.mark.parametrize("numba_first", [False, True])
+@pytest.mark.slow
 def test_the_cache_is_configured_when_numba_is_first_needed(tmp_path: Path,
                                                            numba_first: bool) -> None:
     """``import ime`` digests no sources; numba's first import (or ``import ime`` after numba)

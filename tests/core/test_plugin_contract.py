@@ -81,6 +81,7 @@ def test_generic_artifacts_are_described():
 
 
 @pytest.mark.parametrize("name", GAMES)
+@pytest.mark.slow
 def test_game_type_matches_engine(name):
     plugin = get_plugin(name)
     game = get_game(name)
@@ -94,6 +95,7 @@ def test_game_type_matches_engine(name):
 
 
 @pytest.mark.parametrize("name", GAMES)
+@pytest.mark.slow
 def test_codec_round_trip_and_clone(name):
     game = get_game(name)
     for st, p, a in random_states(game, 3, seed=1)[:200]:
@@ -105,6 +107,7 @@ def test_codec_round_trip_and_clone(name):
 
 
 @pytest.mark.parametrize("name", GAMES)
+@pytest.mark.slow
 def test_encoder_masks_labels_and_decode(name):
     game = get_game(name)
     enc = get_encoder(name)

@@ -64,6 +64,7 @@ def _differences(want: list, got: list) -> str:
 
 
 @pytest.mark.parametrize(("game", "bot_id"), CASES, ids=[f"{g}-{b}" for g, b in CASES])
+@pytest.mark.slow
 def test_bot_decides_as_recorded(game: str, bot_id: str) -> None:
     data = golden(game)
     rec = data["bots"][bot_id]
@@ -126,6 +127,7 @@ def test_golden_file_bytes_are_canonical(game: str, tmp_path: Path) -> None:
     ("snake", "snk04", {"nodes": 30}),
     ("big2", "b2_negamax", {"exact_threshold": 3}),
 ])
+@pytest.mark.slow
 def test_the_golden_positions_see_a_changed_search(game: str, bot_id: str, change: dict) -> None:
     """The positions tell searches apart: the same bot with a smaller budget, or solving
     later, decides some of them differently, so a speed change that alters a search fails."""
@@ -139,6 +141,7 @@ def test_the_golden_positions_see_a_changed_search(game: str, bot_id: str, chang
 
 @pytest.mark.parametrize(("game", "bot_id"), [("reversi", "rev3"), ("doudizhu", "ddz_mc"),
                                                ("snake", "snk01"), ("connect4", "c4_uct2k")])
+@pytest.mark.slow
 def test_another_seed_changes_a_sampling_bot(game: str, bot_id: str) -> None:
     """A sampling search draws from its decision's seed: with another seed it decides some
     golden positions differently (the seed is part of what the file pins)."""

@@ -35,6 +35,7 @@ SCRIPT = _script()
 
 @pytest.mark.parametrize("memo", [True, False], ids=["memo", "no-memo"])
 @pytest.mark.parametrize("game", sorted(SCRIPT.PLANS))
+@pytest.mark.slow
 def test_mining_finds_the_golden_keys(game: str, memo: bool, tmp_path: Path) -> None:
     want = json.loads(SCRIPT.golden_path(game).read_text())
     got = json.loads(json.dumps(SCRIPT.compute(game, tmp_path, memo=memo), sort_keys=True))

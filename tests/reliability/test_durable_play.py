@@ -90,6 +90,7 @@ def reference(tmp_path_factory) -> bytes:
 @pytest.mark.parametrize("sig,workers", [(signal.SIGTERM, 1), (signal.SIGKILL, 2),
                                          (signal.SIGINT, 2)],
                          ids=["SIGTERM-1", "SIGKILL-2", "SIGINT-2"])
+@pytest.mark.slow
 def test_interrupted_play_keeps_its_matches_and_resumes(tmp_path, reference, sig, workers):
     counter = tmp_path / "count"
     out = tmp_path / "out.jsonl"
@@ -114,6 +115,7 @@ def test_interrupted_play_keeps_its_matches_and_resumes(tmp_path, reference, sig
     assert not leftovers(tmp_path)
 
 
+@pytest.mark.slow
 def test_a_torn_last_line_is_dropped_and_the_rest_replayed(tmp_path, reference):
     counter = tmp_path / "count"
     out = tmp_path / "out.jsonl"
@@ -125,6 +127,7 @@ def test_a_torn_last_line_is_dropped_and_the_rest_replayed(tmp_path, reference):
     assert played(counter) == GAMES - 2
 
 
+@pytest.mark.slow
 def test_a_spec_error_leaves_no_file(tmp_path):
     bots = tmp_path / "bots.yaml"
     bots.write_text(json.dumps({"broken": {"kind": "no_such_kind"}}))
@@ -135,6 +138,7 @@ def test_a_spec_error_leaves_no_file(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bots.yaml"], list(tmp_path.iterdir())
 
 
+@pytest.mark.slow
 def test_another_runs_output_is_refused_not_overwritten(tmp_path, reference):
     counter = tmp_path / "count"
     out = tmp_path / "out.jsonl"
@@ -161,6 +165,7 @@ play_schedule("reversi", sched, specs, sys.argv[2], seed=2, workers=1, progress=
 """
 
 
+@pytest.mark.slow
 def test_the_match_stage_resumes_from_its_journal(tmp_path):
     """Snakemake deletes a job's output before it runs and after it fails: the match stage's
     finished matches live in ``<out>.<fingerprint>.journal`` until the schedule is complete."""

@@ -19,6 +19,7 @@ B = "60aa11bb22cc33dd44ee55ff"
 
 
 @pytest.mark.parametrize("spelling", ["same", "dot", "symlink", "hardlink"])
+@pytest.mark.slow
 def test_out_equal_to_the_pack_is_refused_and_the_pack_kept(tmp_path, spelling):
     pack = tmp_path / "my.matches"
     shutil.copy(PACK, pack)
@@ -40,6 +41,7 @@ def test_out_equal_to_the_pack_is_refused_and_the_pack_kept(tmp_path, spelling):
     assert not (tmp_path / "import").exists()  # nothing written at all
 
 
+@pytest.mark.slow
 def test_a_strict_failure_writes_its_report(tmp_path):
     """A lenient import, then a strict one of the same pack that fails: the report says the
     strict import failed (not the lenient one's success), next to its rejects."""

@@ -13,6 +13,7 @@ import struct
 import subprocess
 
 import numpy as np
+import pytest
 from reliability_helpers import ime_verify, write_decisions, write_keeping_mtime
 
 PARTS = "data/reversi/decisions/tiny/strict/rev1"
@@ -23,6 +24,7 @@ def _footer_start(blob: bytes) -> int:
     return len(blob) - 8 - struct.unpack("<I", blob[-8:-4])[0]
 
 
+@pytest.mark.slow
 def test_a_flip_in_the_footer_statistics_is_reported(tmp_path):
     """``match_id``'s max statistic (``m0007``) sits in the footer only: changing it leaves
     every page checksum valid and the data read unchanged, and ``ime verify`` reports it."""
@@ -76,6 +78,7 @@ def test_the_sidecar_is_sha256sum_format_and_follows_rewrites(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rev1.parquet", "rev1.parquet.sha256"]
 
 
+@pytest.mark.slow
 def test_missing_damaged_and_orphaned_sidecars(tmp_path):
     """No sidecar (a file of an older run) is not a problem; a damaged sidecar is reported
     against its file; a sidecar whose file is gone is a note, not a problem."""

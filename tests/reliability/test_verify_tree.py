@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from reliability_helpers import ime, ime_verify, write_decisions
 
 
+@pytest.mark.slow
 def test_verify_reports_each_bad_file_with_its_reason(tmp_path):
     logs = tmp_path / "data" / "reversi" / "logs" / "tiny" / "rev1"
     logs.mkdir(parents=True)

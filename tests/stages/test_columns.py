@@ -115,6 +115,7 @@ def test_accuracy_tables_written_by_the_builders_are_defined() -> None:
     assert C.undefined("sweep_dataset.matches.csv", sweep.columns) == []
 
 
+@pytest.mark.slow
 def test_similarity_tables_are_written_in_percent(tmp_path: Path) -> None:
     """The report job reads similarity.csv (percent), computes in fractions and writes every
     similarity table in percent, every column defined."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from ime.core.registry import get_game
 from ime.evaluate.ratings import bradley_terry, fit_bradley_terry, win_matrix
@@ -76,6 +77,7 @@ def test_standings_points_win3_draw1_loss0():
     assert (st["games"] == st["wins"] + st["draws"] + st["losses"]).all()
 
 
+@pytest.mark.slow
 def test_bradley_terry_orders_a_clearly_stronger_player_first():
     rec = []
     for k in range(20):

@@ -10,6 +10,7 @@ import sys
 import tarfile
 from pathlib import Path
 
+import pytest
 from test_ensemble import _one_head
 
 from ime.train.ensemble import Member, train_members
@@ -17,6 +18,7 @@ from ime.train.ensemble import Member, train_members
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "gpu_check.py"
 
 
+@pytest.mark.slow
 def test_prepare_and_train_match_the_pipelines_training(tmp_path: Path) -> None:
     spec_dir, out, work, ds = tmp_path / "g", tmp_path / "out", tmp_path / "w", tmp_path / "d.pq"
     subprocess.run([sys.executable, str(SCRIPT), "prepare", "--dir", str(spec_dir),
@@ -40,6 +42,7 @@ def test_prepare_and_train_match_the_pipelines_training(tmp_path: Path) -> None:
                                                                b["epochs"])
 
 
+@pytest.mark.slow
 def test_all_packs_only_the_jobs_that_finished_in_parts(tmp_path: Path) -> None:
     """A job that did not finish (here: its dataset is missing; on the GPU box: killed at the
     deadline) may have written some members, the last cut short: none of its files may come

@@ -113,6 +113,7 @@ def test_table4_8_joins_standings_and_ratings():
     assert list(t.columns[:5]) == ["rank", "bot", "type", "imitates", "points"]
 
 
+@pytest.mark.slow
 def test_figures_are_written_as_png_and_pdf(tmp_path):
     rng = np.random.default_rng(0)
     counts = {b: rng.integers(0, 100, 64) for b in BOTS}

@@ -60,6 +60,7 @@ def _files(out: Path, logs: Path, workers: int) -> dict[str, bytes]:
             if not p.name.endswith("timing.json")}
 
 
+@pytest.mark.slow
 def test_every_evaluation_file_is_the_same_bytes_for_any_worker_count(logs: Path,
                                                                        tmp_path: Path) -> None:
     runs = {w: _files(tmp_path / f"w{w}", logs, w) for w in WORKERS}

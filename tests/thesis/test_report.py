@@ -113,6 +113,7 @@ def test_protocol_file_errors_name_the_item(tmp_path: Path) -> None:
         PR.load(bad)
 
 
+@pytest.mark.slow
 def test_report_files(tmp_path: Path, own) -> None:
     cfgs = {g: make_plan([f"game={g}", "scale=thesis"], ROOT / "config", base=ROOT).main.cfg
             for g in ("reversi", "doudizhu")}
@@ -141,6 +142,7 @@ def test_report_files(tmp_path: Path, own) -> None:
     assert list(rev["class"]) == ["statistical sampling search", "deterministic search"]
 
 
+@pytest.mark.slow
 def test_a_partial_report_names_its_games_and_tests_nothing_of_the_others(
         tmp_path: Path, own) -> None:
     """Reversi only, from the thesis's own tables (where every conclusion is decided): the

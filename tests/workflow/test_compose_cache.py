@@ -79,6 +79,7 @@ def test_hit_gives_the_composed_config(cache: Path, hydra_calls: list, overrides
         again.trian  # noqa: B018
 
 
+@pytest.mark.slow
 def test_cached_equals_uncached_for_every_game(cache: Path, monkeypatch: pytest.MonkeyPatch
                                                ) -> None:
     """What the workflow holds (compose_plain) is what composing without a cache gives."""
@@ -92,6 +93,7 @@ def test_cached_equals_uncached_for_every_game(cache: Path, monkeypatch: pytest.
         assert C._same(hit, uncached), game
 
 
+@pytest.mark.slow
 def test_every_game_at_every_scale_is_stored(cache: Path, hydra_calls: list) -> None:
     """Every shipped composition can be cached: one that cannot be stored as JSON (a mapping with
     int keys, as config/game/big2.yaml once had) is silently recomposed on every Snakemake call,
@@ -250,6 +252,7 @@ def test_unwritable_cache_still_composes(tmp_path: Path, monkeypatch: pytest.Mon
     assert C.compose_plain([], REPO_CONFIG)["game"]["name"] == "reversi"
 
 
+@pytest.mark.slow
 def test_workflow_plans_are_the_same_with_the_cache(cache: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """Every game's variants (configs, tags, directories: what the rules' params are made of)

@@ -37,6 +37,7 @@ def test_default_composes() -> None:
 
 
 @pytest.mark.parametrize("group", ["game", "net", "scale", "experiment"])
+@pytest.mark.slow
 def test_every_group_option_composes(group: str) -> None:
     options = _options(group)
     assert options, f"config/{group}/ is empty"
@@ -45,6 +46,7 @@ def test_every_group_option_composes(group: str) -> None:
         assert c["run"]["choices"][group] == option
 
 
+@pytest.mark.slow
 def test_every_experiment_plans() -> None:
     for option in _options("experiment"):
         raw = to_plain(compose([f"experiment={option}"]))["sweep"]
@@ -162,6 +164,7 @@ def test_sweep_base_is_the_default_variant() -> None:
     assert base.cfg == default.cfg
 
 
+@pytest.mark.slow
 def test_sweep_grid_is_the_product_of_its_keys() -> None:
     plan = make_plan(["scale=tiny", "sweep.grid={dataset.matches:[4,8],net:[mlp1,conv]}"])
     labels = [lab for lab, _ in plan.sweep.points]
@@ -173,6 +176,7 @@ def test_sweep_grid_is_the_product_of_its_keys() -> None:
     assert plan.sweep.results_dir.startswith("results/reversi/tiny__")
 
 
+@pytest.mark.slow
 def test_sweep_over_training_symmetries() -> None:
     """``game.augment`` is the one game key a sweep may vary: it changes the training only, so
     its points share the base variant's match logs and datasets."""
@@ -273,6 +277,7 @@ def test_index_params_are_plain_and_minimal() -> None:
     assert plain(spec) and plain(m) and plain(idx.run_report_spec(v.results_dir))
 
 
+@pytest.mark.slow
 def test_train_rule_names_do_not_depend_on_the_scale() -> None:
     """Profiles set a rule's resources by its name: ``train_reversi`` at every scale; only a
     sweep whose points train another number of folds adds ``train_reversi_<k>folds``."""
@@ -287,6 +292,7 @@ def test_train_rule_names_do_not_depend_on_the_scale() -> None:
     assert groups["train_reversi_3folds"][:2] == ("reversi", 3)
 
 
+@pytest.mark.slow
 def test_stack_bots_makes_one_train_rule_per_tag_and_changes_no_directory() -> None:
     plain = make_plan(["scale=tiny"])
     plan = make_plan(["scale=tiny", "train.stack_bots=true"])

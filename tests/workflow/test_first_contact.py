@@ -77,6 +77,7 @@ def test_the_catch_all_regex_excludes_every_other_rules_outputs() -> None:
 
 
 # --- 7 (with 1). a variant's results without knowing its directory -----------------------------
+@pytest.mark.slow
 def test_a_default_path_under_a_variant_suggests_its_path_the_named_target_and_show(
         variant_wf) -> None:
     rdir = variant_wf.main("reversi").results_dir
@@ -117,6 +118,7 @@ def test_a_game_override_that_disagrees_with_the_targets_game_is_an_error() -> N
         setup_workflow({"overrides": ["game=revrsi"]}, CONFIG)
 
 
+@pytest.mark.slow
 def test_a_doudizhu_override_builds_doudizhu_and_its_errors_name_doudizhus_bots() -> None:
     assert "doudizhu" in GAMES, GAMES
     wf = setup_workflow({"overrides": ["scale=tiny", "game.targets=[ddz1,ddz2]"]}, CONFIG)

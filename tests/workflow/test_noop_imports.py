@@ -59,6 +59,7 @@ def _setup(tmp: Path) -> dict:
 
 
 @pytest.mark.timeout(1200)
+@pytest.mark.slow
 def test_a_noop_setup_imports_no_engine_numba_or_torch(tmp_path: Path) -> None:
     first = _setup(tmp_path)  # cold caches: composes with Hydra, reads the plug-ins
     assert len(first["games"]) == 6

@@ -11,6 +11,7 @@ import textwrap
 import threading
 from pathlib import Path
 
+import pytest
 from snakemake.scheduling.job_scheduler import JobScheduler
 
 from ime.workflow.scheduler import single_reevaluation
@@ -74,6 +75,7 @@ def _passes(tmp: Path) -> tuple[int, int]:
             len(list((tmp / "out").glob("*.txt"))))
 
 
+@pytest.mark.slow
 def test_a_real_run_passes_about_once_per_job(tmp_path: Path) -> None:
     passes, done = _passes(tmp_path)
     assert done == 30

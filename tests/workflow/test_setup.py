@@ -32,6 +32,7 @@ def test_every_game_has_a_plugin() -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("scale", _options("scale"))
+@pytest.mark.slow
 def test_every_game_scale_and_net_composes(game: str, scale: str) -> None:
     for net in _options("net"):
         v = make_plan([f"game={game}", f"scale={scale}", f"net={net}"]).main
@@ -42,6 +43,7 @@ def test_every_game_scale_and_net_composes(game: str, scale: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("experiment", _options("experiment"))
+@pytest.mark.slow
 def test_every_game_experiment_plans(game: str, experiment: str) -> None:
     plan = make_plan([f"game={game}", f"experiment={experiment}"])
     if plan.sweep is not None:
@@ -80,6 +82,7 @@ def test_another_games_config_error_waits_until_that_game_is_asked_for() -> None
             wf.all_games_targets()
 
 
+@pytest.mark.slow
 def test_each_games_config_error_is_raised_for_that_game_and_a_shared_one_at_once() -> None:
     """A bot that no game has: every game's error names its own bots file, raised when that
     game is asked for (rule ``all`` asks for the default game's), so a Doudizhu target never

@@ -63,6 +63,7 @@ def test_a_mistyped_game_names_the_thesis_games(value: object) -> None:
         setup_workflow({"overrides": ["scale=tiny"], "thesis_games": value}, CONFIG)
 
 
+@pytest.mark.slow
 def test_a_partial_dry_run_plans_no_left_out_game(tmp_path: Path) -> None:
     """From nothing: every job of the report is planned, and none is Doudizhu's or Snake's."""
     work = copy_workflow(tmp_path / "w")

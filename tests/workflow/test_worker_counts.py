@@ -84,6 +84,7 @@ def test_threads_follow_the_cores_and_an_int_overrides(monkeypatch: pytest.Monke
     assert forced.workers("reversi", 16) == 4 and forced.workers("reversi", 2) == 4
 
 
+@pytest.mark.slow
 def test_auto_leaves_the_stacked_train_jobs_their_cores(monkeypatch: pytest.MonkeyPatch) -> None:
     """``train.stack_bots``: Reversi's three nets train in three GPU jobs of one thread each, so
     ``auto`` leaves 1 + 3 cores of 16 and gives an evaluation job 4 (three mining jobs and the

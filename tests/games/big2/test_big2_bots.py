@@ -67,6 +67,7 @@ def games():
     return out
 
 
+@pytest.mark.slow
 def test_no_illegal_move_in_1000_games(games):
     by_bot = {b: 0 for b in ZOO}
     for name, _ in games:
@@ -80,6 +81,7 @@ def positions(games):
 
 
 @pytest.mark.parametrize("bot_id", ZOO)
+@pytest.mark.slow
 def test_decisions_reproducible(bot_id, positions):
     assert_reproducible(bot(bot_id), bot(bot_id), positions)
 
@@ -124,6 +126,7 @@ def test_the_agent_sees_the_whole_deal_when_nothing_is_undealt():
     assert opponent_counts(st, 0, ctx(st)).tolist() == st.hand_counts(1).tolist()
 
 
+@pytest.mark.slow
 def test_the_seeds_agent_beats_random():
     agent = bot("b2_negamax", SPECS)
     rnd = bot("b2_random")

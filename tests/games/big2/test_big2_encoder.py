@@ -101,6 +101,7 @@ def test_codes_round_trip_and_teacher_forcing():
                     assert obs.masks[h][i].sum() == 0  # an unused head has no mask
 
 
+@pytest.mark.slow
 def test_the_unencodable_trio_chain_of_six():
     st = state_of("3334445556667778889TJQKA22", "345678999TTTJJJQQQKKKAAA22")
     legal = st.legal_actions()

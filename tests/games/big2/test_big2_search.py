@@ -4,6 +4,7 @@ deepening, node budgets and determinism."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from b2_helpers import random_counts
 
 from ime.games.big2.cards import counts_of, deal, parse_ranks
@@ -37,12 +38,14 @@ def _positions(n: int, seed: int, max_cards: int):
     return out
 
 
+@pytest.mark.slow
 def test_exact_values_equal_plain_minimax():
     for a, b, last in _positions(80, 0, 5):
         values, _ = solve_values(a, b, last)
         assert values.max() == game_value(a, b, last), (a.tolist(), b.tolist(), last)
 
 
+@pytest.mark.slow
 def test_every_root_value_equals_plain_minimax():
     for a, b, last in _positions(25, 1, 5):
         values, _ = solve_values(a, b, last)
@@ -55,6 +58,7 @@ def test_every_root_value_equals_plain_minimax():
             assert values[m.n] == -game_value(b, a, None)  # the pass, tried last
 
 
+@pytest.mark.slow
 def test_the_agent_plays_an_optimal_move_when_it_solves():
     for a, b, last in _positions(60, 2, 10):
         r = decide(pack(a), pack(b), int(a.sum()), int(b.sum()), last, SearchParams())

@@ -39,6 +39,7 @@ BLOCKED = Connect4Game(6, 5, [[2, 1], [3, 1]])
 
 
 @pytest.mark.parametrize("bot_id", sorted(SPECS))
+@pytest.mark.slow
 def test_configured_bots_are_legal_and_reproducible(bot_id):
     bot, twin = make_bot("connect4", bot_id), make_bot("connect4", bot_id)
     assert bot.bot_id == bot_id

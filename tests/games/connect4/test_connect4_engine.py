@@ -175,6 +175,7 @@ def test_judge_forfeits_a_bad_response(raw, reason):
     assert res.log[-1]["output"]["display"] == {"err": reason, "winner": 0}
 
 
+@pytest.mark.slow
 def test_logs_replay_on_their_own_board():
     game = get_game("connect4", {"width": 6, "height": 5, "blocked": [[2, 1]]})
     for i in range(5):

@@ -44,6 +44,7 @@ def random_position(game: Connect4Game, rng: np.random.Generator, empties: int):
     (4, 4, [], 8), (5, 4, [[2, 0]], 8), (4, 5, [[1, 2], [2, 2]], 9), (7, 6, [], 8),
     (6, 5, [[0, 4], [3, 2]], 8), (8, 7, [[3, 3]], 8), (4, 6, [[0, 0]], 9),
 ])
+@pytest.mark.slow
 def test_solver_matches_brute_force(width, height, blocked, empties):
     game = Connect4Game(width, height, blocked)
     solver = Solver(game.geometry, tt_bits=16)
@@ -69,6 +70,7 @@ def test_solver_matches_brute_force(width, height, blocked, empties):
     assert len(seen) >= 2  # the positions were not all of one kind
 
 
+@pytest.mark.slow
 def test_pons_positions():
     solver = Solver(GAME.geometry, tt_bits=20)
     for seq, score in PONS:

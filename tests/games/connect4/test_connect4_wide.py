@@ -59,6 +59,7 @@ def test_course_boards_are_wide_and_seeded():
 
 
 @pytest.mark.parametrize("width,height,blocked", WIDE)
+@pytest.mark.slow
 def test_random_games_match_the_reference(width, height, blocked):
     game = Connect4Game(width, height, blocked)
     geo = game.geometry
@@ -97,6 +98,7 @@ def test_random_games_match_the_reference(width, height, blocked):
 
 
 @pytest.mark.parametrize("width,height,blocked", WIDE[:3])
+@pytest.mark.slow
 def test_perft_from_midgame_positions_matches_the_reference(width, height, blocked):
     """Perft 1-3 from positions 20-50 random plies in, where fours are made and cut the tree."""
     game = Connect4Game(width, height, blocked)
@@ -198,6 +200,7 @@ def _uct(sims: int, heuristic: bool, bot_id: str):
                                                  "win_in_selection": heuristic})
 
 
+@pytest.mark.slow
 def test_seeded_mcts_game_on_12x12_finishes_legally_and_replays():
     game = get_game("connect4", {"width": 12, "height": 12, "blocked": [[6, 2]]})
     a, b = _uct(300, True, "heur"), _uct(300, False, "plain")
@@ -221,6 +224,7 @@ def test_seeded_mcts_game_on_12x12_finishes_legally_and_replays():
                                                   "win_in_selection": False}),
                                          ("alphabeta", {"depth": 3, "tie": "centre"}),
                                          ("greedy", {})])
+@pytest.mark.slow
 def test_bots_take_a_win_across_the_word_boundary(kind, params):
     """X holds (3, 0), (4, 0), (5, 0) on 12x12, bits 39, 52, 65: the line to (6, 0), bit 78,
     spans two words; every bot (X to move) completes it."""

@@ -65,6 +65,7 @@ def test_every_spec_builds_and_kinds_merge_cleanly():
         assert b.bot_id == bot_id
 
 
+@pytest.mark.slow
 def test_all_bots_legal_in_mixed_tables(mixed_games):
     by_bot = {b: 0 for b in ZOO}
     for name, _ in mixed_games:
@@ -78,6 +79,7 @@ def positions(mixed_games):
 
 
 @pytest.mark.parametrize("bot_id", ZOO)
+@pytest.mark.slow
 def test_decisions_reproducible(bot_id, positions):
     assert_reproducible(bot(bot_id), bot(bot_id), positions)
 

@@ -114,6 +114,7 @@ def _classify(text: str):
     return classify(parse_ranks(text))
 
 
+@pytest.mark.slow
 def test_codes_one_to_one_with_the_engine():
     """Every legal non-shuttle play of many positions has distinct codes that decode to the
     engine's own action, and the masks allow exactly the legal plays, no more."""

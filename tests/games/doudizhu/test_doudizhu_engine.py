@@ -58,6 +58,7 @@ def _scores_hold(st) -> None:
     assert s[1] == pytest.approx((0 if landlord_won else 2) + (pts[1] + pts[2]) / 200)
 
 
+@pytest.mark.slow
 def test_random_games_keep_every_invariant():
     rng = np.random.default_rng(0)
     kinds, lengths = set(), []

@@ -35,6 +35,7 @@ def _check(hand: list[int], last: tuple[int, ...] | None) -> int:
     return len(got)
 
 
+@pytest.mark.slow
 def test_random_small_hands_leading_and_following():
     rng = np.random.default_rng(5)
     for _ in range(120):
@@ -51,6 +52,7 @@ def test_rich_hands_leading(text):
     assert _check(list(cards_from_text(text)), None) > 150
 
 
+@pytest.mark.slow
 def test_rich_hands_following_every_type():
     rng = np.random.default_rng(6)
     hands = [list(cards_from_text(t)) for t in RICH]
@@ -96,6 +98,7 @@ def test_capacity_is_grown_when_needed():
     assert small.n == generate_moves(hand).n > 4 and len(small.actions()) == small.n
 
 
+@pytest.mark.slow
 def test_perft_equals_the_reference_walk():
     rng = np.random.default_rng(8)
     for _ in range(4):
@@ -111,6 +114,7 @@ def test_perft_of_the_seed0_deal():
     assert [perft_leaves(d) for d in range(1, 7)] == [56, 285, 1020, 5249, 22392, 103527]
 
 
+@pytest.mark.slow
 def test_compiled_random_playouts():
     plies, wins = random_playouts(200, 3, 4096)
     assert 20 * 200 < plies < 200 * 200 and 0 < wins < 200

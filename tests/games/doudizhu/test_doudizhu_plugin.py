@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from ime.bots.registry import make_bot
 from ime.core.bot import DecisionContext
 from ime.core.registry import get_game, get_plugin, known_games
@@ -64,6 +66,7 @@ def test_smallest_against_random_wins_as_landlord_more_often():
     assert wins > 25
 
 
+@pytest.mark.slow
 def test_tools_perft_positions_and_bench_sections():
     assert TOOLS.perft(3, False) == 1020
     pos = TOOLS.positions(5, 1)
@@ -76,6 +79,7 @@ def test_tools_perft_positions_and_bench_sections():
     assert m["kernel_generations_per_s"] > m["legal_actions_per_s"] > 0
 
 
+@pytest.mark.slow
 def test_cli_play_perft_and_bench(tmp_path, monkeypatch, capsys):
     from ime.cli.main import main
 

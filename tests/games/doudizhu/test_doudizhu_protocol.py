@@ -15,6 +15,7 @@ SCALES = sorted(p.stem for p in (default_config_dir() / "scale").glob("*.yaml"))
 
 
 @pytest.mark.parametrize("scale", SCALES)
+@pytest.mark.slow
 def test_doudizhu_composes_and_plans_at_every_scale(scale: str) -> None:
     c = to_plain(compose(["game=doudizhu", f"scale={scale}"]))
     assert c["run"]["choices"]["scale"] == scale and c["game"]["name"] == "doudizhu"
@@ -51,6 +52,7 @@ def test_quick_keeps_todays_protocol_and_its_directories() -> None:
         "data/doudizhu/decisions/quick/strict/ddz1/shard000.parquet"
 
 
+@pytest.mark.slow
 def test_the_options_reach_the_jobs_params_and_paths() -> None:
     over = ["game=doudizhu", "scale=tiny", "matches.team_seats=all", "dataset.keep_forced=true"]
     plan = make_plan(over)

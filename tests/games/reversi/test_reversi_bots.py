@@ -97,6 +97,7 @@ def test_config_has_targets_and_opponents(specs: dict) -> None:
     assert sum(1 for b in specs if b.startswith("opp_")) >= 5
 
 
+@pytest.mark.slow
 def test_every_bot_plays_legal_moves_and_leaves_state_alone(
     specs: dict, sample_states: list[ReversiState]
 ) -> None:
@@ -118,6 +119,7 @@ def test_forced_pass_returns_pass(specs: dict, sample_states: list[ReversiState]
         assert bot.act(passes[0], ctx_for(passes[0])) == PASS
 
 
+@pytest.mark.slow
 def test_decisions_reproduce_across_fresh_instances(specs: dict) -> None:
     positions = random_midgame_positions(12, seed=3)
     for bot_id in specs:
@@ -171,6 +173,7 @@ def test_exact_solver_matches_brute_force() -> None:
             assert np.sign(-brute_force(child)) == np.sign(truth)  # keeps the win / draw
 
 
+@pytest.mark.slow
 def test_node_budget_is_respected_and_deterministic() -> None:
     positions = random_midgame_positions(5, seed=9)
     for nodes, depth in ((500, 3), (3000, 0), (20000, 8)):
@@ -224,6 +227,7 @@ def test_registry_errors_and_plugins(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert list(load_bot_specs("reversi")) == ["only"]
 
 
+@pytest.mark.slow
 def test_mcts_leaf_value_is_a_probability_and_exact_at_game_end() -> None:
     from ime.games.reversi.bots.mcts import leaf_value
 

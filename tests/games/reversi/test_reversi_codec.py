@@ -103,6 +103,7 @@ def test_int_beyond_32_bits_is_invalid_input_not_invalid_move(tmp_path):
 
 @pytest.mark.parametrize("line", ["0x3 2", "\u00a03 2", "0X3 +2", "\ufeff3 2abc"],
                          ids=["hex", "nbsp", "hex-plus", "bom-trailing"])
+@pytest.mark.slow
 def test_simple_mode_numbers_are_read_like_javascript_parseint(tmp_path, line):
     bot = raw_program(line, simple=True)
     try:

@@ -59,6 +59,7 @@ class ScriptedBot(Bot):
 
 
 @pytest.mark.parametrize("depth", range(1, 10))
+@pytest.mark.slow
 def test_perft_matches_published_counts(depth):
     assert perft(np.uint64(BLACK_START), np.uint64(WHITE_START), depth) == PERFT[depth - 1]
 

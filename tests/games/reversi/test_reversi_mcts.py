@@ -74,6 +74,7 @@ CASES = [
 
 
 @pytest.mark.parametrize("case", CASES)
+@pytest.mark.slow
 def test_fast_kernel_decides_as_the_reference(ref, case) -> None:
     c, corner, avoid, depth, (weights, mob), scale = case
     sp = SearchParams.from_mapping({"weights": weights, "mobility": mob})

@@ -82,6 +82,7 @@ def weights_zoo_does_not_use(rng: np.random.Generator) -> list[np.ndarray]:
     ]
 
 
+@pytest.mark.slow
 def test_orderings_equal_a_sort_by_the_documented_keys() -> None:
     """``_order`` writes the moves best first by the key of its docstring, whatever the table."""
     from numba import njit
@@ -191,6 +192,7 @@ def test_bot_cpu_script_times_each_repeat() -> None:
     assert len(ms) == 2 and all(m > 0 for m in ms)
 
 
+@pytest.mark.slow
 def test_vector_kernels_equal_the_scalar_bitboard_kernels() -> None:
     """The search's move generation and flips (``bots/simd.py``: the four axes, or four rays, as
     the lanes of one vector) give exactly the bitboard module's scalar results, on boards of

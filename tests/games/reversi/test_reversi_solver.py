@@ -105,6 +105,7 @@ def pass_positions(n: int, max_empties: int, seed: int) -> list[tuple[int, int]]
 
 
 @pytest.mark.parametrize("empties,count,seed", [(4, 30, 1), (6, 30, 2), (8, 20, 3), (10, 6, 4)])
+@pytest.mark.slow
 def test_matches_brute_force(empties: int, count: int, seed: int) -> None:
     for P, O in random_positions(count, empties, seed=seed):
         score, best = ref_solve(P, O)
@@ -168,6 +169,7 @@ def test_solve_state_uses_side_to_move() -> None:
     assert solve_state(st).score == ref_solve(int(P), int(O))[0]
 
 
+@pytest.mark.slow
 def test_twenty_empties_consistent() -> None:
     P, O = random_positions(4, 20, seed=1)[0]
     a = solve(P, O)
@@ -239,6 +241,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_cli_subprocess() -> None:
     p = _cli("--board", "X" * 40 + "O" * 24, "--to-move", "X")
     assert p.returncode == 0, p.stderr
@@ -269,6 +272,7 @@ def test_last_empty_flip_count_matches_flips() -> None:
         assert count(O, sq) == bin(int(flips(O, P, sq))).count("1")
 
 
+@pytest.mark.slow
 def test_ffo_40() -> None:
     """FFO endgame #40 (20 empties): A2 is the only best move, +38 (no empties at the end)."""
     from ime.games.reversi.edax import FFO_40_44

@@ -4,6 +4,7 @@ transcription of the judge (``ime.games.snake.reference``) move by move."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from numba import njit
 
 from ime.games.snake import GAME
@@ -91,12 +92,14 @@ def _invariant_games(n: int, seed: int) -> np.ndarray:
     return out
 
 
+@pytest.mark.slow
 def test_two_thousand_random_games_keep_every_invariant():
     games, turns, errors, first = _invariant_games(2000, 7)
     assert games == 2000 and errors == 0, f"invariant {first} broken"
     assert turns > 2000 * 10
 
 
+@pytest.mark.slow
 def test_random_games_kernel_counts():
     out = B.random_games(2000, 11, B.NO_OPTION, B.NO_OPTION)
     assert out[0] == 2000 and out[2] + out[3] + out[4] == 2000

@@ -53,6 +53,7 @@ def test_config_names_the_22_ladder_bots_in_order():
                         "MC", "MC", "ES", "ES", "DFS", "MC", "ES", "ES"]
 
 
+@pytest.mark.slow
 def test_every_bot_answers_a_valid_direction(bots, positions):
     for st in positions:
         for p in (0, 1):
@@ -65,6 +66,7 @@ def test_every_bot_answers_a_valid_direction(bots, positions):
                 assert np.array_equal(st.S, before), b  # the state is not touched
 
 
+@pytest.mark.slow
 def test_a_boxed_in_snake_still_answers():
     # head (1, 1) in the corner, its neighbours its own body, on a growing turn
     st = GAME.state_from_bodies(10, 11, [], [[(1, 1), (2, 1), (2, 2), (1, 2)], [(11, 10)]],
@@ -74,6 +76,7 @@ def test_a_boxed_in_snake_still_answers():
         assert build(b, SPECS).act(st, DecisionContext(0, "boxed", 5, 0)) in range(4)
 
 
+@pytest.mark.slow
 def test_same_context_same_action_and_fresh_instances_agree(positions):
     for b in RANDOMISED:
         one, two = build(b, SPECS), build(b, SPECS)
@@ -91,6 +94,7 @@ def test_a_randomised_bot_draws_from_its_context(positions):
 
 
 @pytest.mark.parametrize("pair", [("snk01", "snk02"), ("snk05", "snk10"), ("snk03", "snk15")])
+@pytest.mark.slow
 def test_a_fork_from_a_middle_ply_replays_the_match(pair):
     g = play([build(b, SPECS) for b in pair], "fork-me", seed=5)
     assert g.turns > 4
@@ -101,6 +105,7 @@ def test_a_fork_from_a_middle_ply_replays_the_match(pair):
     assert other.moves[:k] == g.moves[:k]
 
 
+@pytest.mark.slow
 def test_three_hundred_random_games_without_an_illegal_move():
     games = run_jobs(random_jobs(ZOO, 300, seed=1), SPECS, workers=2, progress=False)
     assert len(games) == 300

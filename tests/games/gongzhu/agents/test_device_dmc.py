@@ -9,12 +9,15 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[4]
 TINY = ["--width", "16", "--depth", "1", "--lstm-hidden", "8", "--show-width", "8",
         "--show-depth", "1", "--unroll", "13", "--batch", "2", "--show-unroll", "1",
         "--show-batch", "2", "--num-buffers", "4", "--log-every", "1000"]
 
 
+@pytest.mark.slow
 def test_rehearsal_brings_back_log_curve_and_samples(tmp_path):
     out = tmp_path / "out"
     env = {**os.environ, "OUT": str(out), "DMC_OUT": str(tmp_path / "dmc")}

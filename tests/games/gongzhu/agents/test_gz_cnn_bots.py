@@ -43,6 +43,7 @@ def test_generated_decisions_replay_the_logged_games():
     assert R.is_terminal(state)
 
 
+@pytest.mark.slow
 def test_cnn_fit_beats_the_uniform_baseline():
     data = generate(40, seed=2, styles=("duck", "low"))
     cfg = CNNTrainConfig(games=40, seed=2, styles=("duck", "low"), epochs=3, channels=8,

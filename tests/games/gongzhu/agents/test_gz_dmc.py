@@ -77,6 +77,7 @@ def test_greedy_and_epsilon_pick_legal_actions():
     assert n > 100
 
 
+@pytest.mark.slow
 def test_learner_steps_reduce_loss_on_a_fixed_batch():
     cfg = DMCConfig(**SMALL, lr=1e-3)
     learner = Learner(cfg)
@@ -114,6 +115,7 @@ def test_checkpoint_resume_reproduces_the_next_update(tmp_path):
 
 
 @pytest.mark.timeout(120)
+@pytest.mark.slow
 def test_tiny_actor_learner_run_and_resume(tmp_path):
     cfg = DMCConfig(**SMALL, out=str(tmp_path), frames=640, actors=1, log_every=128,
                     save_every=320, eval_every=0)
@@ -131,6 +133,7 @@ def test_tiny_actor_learner_run_and_resume(tmp_path):
 
 
 @pytest.mark.timeout(180)
+@pytest.mark.slow
 def test_the_curve_evaluates_the_seeds_metric_against_rules_and_cnns(tmp_path):
     """eval_vs=rules,cnn: the evaluation rows carry the seed's metric (relative score > 0) and
     the mean relative score against the rule styles and against 3 x the shipped CNN, and the

@@ -38,6 +38,7 @@ def test_relative_returns_are_the_seed_relative_score():
         episode_returns(st, "rank", 0.01)
 
 
+@pytest.mark.slow
 def test_seed_preset_is_the_seed_terms():
     p = load_preset("seed")
     cfg = DMCConfig(**p)
@@ -72,6 +73,7 @@ def test_per_position_self_play_routes_each_seat_to_its_position_and_relative_ta
 
 
 @pytest.mark.timeout(300)
+@pytest.mark.slow
 def test_seed_preset_smoke_run_trains_the_relative_objective(tmp_path, capsys):
     out = tmp_path / "run"
     flags = [f"--{k.replace('_', '-')}={v}" for k, v in TINY.items()]

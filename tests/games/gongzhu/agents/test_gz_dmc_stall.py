@@ -47,6 +47,7 @@ def _run_dmc(out: Path, *flags: str) -> subprocess.CompletedProcess:
     return subprocess.CompletedProcess(cmd, proc.returncode, stdout, stderr)
 
 
+@pytest.mark.slow
 def test_fewer_buffers_than_a_batch_fail_at_once_naming_the_stream(tmp_path):
     # 3 buffers per stream, batches of 4: the learner would hold all three buffers of play_A and
     # the actors would wait for a free one forever (the run used to sit there silently)
@@ -58,6 +59,7 @@ def test_fewer_buffers_than_a_batch_fail_at_once_naming_the_stream(tmp_path):
     assert not (tmp_path / "run" / "curve.csv").exists()
 
 
+@pytest.mark.slow
 def test_tightest_legal_layout_with_several_actors_runs_to_its_budget(tmp_path):
     # num_buffers == batch for both kinds: the learner holds a whole pool before each step, the
     # three actors block on it in turn, and the run still reaches its frames
@@ -104,6 +106,7 @@ def test_progress_report_says_deals_per_second_and_which_deal_is_oldest():
     assert "the oldest deal in progress 95.0 s (actor 1), the median 0.4 s" in msg
 
 
+@pytest.mark.slow
 def test_the_learner_logs_progress_reports_between_curve_rows(tmp_path, monkeypatch):
     # every loop pass is past the (zeroed) interval, so the report comes between rows; the
     # run still reaches its budget and the deals it reports are real (the actors' counters)

@@ -31,6 +31,7 @@ def run(tmp_path_factory):
     return out, prog
 
 
+@pytest.mark.slow
 def test_keep_snapshots_keeps_each_saved_bot_checkpoint_named_by_samples(run):
     out, prog = run
     snaps = snapshots(out / "snapshots")
