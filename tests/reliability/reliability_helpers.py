@@ -76,3 +76,42 @@ def write_keeping_mtime(path: Path, blob: bytes) -> None:
     st = path.stat()
     path.write_bytes(blob)
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
+def toy_snakemake(wf: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    """``snakemake -j1 ARGS`` in a toy workflow's folder (its own ``Snakefile``); with
+    ``check``, it must succeed."""
+    run = subprocess.run([sys.executable, "-m", "snakemake", "-j1", *args], cwd=wf,
+                         capture_output=True, text=True, timeout=120)
+    assert not check or run.returncode == 0, run.stdout + run.stderr
+    return run
+
+
+def toy_built(wf: Path, snakefile: str, *args: str) -> Path:
+    """A toy workflow written to ``wf`` and run once with ``args``; ``ime verify`` is clean."""
+    (wf / "Snakefile").write_text(snakefile)
+    toy_snakemake(wf, *args)
+    clean = ime_verify(cwd=wf)
+    assert clean.returncode == 0 and clean.stdout == "", clean.stdout + clean.stderr
+    return wf
+
+
+def rebuild_commands(stdout: str) -> list[list[str]]:
+    """The commands ``ime verify`` printed (``rebuild:`` and ``then:`` lines, in order), each as
+    the arguments after ``snakemake -j8``, to run as printed with the caller's own ``-j``."""
+    import shlex
+
+    out = []
+    for line in stdout.splitlines():
+        head, _, cmd = line.strip().partition(" ")
+        if head in ("rebuild:", "then:") and cmd.strip().startswith("snakemake "):
+            out.append([a for a in shlex.split(cmd)[1:] if a != "-j8"])
+    return out
+
+
+def rebuild_as_printed(wf: Path, stdout: str) -> None:
+    """Run every command ``ime verify`` printed, in order, as printed (one job at a time)."""
+    commands = rebuild_commands(stdout)
+    assert commands, stdout
+    for argv in commands:
+        toy_snakemake(wf, *argv)

@@ -12,14 +12,17 @@ Fails on the old package: there is no ``ime verify``.
 
 from __future__ import annotations
 
-import shlex
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from reliability_helpers import ime_verify, write_keeping_mtime
+from reliability_helpers import (
+    ime_verify,
+    rebuild_as_printed,
+    toy_built,
+    toy_snakemake,
+    write_keeping_mtime,
+)
 
 SNAKEFILE = """
 rule model:
@@ -39,36 +42,15 @@ rule table:
 TABLE = "results/toy/table.csv"
 
 
-def snakemake(wf: Path, *args: str) -> subprocess.CompletedProcess:
-    run = subprocess.run([sys.executable, "-m", "snakemake", "-j1", *args],
-                         cwd=wf, capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stdout + run.stderr
-    return run
-
-
 def dry_run(wf: Path) -> str:
-    run = subprocess.run([sys.executable, "-m", "snakemake", "-j1", "-n", TABLE], cwd=wf,
-                         capture_output=True, text=True, timeout=120)
+    run = toy_snakemake(wf, "-n", TABLE, check=False)
     return run.stdout + run.stderr
-
-
-def rebuild(wf: Path, stdout: str) -> None:
-    """Run the command ``ime verify`` suggests (one job at a time here)."""
-    line = next(x for x in stdout.splitlines() if x.strip().startswith("rebuild: snakemake"))
-    argv = shlex.split(line.split("rebuild:", 1)[1])
-    argv = [a for a in argv[1:] if a != "-j8"]
-    snakemake(wf, *argv)
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     """The workflow, run once; every test works on a copy (mtimes kept)."""
-    wf = tmp_path_factory.mktemp("built")
-    (wf / "Snakefile").write_text(SNAKEFILE)
-    snakemake(wf, TABLE)
-    ok = ime_verify(cwd=wf)
-    assert ok.returncode == 0, ok.stdout + ok.stderr
-    return wf
+    return toy_built(tmp_path_factory.mktemp("built"), SNAKEFILE, TABLE)
 
 
 @pytest.fixture
@@ -87,7 +69,7 @@ def test_a_deleted_intermediate_is_reported_with_the_command_that_rebuilds_it(wo
     assert "MISSING data/toy/model.txt: built by rule model, deleted" in out, out
     assert f"stale: data/toy/scores.txt, {TABLE}" in out, out
     assert f"rebuild: snakemake -j8 {TABLE} --forcerun data/toy/model.txt" in out, out
-    rebuild(workflow, out)
+    rebuild_as_printed(workflow, out)
     again = ime_verify(cwd=workflow)
     assert again.returncode == 0, again.stdout
     assert (workflow / "data/toy/model.txt").exists()
@@ -100,7 +82,7 @@ def test_a_file_changed_in_place_is_reported(workflow):
     assert run.returncode == 1, run.stdout
     assert ("BAD     data/toy/scores.txt: its bytes are not those results/toy/table.csv was "
             "built from") in run.stdout, run.stdout
-    rebuild(workflow, run.stdout)
+    rebuild_as_printed(workflow, run.stdout)
     assert ime_verify(cwd=workflow).returncode == 0
     assert b"v1" in scores.read_bytes()
 

@@ -10,9 +10,14 @@ It walks ``data/`` and ``results/`` (or any paths) and reports every file that i
   stale (:mod:`ime.verify.records`) -- what Snakemake's timestamps miss;
 * **missing**: recorded as built, gone, and still the input of files that exist.
 
-Each problem comes with the Snakemake command that rebuilds it. The records are Snakemake's own
-(``.snakemake/metadata``, found in the nearest folder above the paths that has one); without
-them only content is checked.
+Each problem comes with the Snakemake commands that rebuild it, with the config of the run that
+built the files they name (from Snakemake's logs: a variant's files are targets of that
+variant's composition only, so the last run's config fails for another's), and ``--forcerun``
+where Snakemake would not rebuild by itself. A newer input whose bytes are those Snakemake
+recorded makes nothing stale, as it makes Snakemake rerun nothing: ``ime verify`` promises no
+rebuild that the next run would not do. The records are Snakemake's own (``.snakemake/metadata``,
+found in the nearest folder above the paths that has one); without them only content is
+checked. A record whose file is gone (a failed job's) is no evidence about its inputs.
 """
 
 from __future__ import annotations
@@ -24,12 +29,17 @@ from pathlib import Path
 
 from ime.datasets.integrity import SIDECAR_SUFFIX
 from ime.verify.checks import check_file
-from ime.verify.records import Provenance, Record, Stale, last_config_args, load_records
+from ime.verify.records import (
+    Provenance,
+    Record,
+    RunConfigs,
+    Stale,
+    load_records,
+    run_configs,
+)
 
 LEFTOVER_SUFFIXES = (".tmp", ".part")
 DATA_SUFFIXES = (".parquet", ".jsonl", ".pt", ".json", ".csv")
-MAX_TARGETS = 6
-"""More files to rebuild than this: suggest the default target rather than list them."""
 
 
 @dataclass
@@ -38,6 +48,8 @@ class Problem:
 
     ``stale``: files built from this one (directly or not) that are stale because of it; they
     are listed under it rather than one by one, since one rebuild mends them all.
+    ``then``: commands to run after ``fix``, one per other variant whose files are built from
+    this one (each variant's files are targets of its own ``--config`` only).
     """
 
     status: str  # BAD, STALE, MISSING
@@ -46,6 +58,7 @@ class Problem:
     fix: str = ""
     cause: str | None = None
     stale: list[str] = field(default_factory=list)
+    then: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -94,6 +107,7 @@ class VerifyReport:
                 out.append(f"        {len(p.stale)} file(s) built from it are stale: "
                            + ", ".join(shown) + more)
             out.append(f"        rebuild: {p.fix}")
+            out += [f"        then:    {cmd}" for cmd in p.then]
         return out
 
 
@@ -137,7 +151,7 @@ def verify(paths: Sequence[str | Path] = (), root: str | Path | None = None) -> 
             raise FileNotFoundError(f"{p}: no such file or folder")
     records = load_records(base)
     prov = Provenance(base, records)
-    config = last_config_args(base)
+    runs = run_configs(base)
     report = VerifyReport(root=base, records=len(records))
     walked: set[str] = set()
     found: list[Problem] = []
@@ -167,7 +181,8 @@ def verify(paths: Sequence[str | Path] = (), root: str | Path | None = None) -> 
         stale = prov.staleness(rel)
         if stale is not None:
             found.append(Problem("STALE", rel, stale.reason,
-                                 fix=_fix_stale(stale, config), cause=stale.cause))
+                                 fix=_fix_stale(stale, _config(prov, runs, rel)),
+                                 cause=stale.cause))
     for rel, rec in sorted(records.items()):
         if rel in walked or not _under(base / rel, given) or (base / rel).exists():
             continue
@@ -176,7 +191,7 @@ def verify(paths: Sequence[str | Path] = (), root: str | Path | None = None) -> 
             found.append(Problem("MISSING", rel, f"built by rule {rec.rule}, deleted, and still "
                                                  f"the input of {len(users)} existing file(s)",
                                  cause=rel))
-    report.problems = _group(found, prov, config)
+    report.problems = _group(found, prov, runs)
     report.seconds = time.perf_counter() - t0
     return report
 
@@ -194,7 +209,7 @@ def _leftover(f: Path) -> str | None:
     return None
 
 
-def _group(found: list[Problem], prov: Provenance, config: list[str]) -> list[Problem]:
+def _group(found: list[Problem], prov: Provenance, runs: RunConfigs) -> list[Problem]:
     """Stale files under the bad or missing file that explains them; a rebuild command each."""
     roots = {p.path: p for p in found if p.status in ("BAD", "MISSING")}
     out = [p for p in found if p.status != "STALE" or p.cause not in roots]
@@ -202,7 +217,7 @@ def _group(found: list[Problem], prov: Provenance, config: list[str]) -> list[Pr
         if p.status == "STALE" and p.cause in roots:
             roots[p.cause].stale.append(p.path)
     for p in roots.values():
-        p.fix = _rebuild(prov, p.path, p.stale, config)
+        p.fix, *p.then = _rebuild(prov, p.path, runs)
     return out
 
 
@@ -234,23 +249,48 @@ def _game_of(rel: str, rec: Record | None) -> tuple[str | None, dict | None]:
 
 
 def _snakemake(targets: Sequence[str], config: Sequence[str], *extra: str) -> str:
-    """The command; the config options last (``--config`` takes every value after it)."""
+    """The command; the targets first and the config options last (``--forcerun`` and
+    ``--config`` take every value after them)."""
     return " ".join(["snakemake", "-j8", *targets, *extra, *config])
 
 
-def _rebuild(prov: Provenance, rel: str, stale: Sequence[str], config: Sequence[str]) -> str:
-    """Rebuild ``rel`` and what is built from it, up to the files nothing else uses."""
+def _rebuild(prov: Provenance, rel: str, runs: RunConfigs) -> list[str]:
+    """The commands that rebuild ``rel`` and what is built from it, up to the files nothing
+    else uses (named, not the default target, which need not reach them all).
+
+    The files are grouped by the run that built them, one command per group with that run's
+    config. The first forces ``rel`` (Snakemake would not rebuild a damaged or deleted file
+    whose consumers exist) and its consumers rerun as "updated by another job"; the others
+    need no force: once ``rel`` is rebuilt, Snakemake reruns exactly the files whose inputs'
+    bytes differ from those they were built from (or were not recorded), and the others are
+    not stale."""
     if rel not in prov.records:
         if rel.split("/")[:2] == ["data", "raw"] or not rel.startswith(("data/", "results/")):
-            return "not built by the workflow: restore it from its source"
-        return _snakemake([rel], config, "--forcerun", rel) + "  (no Snakemake record of it)"
-    targets = prov.sinks(rel) or [rel]
-    if len(targets) > MAX_TARGETS:  # many: the default target reaches them all
-        targets = []
-    return _snakemake(targets, config, "--forcerun", rel)
+            return ["not built by the workflow: restore it from its source"]
+        return [_snakemake([rel], _config(prov, runs, rel), "--forcerun", rel)
+                + "  (no Snakemake record of it)"]
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for sink in prov.sinks(rel):
+        groups.setdefault(tuple(_config(prov, runs, sink)), []).append(sink)
+    own = tuple(_config(prov, runs, rel))
+    if not groups:
+        groups[own] = [rel]
+    first, *rest = sorted(groups, key=lambda config: (config != own, config))
+    return [_snakemake(groups[first], first, "--forcerun", rel),
+            *(_snakemake(groups[config], config) for config in rest)]
+
+
+def _config(prov: Provenance, runs: RunConfigs, rel: str) -> list[str]:
+    """The config options of the run that built ``rel`` (its log, or its record's start)."""
+    rec = prov.records.get(rel)
+    started = rec.job[2] if rec is not None and len(rec.job) > 2 else None
+    return runs.of(rel, started if isinstance(started, (int, float)) else None)
 
 
 def _fix_stale(stale: Stale, config: Sequence[str]) -> str:
+    """The command for a stale file, with the config of the run that built it. An incomplete
+    job and a newer input whose bytes Snakemake did not record are Snakemake's own reasons to
+    rerun (no force); a missing or changed input is not, so its file is forced."""
     if stale.kind == "incomplete":
         return _snakemake([stale.path], config, "--rerun-incomplete")
     if stale.kind == "newer_input":

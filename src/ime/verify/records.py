@@ -13,7 +13,18 @@ or older than an input. A *deleted intermediate* is therefore not rebuilt while 
 from it exist (``snakemake results/.../table4_4.csv`` says "Nothing to be done" after a model is
 deleted), and a file changed in place with its mtime kept (a flipped byte) triggers nothing.
 :func:`staleness` finds both from the records: an input that is gone, an input whose bytes are
-not those the job read, an input newer than the output, an input that is itself stale.
+not those the job read, an input newer than the output (unless Snakemake itself holds its sha256
+and the bytes are still those: Snakemake then reruns nothing, and neither is the file stale), an
+input that is itself stale.
+
+A record outlives its file, also when the file never was whole: Snakemake writes the records of a
+job that fails (with the sha256 of the inputs it read) and deletes the job's outputs. Such a
+record is no evidence about its inputs, so only records whose file exists make consumers
+(:attr:`Provenance.consumers`); a gone file's record still says that the workflow built it.
+
+:func:`run_configs` finds, in Snakemake's own logs, the run that last built each file and that
+run's ``--config``: a rebuild command must compose the variant that the file belongs to, not the
+last run's (a results directory of one variant is no target of another).
 """
 
 from __future__ import annotations
@@ -138,7 +149,15 @@ class Provenance:
         self._memo: dict[str, Stale | None] = {}
         self._hashes: dict[str, str | None] = {}
         self.consumers: dict[str, list[str]] = {}
+        """The existing files built from each file. A gone file's record is left out: a failed
+        job's record (written, then its outputs deleted) holds the sha256 of bytes that were
+        bad, and a deleted file describes nothing on disk."""
+        self._jobs: dict[tuple[Any, Any], list[str]] = {}
         for out, rec in self.records.items():
+            if rec.job and rec.job[1] is not None:
+                self._jobs.setdefault(rec.job[:2], []).append(out)
+            if self._mtime(out) is None:
+                continue
             for i in rec.inputs:
                 self.consumers.setdefault(i, []).append(out)
 
@@ -203,9 +222,10 @@ class Provenance:
                 return Stale(rel, f"built from {i}, whose bytes are no longer those it was "
                                   "built from (sha256 recorded by Snakemake)",
                              i if built else rel, "changed_input")
-            if mine is not None and when > mine:
-                return Stale(rel, f"older than its input {i} (the next snakemake run rebuilds "
-                                  "it)", rel, "newer_input")
+            if mine is not None and when > mine and not self.read_as_now(rel, i):
+                return Stale(rel, f"older than its input {i}, whose bytes Snakemake did not "
+                                  "record (snakemake rebuilds it when asked for it)", rel,
+                             "newer_input")
         for i in rec.inputs:
             up = self.staleness(i, depth + 1)
             if up is not None:
@@ -213,10 +233,23 @@ class Provenance:
                              up.kind)
         return None
 
+    def read_as_now(self, rel: str, i: str) -> bool:
+        """Did the job that wrote ``rel`` read the bytes ``i`` holds now? Snakemake's own test
+        for an input newer than a job's outputs (``DAG.update_needrun``): the job is not rerun
+        when the records of all its outputs hold one sha256 of ``i`` and it is ``i``'s now (a
+        file rebuilt to the same bytes). Mirrored here so that ``ime verify`` never calls a
+        file stale that the next run leaves alone."""
+        seen = {self.records[o].checksums.get(i) for o in [rel, *self.siblings(rel)]}
+        if len(seen) != 1 or None in seen:
+            return False
+        return not self.changed_bytes(i, seen.pop())
+
     def damaged_since_read(self, rel: str) -> str | None:
         """A consumer that read ``rel`` recorded its sha256, ``rel`` is not newer than that
         consumer, and its bytes differ: changed in place after it was written (damage, or an
-        edit that kept the mtime). Returns the consumer, or None."""
+        edit that kept the mtime). Returns the consumer, or None. Only existing consumers
+        count (:attr:`consumers`): a failed job's record holds the sha256 of the bytes that
+        failed it, which a rebuilt file rightly no longer has."""
         mine = self._mtime(rel)
         for out in self.consumers.get(rel, []):
             recorded = self.records[out].checksums.get(rel)
@@ -234,10 +267,9 @@ class Provenance:
         rec = self.records.get(rel)
         if rec is None or not rec.job or rec.job[1] is None:
             return []
-        rule, job_hash, start = rec.job
-        return sorted(o for o, r in self.records.items()
-                      if o != rel and r.job[:2] == (rule, job_hash)
-                      and abs((r.job[2] or 0) - (start or 0)) < 60)
+        start = rec.job[2]
+        return sorted(o for o in self._jobs.get(rec.job[:2], [])
+                      if o != rel and abs((self.records[o].job[2] or 0) - (start or 0)) < 60)
 
     def sinks(self, rel: str) -> list[str]:
         """Existing files built (transitively) from ``rel`` or from the other outputs of its
@@ -261,39 +293,101 @@ class Provenance:
 
 CONFIG_OPTIONS = ("--config", "--configfile", "--configfiles", "--profile", "--workflow-profile",
                   "--snakefile", "-s")
+MANY_VALUES = ("--config", "--configfile", "--configfiles")
+"""The options of :data:`CONFIG_OPTIONS` that take every value after them (the others one)."""
+OUTPUT_LINE = "    output: "
+"""How a Snakemake log lists a job's outputs (one line per job, the paths joined by ", ")."""
 
 
-def last_config_args(root: str | Path) -> list[str]:
-    """The config options (``--config ...``, ``--configfile``, ``--profile``) of the newest
-    Snakemake run in ``root`` (its log's ``Command:`` line), so that a suggested rebuild
-    composes the same variant; empty when there is no log."""
-    import shlex
+@dataclass
+class Run:
+    """One Snakemake run, from its log."""
 
-    logs = sorted((Path(root) / ".snakemake" / "log").glob("*.snakemake.log"))
-    for log in reversed(logs):
+    start: float | None
+    """When it started (the log's name, ``2026-12-02T003534.650730``, local time)."""
+    config: list[str]
+    """Its config options (shell-quoted, ready to print)."""
+    quiet: bool
+    """Its log lists no job (``snakemake -q``): which files it wrote only their records'
+    start times say."""
+
+
+@dataclass
+class RunConfigs:
+    """The config options of the Snakemake runs in a workflow folder, from their logs."""
+
+    runs: list[Run] = field(default_factory=list)
+    """Oldest first."""
+    built: dict[str, int] = field(default_factory=dict)
+    """Per file, the newest run (its index) whose log lists a job writing it."""
+
+    def of(self, rel: str, started: float | None = None) -> list[str]:
+        """The options of the run that wrote ``rel`` last: a composition of the variant it
+        belongs to. ``started``: when that job started (its record's ``starttime``), which
+        finds a quiet run. The newest run's options when no log accounts for ``rel``."""
+        listed = self.built.get(rel)
+        if started is not None:
+            at = [k for k, run in enumerate(self.runs)
+                  if run.start is not None and run.start <= started]
+            if at and (listed is None or (at[-1] > listed and self.runs[at[-1]].quiet)):
+                return self.runs[at[-1]].config
+        if listed is not None:
+            return self.runs[listed].config
+        return self.runs[-1].config if self.runs else []
+
+
+def run_configs(root: str | Path) -> RunConfigs:
+    """Which run built each file, from ``.snakemake/log/*.snakemake.log`` (oldest first, so the
+    newest run that wrote a file wins): each log's ``Command:`` line gives the run's config
+    options, its jobs' ``output:`` lines the files, its name when it started. A dry run writes
+    no log. Empty when there is no log: the rebuild commands then carry no config."""
+    from datetime import datetime
+
+    out = RunConfigs()
+    for log in sorted((Path(root) / ".snakemake" / "log").glob("*.snakemake.log")):
+        config: list[str] | None = None
+        outputs: list[str] = []
         try:
-            head = log.read_text(encoding="utf-8", errors="replace")[:20000]
+            with open(log, encoding="utf-8", errors="replace") as f:
+                for line in f:
+                    if config is None and line.strip().startswith("Command:"):
+                        config = _config_options(line.split("Command:", 1)[1])
+                    elif config is not None and line.startswith(OUTPUT_LINE):
+                        outputs += line[len(OUTPUT_LINE):].rstrip("\n").split(", ")
         except OSError:
             continue
-        line = next((x for x in head.splitlines() if x.strip().startswith("Command:")), None)
-        if line is None:
+        if config is None:
             continue
         try:
-            argv = shlex.split(line.split("Command:", 1)[1])
+            start: float | None = datetime.strptime(
+                log.name.split(".snakemake")[0], "%Y-%m-%dT%H%M%S.%f").timestamp()
         except ValueError:
-            return []
-        out: list[str] = []
-        i = 0
-        while i < len(argv):
-            tok = argv[i]
-            name = tok.split("=", 1)[0]
-            if name in CONFIG_OPTIONS:
-                out.append(tok)
+            start = None
+        out.built.update(dict.fromkeys(outputs, len(out.runs)))
+        out.runs.append(Run(start, config, quiet=not outputs))
+    return out
+
+
+def _config_options(command: str) -> list[str]:
+    """The config options (``--config ...``, ``--configfile``, ``--profile``) of a logged
+    ``snakemake`` command line, each shell-quoted. Snakemake logs ``" ".join(sys.argv)``, so the
+    line is split at spaces, not parsed as shell words: a quote in an argument
+    (``overrides=["scale=tiny"]``) is part of it (an argument holding a space cannot be told
+    from two)."""
+    import shlex
+
+    argv = command.split()
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        tok = argv[i]
+        i += 1
+        name = tok.split("=", 1)[0]
+        if name in CONFIG_OPTIONS:
+            out.append(tok)
+            while name == tok and i < len(argv) and not argv[i].startswith("-"):
+                out.append(argv[i])
                 i += 1
-                while "=" not in tok and i < len(argv) and not argv[i].startswith("-"):
-                    out.append(argv[i])
-                    i += 1
-                continue
-            i += 1
-        return [shlex.quote(t) for t in out]
-    return []
+                if name not in MANY_VALUES:
+                    break
+    return [shlex.quote(t) for t in out]
