@@ -60,6 +60,7 @@ def workflow(built, tmp_path) -> Path:
     return wf
 
 
+@pytest.mark.slow
 def test_a_deleted_intermediate_is_reported_with_the_command_that_rebuilds_it(workflow):
     (workflow / "data/toy/model.txt").unlink()
     assert "Nothing to be done" in dry_run(workflow)  # Make semantics: nothing is rebuilt
@@ -75,6 +76,7 @@ def test_a_deleted_intermediate_is_reported_with_the_command_that_rebuilds_it(wo
     assert (workflow / "data/toy/model.txt").exists()
 
 
+@pytest.mark.slow
 def test_a_file_changed_in_place_is_reported(workflow):
     scores = workflow / "data/toy/scores.txt"
     write_keeping_mtime(scores, scores.read_bytes().replace(b"v1", b"v2"))  # mtime kept
@@ -87,6 +89,7 @@ def test_a_file_changed_in_place_is_reported(workflow):
     assert b"v1" in scores.read_bytes()
 
 
+@pytest.mark.slow
 def test_an_interrupted_job_is_reported(workflow):
     """A job killed mid-run leaves its output marked incomplete in Snakemake's records."""
     from base64 import urlsafe_b64encode
