@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 COMMAND_MODULES = [
@@ -71,6 +72,12 @@ def main(argv: list[str] | None = None) -> int:
     except Interrupted:
         print(f"ime {args.command}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # the reader went away (`ime pipeline show ... | head`): what it wanted was written; stop
+        # as other Unix tools do, without a traceback, and without Python's second one when it
+        # flushes stdout at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, as a shell reports a tool killed by it
 
 
 if __name__ == "__main__":
