@@ -110,6 +110,11 @@ def test_exact_endgame_and_pass() -> None:
         best = solve(P, O).best_moves
         got = LinearSearch(w, SearchSettings(depth=1, endgame=empties, tie="last")).choose(P, O)
         assert got == max(best)
+        # win/draw/loss: every move's exact score, by sign (zero weights: the tie rule decides)
+        sign = {s: int(np.sign(-solve(*play(P, O, s)).score)) for s in moves_of(P, O)}
+        wins = [s for s, v in sign.items() if v == max(sign.values())]
+        wld = SearchSettings(depth=1, endgame=empties, tie="first", endgame_mode="wld")
+        assert LinearSearch(w, wld).choose(P, O) == min(wins)
     # no legal move: a pass
     for P, O in random_positions(40, seed=31, min_ply=40, max_ply=60, with_pass=True):
         for s in moves_of(P, O):
@@ -125,5 +130,7 @@ def test_settings_are_checked() -> None:
         SearchSettings(depth=0)
     with pytest.raises(ValueError):
         SearchSettings(tie="random")
+    with pytest.raises(ValueError):
+        SearchSettings(endgame_mode="maybe")
     with pytest.raises(ValueError):
         LinearSearch(np.zeros(3), SearchSettings())

@@ -23,8 +23,10 @@ Search: negamax alpha-beta, fail-soft, on :func:`ime.imitators.reversi_features.
   square ``y * 8 + x`` (row-major scan); ``first_col``/``last_col`` the same in column-major
   order (``x * 8 + y``), the two usual ways a bot enumerates a board.
 * **Exact endgame**: with ``endgame = N > 0``, a position with at most ``N`` empties is solved
-  exactly by the engine's solver (:func:`ime.games.reversi.solver.solve`, final disc
-  difference) and the tie rule picks among its best moves.
+  by the engine's solver (:mod:`ime.games.reversi.solver`): ``endgame_mode="exact"`` keeps the
+  root moves of the best final disc difference, ``"wld"`` those of the best win/draw/loss
+  outcome (a cheaper solve many programs use); among those the search's values and then the
+  tie rule choose.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ import numpy as np
 from numba import njit
 
 from ime.core.bits import ctpop, cttz
-from ime.games.reversi.bitboard import PASS, flips_inline, legal_moves, legal_moves_inline
+from ime.games.reversi.bitboard import PASS, flips, flips_inline, legal_moves, legal_moves_inline
 from ime.imitators.reversi_features import evaluate, features_into, num_features
 
 U64 = np.uint64
@@ -48,6 +50,7 @@ TIE_EPS = 1e-9
 MAX_PLY = 128  # plies from the root, passes included
 MAX_MOVES = 40  # Reversi's most legal moves in a position is 33
 TIE_RULES = ("first", "last", "first_col", "last_col")
+ENDGAME_MODES = ("exact", "wld")
 
 
 @dataclass(frozen=True)
@@ -55,9 +58,9 @@ class SearchSettings:
     """The search's own settings, chosen by the fit (:mod:`ime.imitators.search_fit`).
 
     ``depth``: plies (the deepest iteration with a budget); ``budget``: node budget, 0 for a
-    fixed depth; ``tie``: one of :data:`TIE_RULES`; ``endgame``: solve exactly at or below this
-    many empties (0: never); ``phases``: 1 or 2 evaluation phases; ``order_min``: sort children
-    at nodes with at least this many plies left.
+    fixed depth; ``tie``: one of :data:`TIE_RULES`; ``endgame``: solve at or below this many
+    empties (0: never), ``endgame_mode`` one of :data:`ENDGAME_MODES`; ``phases``: 1 or 2
+    evaluation phases; ``order_min``: sort children at nodes with at least this many plies left.
     """
 
     depth: int = 1
@@ -66,6 +69,7 @@ class SearchSettings:
     endgame: int = 0
     phases: int = 1
     order_min: int = 2
+    endgame_mode: str = "exact"
 
     def __post_init__(self) -> None:
         if self.depth < 1:
@@ -76,6 +80,9 @@ class SearchSettings:
             raise ValueError(f"tie must be one of {TIE_RULES}, got {self.tie!r}")
         if self.endgame < 0:
             raise ValueError(f"endgame must be >= 0, got {self.endgame}")
+        if self.endgame_mode not in ENDGAME_MODES:
+            raise ValueError(f"endgame_mode must be one of {ENDGAME_MODES}, "
+                             f"got {self.endgame_mode!r}")
         if self.phases not in (1, 2):
             raise ValueError(f"phases must be 1 or 2, got {self.phases}")
 
@@ -333,13 +340,34 @@ def order_of(sq: int, tie: str) -> int:
     raise ValueError(f"tie must be one of {TIE_RULES}, got {tie!r}")
 
 
-def pick(squares: np.ndarray | list[int], values: np.ndarray | list[float], tie: str) -> int:
-    """The chosen square: the best value, ties (within ``TIE_EPS`` relative) by ``tie``."""
-    vals = np.asarray(values, dtype=np.float64)
-    best = float(vals.max())
+def pick(squares: np.ndarray | list[int], values: np.ndarray | list[float], tie: str,
+         allowed: set[int] | None = None) -> int:
+    """The chosen square: the best value, ties (within ``TIE_EPS`` relative) by ``tie``;
+    ``allowed``: only these squares compete (the exact endgame's)."""
+    pairs = [(int(s), float(v)) for s, v in zip(squares, values, strict=True)
+             if allowed is None or int(s) in allowed]
+    best = max(v for _, v in pairs)
     tol = TIE_EPS * max(1.0, abs(best))
-    cands = [int(s) for s, v in zip(squares, vals, strict=True) if v >= best - tol]
-    return min(cands, key=lambda s: order_of(s, tie))
+    return min((s for s, v in pairs if v >= best - tol), key=lambda s: order_of(s, tie))
+
+
+def endgame_moves(P: int, O: int, mode: str) -> set[int]:
+    """The root moves the solver keeps (see the module doc): ``exact``, the moves of the best
+    final disc difference; ``wld``, the moves of the best win/draw/loss outcome."""
+    from ime.games.reversi.solver import solve, solve_wld
+
+    if mode == "exact":
+        return set(solve(int(P), int(O), all_best=True).best_moves)
+    if mode != "wld":
+        raise ValueError(f"endgame_mode must be one of {ENDGAME_MODES}, got {mode!r}")
+    m = int(legal_moves(U64(P), U64(O)))
+    outcome: dict[int, int] = {}
+    for sq in range(64):
+        if (m >> sq) & 1:
+            f = int(flips(U64(P), U64(O), sq))
+            outcome[sq] = -solve_wld(int(O) ^ f, int(P) | f | (1 << sq))
+    top = max(outcome.values())
+    return {sq for sq, v in outcome.items() if v == top}
 
 
 @dataclass
@@ -383,11 +411,9 @@ class LinearSearch:
         if int(legal_moves(P64, O64)) == 0:
             return PASS
         s = self.settings
+        allowed = None
         if s.endgame and 64 - bin(int(P64) | int(O64)).count("1") <= s.endgame:
-            from ime.games.reversi.solver import solve
-
-            best = solve(int(P64), int(O64), all_best=True).best_moves
-            return min(best, key=lambda q: order_of(q, s.tie))
+            allowed = endgame_moves(int(P64), int(O64), s.endgame_mode)
         r = self.root(int(P64), int(O64))
-        return pick(r.squares, r.values, s.tie)
+        return pick(r.squares, r.values, s.tie, allowed)
 

@@ -42,13 +42,16 @@ from ime.games.reversi.bitboard import PASS, legal_moves
 from ime.imitators.data import Decisions, empties
 from ime.imitators.reversi_features import feature_names, num_features
 from ime.imitators.reversi_search import (
+    ENDGAME_MODES,
     MAX_MOVES,
     TIE_RULES,
     LinearSearch,
     SearchSettings,
+    endgame_moves,
     leaf_features,
     move_counts,
     order_of,
+    pick,
     search_batch,
 )
 
@@ -61,8 +64,8 @@ class FitConfig:
     """What the fit tries. ``depths``: search depths fitted in turn (each warm-started from the
     previous); ``passes``: MMTO passes per depth above 1; ``inner_iters``: L-BFGS iterations per
     pass; ``l2``: penalty on the scaled weights; ``phases``: evaluation phase counts tried;
-    ``ties``/``endgames``/``budgets``: the selection grid (``endgames`` 0: no exact solve;
-    ``budgets`` 0: fixed depth, else iterative deepening up to the depth within that many
+    ``ties``/``endgames``/``endgame_modes``/``budgets``: the selection grid (``endgames`` 0: no
+    solve; ``budgets`` 0: fixed depth, else iterative deepening up to the depth within that many
     nodes); ``max_fit``: at most this many training positions per pass (a seeded subsample;
     None: all)."""
 
@@ -73,6 +76,7 @@ class FitConfig:
     phases: Sequence[int] = (1, 2)
     ties: Sequence[str] = TIE_RULES
     endgames: Sequence[int] = (0, 8, 10, 12, 14)
+    endgame_modes: Sequence[str] = ENDGAME_MODES
     budgets: Sequence[int] = (0,)
     order_min: int = 2
     max_fit: int | None = None
@@ -222,20 +226,20 @@ class SearchImitator:
         return self._search.choose(P, O)
 
     def probabilities(self, P: int, O: int) -> dict[int, float]:
-        """A move distribution: the softmax of the root values the fit trained (exact-endgame
-        positions: uniform over the solver's best moves). Its argmax need not follow the tie
-        rule; :meth:`choose` does."""
+        """A move distribution: the softmax of the root values the fit trained, over the moves
+        the exact endgame keeps where it applies. Its argmax need not follow the tie rule;
+        :meth:`choose` does."""
         s = self.settings
         if not int(legal_moves(np.uint64(P), np.uint64(O))):
             return {PASS: 1.0}
-        if s.endgame and int(empties(np.array([P]), np.array([O]))[0]) <= s.endgame:
-            from ime.games.reversi.solver import solve
-
-            best = solve(int(P), int(O)).best_moves
-            return {int(q): 1.0 / len(best) for q in best}
         r = self._search.root(P, O)
-        e = np.exp(r.values - r.values.max())
-        return {int(q): float(x) for q, x in zip(r.squares, e / e.sum(), strict=True)}
+        keep = np.ones(len(r.squares), dtype=bool)
+        if s.endgame and int(empties(np.array([P]), np.array([O]))[0]) <= s.endgame:
+            allowed = endgame_moves(P, O, s.endgame_mode)
+            keep = np.isin(r.squares, sorted(allowed))
+        v = r.values[keep]
+        e = np.exp(v - v.max())
+        return {int(q): float(x) for q, x in zip(r.squares[keep], e / e.sum(), strict=True)}
 
     def choose_many(self, d: Decisions) -> np.ndarray:
         """The imitator's move in every position of ``d`` (one compiled search loop)."""
@@ -267,23 +271,21 @@ class SearchImitator:
         return cls(w, settings, data.get("summary", {}))
 
 
-def predict(w: np.ndarray, settings: SearchSettings, P: np.ndarray, O: np.ndarray,
-            solved: dict[int, list[int]] | None = None) -> np.ndarray:
+def predict(w: np.ndarray, settings: SearchSettings, P: np.ndarray, O: np.ndarray) -> np.ndarray:
     """Moves for many positions (each must have a legal move): search, tie rule, and the exact
-    endgame where ``settings.endgame`` allows (``solved``: cached solver best moves by row)."""
+    endgame where ``settings.endgame`` allows."""
     res = search_all(P, O, w, settings)
     out = choices(res, settings.tie)
     if settings.endgame:
         for i in np.flatnonzero(empties(P, O) <= settings.endgame):
-            best = solved[int(i)] if solved is not None else _solve_best(P[i], O[i])
-            out[i] = min(best, key=lambda q: order_of(q, settings.tie))
+            out[i] = _endgame_pick(res, int(i), settings.tie,
+                                   endgame_moves(P[i], O[i], settings.endgame_mode))
     return out
 
 
-def _solve_best(p: np.uint64, o: np.uint64) -> list[int]:
-    from ime.games.reversi.solver import solve
-
-    return solve(int(p), int(o), all_best=True).best_moves
+def _endgame_pick(res: SearchResults, i: int, tie: str, allowed: set[int]) -> int:
+    a, b = res.offsets[i], res.offsets[i + 1]
+    return pick(res.squares[a:b], res.values[a:b], tie, allowed)
 
 
 def _subsample(n: int, cap: int | None, seed: int) -> np.ndarray:
@@ -306,7 +308,8 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
     sel_off = legal_offsets(select.P, select.O)
     sel_empties = select.empties()
     max_end = max(cfg.endgames) if cfg.endgames else 0
-    solved = {int(i): _solve_best(select.P[i], select.O[i])
+    solved = {(mode, int(i)): endgame_moves(select.P[i], select.O[i], mode)
+              for mode in cfg.endgame_modes
               for i in np.flatnonzero(sel_empties <= max_end)} if max_end else {}
     candidates: list[dict[str, Any]] = []
     for phases in cfg.phases:
@@ -335,28 +338,30 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
                 candidates.append(cand)
                 say(f"phases={phases} depth={depth} pass={it}: train acc (before step) "
                     f"{train_acc:.2f}%, select acc {cand['acc']:.2f}% "
-                    f"({cand['tie']}, endgame {cand['endgame']}, budget {cand['budget']}), "
+                    f"({cand['tie']}, endgame {cand['endgame']} {cand['endgame_mode']}, "
+                    f"budget {cand['budget']}), "
                     f"search {t_search:.1f}s, {cand['mean_nodes']:.0f} nodes/position")
     best = max(candidates, key=lambda c: (round(c["acc"], 9), -c["depth"], -c["phases"],
                                           -c["pass_"]))
     settings = SearchSettings(depth=best["depth"], budget=best["budget"], tie=best["tie"],
                               endgame=best["endgame"], phases=best["phases"],
-                              order_min=cfg.order_min)
+                              order_min=cfg.order_min, endgame_mode=best["endgame_mode"])
     summary = {
         "select_acc": best["acc"], "train_positions": int(len(idx)),
         "select_positions": int(len(select)), "fit_seconds": time.perf_counter() - t0,
-        "grid": [{k2: c[k2] for k2 in ("phases", "depth", "pass_", "tie", "endgame", "budget",
-                                        "acc", "train_acc_before")} for c in candidates],
+        "grid": [{k2: c[k2] for k2 in ("phases", "depth", "pass_", "tie", "endgame",
+                                        "endgame_mode", "budget", "acc", "train_acc_before")}
+                 for c in candidates],
     }
     say(f"chosen: {settings} select acc {best['acc']:.2f}% in {summary['fit_seconds']:.0f}s")
     return SearchImitator(best["weights"], settings, summary)
 
 
 def _score_candidate(w: np.ndarray, settings: SearchSettings, select: Decisions,
-                     sel_off: np.ndarray, solved: dict[int, list[int]], cfg: FitConfig,
-                     sel_empties: np.ndarray) -> dict[str, Any]:
-    """The best (tie, endgame, budget) for weights ``w`` at ``settings``' depth, by agreement
-    on the selection positions."""
+                     sel_off: np.ndarray, solved: dict[tuple[str, int], set[int]],
+                     cfg: FitConfig, sel_empties: np.ndarray) -> dict[str, Any]:
+    """The best (tie, endgame, endgame mode, budget) for weights ``w`` at ``settings``' depth,
+    by agreement on the selection positions (``solved``: the solver's moves by (mode, row))."""
     best: dict[str, Any] = {"acc": -1.0}
     for budget in cfg.budgets:
         s = SearchSettings(depth=settings.depth, budget=budget, phases=settings.phases,
@@ -365,12 +370,12 @@ def _score_candidate(w: np.ndarray, settings: SearchSettings, select: Decisions,
         for tie in cfg.ties:
             base = choices(res, tie)
             for endgame in cfg.endgames:
-                pred = base.copy()
-                if endgame:
-                    for i in np.flatnonzero(sel_empties <= endgame):
-                        pred[i] = min(solved[int(i)], key=lambda q, t=tie: order_of(q, t))
-                acc = float(np.mean(pred == select.action)) * 100
-                if acc > best["acc"] + 1e-12:
-                    best = {"acc": acc, "tie": tie, "endgame": int(endgame),
-                            "budget": int(budget)}
+                for mode in cfg.endgame_modes if endgame else cfg.endgame_modes[:1]:
+                    pred = base.copy()
+                    for i in np.flatnonzero(sel_empties <= endgame) if endgame else ():
+                        pred[i] = _endgame_pick(res, int(i), tie, solved[(mode, int(i))])
+                    acc = float(np.mean(pred == select.action)) * 100
+                    if acc > best["acc"] + 1e-12:
+                        best = {"acc": acc, "tie": tie, "endgame": int(endgame),
+                                "endgame_mode": mode, "budget": int(budget)}
     return best
