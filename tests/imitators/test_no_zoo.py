@@ -103,3 +103,12 @@ def test_fits_with_the_zoo_unavailable(tmp_path: Path) -> None:
     assert result["bot_modules"] == []
     assert result["agree"] >= 0.9  # a depth-1 target from 600 decisions (chance: ~10 %)
     assert json.loads((tmp_path / "im.json").read_text())["format"] == "ime-search-imitator-v1"
+
+
+def test_the_package_names_no_bot_nor_zoo_config() -> None:
+    """A static guard beside the run above: no module of ime.imitators imports a bot or names
+    the zoo's config folder (the run shows nothing is read; this keeps it from creeping in)."""
+    for path in sorted((ROOT / "src" / "ime" / "imitators").rglob("*.py")):
+        text = path.read_text()
+        for banned in ("ime.games.reversi.bots", "ime.bots", "config/bots", "bots/reversi"):
+            assert banned not in text, f"{path.name} names {banned}"
