@@ -25,13 +25,24 @@ from pathlib import Path
 
 import numpy as np
 
-from ime.imitators.data import fold_indices, load_decisions, unseen_positions
+from ime.imitators.data import Decisions, fold_indices, load_decisions, unseen_positions
 from ime.imitators.search_fit import FitConfig, SearchImitator, fit, predict
 from ime.train.folds import Split
 
 
 def _ints(text: str) -> tuple[int, ...]:
     return tuple(int(x) for x in text.split(",") if x)
+
+
+def net_accuracy(checkpoint: Path, test: Decisions) -> float:
+    """Agreement (percent) of a trained policy net (argmax of its masked policy, as the
+    pipeline's imitator bot plays) with the target on ``test``'s positions."""
+    from ime.bots.imitator import ImitatorBot
+    from ime.games.reversi.encode import encode_boards
+
+    bot = ImitatorBot.from_checkpoints(checkpoint.stem, [checkpoint], game="reversi")
+    planes, mask = encode_boards(test.P, test.O)
+    return float(np.mean(bot.choose(planes, mask) == test.action)) * 100
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,6 +59,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--passes", type=int, default=3)
     ap.add_argument("--max-fit", type=int, default=None,
                     help="at most this many fit positions per pass (seeded subsample)")
+    ap.add_argument("--net", type=Path, action="append", default=[],
+                    help="a trained net's checkpoint (data/reversi/models/<tag>/<net>/<bot>/"
+                         "fold<k>.pt) scored on the same unseen positions, for comparison")
+    ap.add_argument("--load", type=Path, default=None,
+                    help="score an imitator saved by --out instead of fitting one")
     ap.add_argument("--out", type=Path, default=None, help="write the fitted imitator (JSON)")
     ap.add_argument("--metrics", type=Path, default=None, help="write the measured figures")
     args = ap.parse_args(argv)
@@ -64,8 +80,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.dataset} fold {args.fold}: {len(fit_rows)} fit rows, {len(sel_rows)} selection "
           f"rows, {len(val)} validation rows", flush=True)
     t0 = time.perf_counter()
-    imitator = fit(fit_rows, sel_rows, cfg, log=lambda line: print(line, flush=True))
-    fit_s = time.perf_counter() - t0
+    if args.load:
+        imitator = SearchImitator.load(args.load)
+        fit_s = float(imitator.summary.get("fit_seconds", float("nan")))
+    else:
+        imitator = fit(fit_rows, sel_rows, cfg, log=lambda line: print(line, flush=True))
+        fit_s = time.perf_counter() - t0
 
     unseen = unseen_positions(train, val)
     test = val.subset(unseen.rows)
@@ -84,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
         "ms_per_decision": ms, "fit_rows": len(fit_rows), "select_rows": len(sel_rows),
         "argv": sys.argv[1:] if argv is None else argv,
     }
+    for ckpt in args.net:
+        metrics.setdefault("nets", {})[str(ckpt)] = net_accuracy(ckpt, test)
     imitator.summary.update({k: metrics[k] for k in ("val_acc", "val_acc_unseen_dedup",
                                                      "val_seen_share", "ms_per_decision")})
     print(json.dumps(metrics, indent=1))
