@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 
 from ime.thesis import compare as K
+from ime.thesis import conclusions as C
 from ime.thesis import protocol as PR
 from ime.thesis import report as RP
 from ime.thesis.own import thesis_results
@@ -130,7 +131,9 @@ def test_report_files(tmp_path: Path, own) -> None:
     assert f"**{counts['agree']} agree**" in md and "Commit `abc123`" in md
     concl = pd.read_csv(tmp_path / "conclusions.csv")
     assert len(concl) == counts["conclusions"] == counts["holds"] + counts["fails"] + \
-        counts["untestable"]
+        counts["inconclusive"] + counts["untestable"]  # the three verdicts counted apart
+    assert f"**{counts['inconclusive']} inconclusive**" in md
+    assert set(concl["verdict"]) <= set(C.FINAL_STATUSES)
     for cid in concl["id"]:
         assert f"| {cid} |" in md
     t61 = pd.read_csv(tmp_path / "table6_1.csv")
@@ -208,7 +211,7 @@ def test_s1s2_of_every_game_stand_beside_their_held_out_figures() -> None:
     assert list(table["game"]) == ["reversi", "snake"]  # the thesis's order, games with rows
     md = RP.markdown(scale="thesis", rdirs={}, command="x", nums=pd.DataFrame(
         columns=["table", "game", "agrees"]), concl=pd.DataFrame(
-        columns=["id", "section", "statement", "verdict", "significant", "thesis_verdict",
+        columns=["id", "section", "statement", "verdict", "point", "test", "thesis_verdict",
                  "numbers", "status"]), proto=pd.DataFrame(columns=["game", "status"]),
         per_bot=pd.DataFrame(), by_class=pd.DataFrame(
             columns=["game", "class", "bots", "S2", "thesis_S2", "val_acc_margin"]),

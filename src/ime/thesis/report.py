@@ -89,11 +89,16 @@ def verdicts(results: Mapping[str, GameResults], listed: pd.DataFrame,
         if needs:
             v = C.Verdict(C.UNTESTABLE, not_in_report(needs))
         rows.append({"id": r.id, "section": r.section, "tables": r.tables,
-                     "statement": r.statement, "verdict": v.status,
-                     "significant": "" if v.significant is None else str(v.significant).lower(),
+                     "statement": r.statement, "verdict": v.final, "point": v.status,
+                     "test": v.test or NO_TEST, "p": v.p, "n": v.n,
                      "numbers": v.numbers, "thesis_verdict": C.run_check(r.id, own).status})
     return pd.DataFrame(rows, columns=["id", "section", "tables", "statement", "verdict",
-                                       "significant", "numbers", "thesis_verdict"])
+                                       "point", "test", "p", "n", "numbers", "thesis_verdict"])
+
+
+NO_TEST = "no test (decided on the point estimates)"
+"""The test column of a check that carries none: a threshold, a cluster assignment, a
+majority, a closeness or a reading of the bots' code, decided on the point estimates."""
 
 
 S1S2_COLUMNS = ("S1", "S1_heldout", "S2", "S2_heldout")
@@ -256,9 +261,12 @@ def summary(nums: pd.DataFrame, concl: pd.DataFrame, proto: pd.DataFrame,
             "agree": int((measured["agrees"] == True).sum()),  # noqa: E712 - nullable
             "not_measured": int(nums["agrees"].isna().sum()),
             "holds": int((concl["verdict"] == C.HOLDS).sum()),
-            "holds_significant": int(((concl["verdict"] == C.HOLDS)
-                                      & (concl["significant"] == "true")).sum()),
+            "holds_tested": int(((concl["verdict"] == C.HOLDS)
+                                 & (concl["test"] != NO_TEST)).sum()),
             "fails": int((concl["verdict"] == C.FAILS).sum()),
+            "inconclusive": int((concl["verdict"] == C.INCONCLUSIVE).sum()),
+            "untested": int(((concl["test"] == NO_TEST)
+                             & (concl["verdict"] != C.UNTESTABLE)).sum()),
             "untestable": int((concl["verdict"] == C.UNTESTABLE).sum()),
             "conclusions": len(concl),
             "protocol_same": int((proto["status"] == PR.SAME).sum()),
@@ -314,21 +322,28 @@ def markdown(*, scale: str, rdirs: Mapping[str, str], command: str, nums: pd.Dat
         + (f"; {s['numbers_left_out']} more, of the games this report leaves out, are not "
            "compared." if left_out else "."),
         f"- **Conclusions:** {s['conclusions']} stated by the thesis: **{s['holds']} hold** "
-        f"({s['holds_significant']} of them with CIs that separate what they order), "
-        f"**{s['fails']} do not hold**, {s['untestable']} cannot be tested on these results.",
+        f"({s['holds_tested']} of them by a significance test at 95 %), "
+        f"**{s['fails']} do not hold**, **{s['inconclusive']} inconclusive** (the data cannot "
+        f"decide them at 95 %), {s['untestable']} cannot be tested on these results; "
+        f"{s['untested']} of the decided ones carry no test (a threshold, a cluster, a "
+        "majority or a closeness, decided on the point estimates).",
         f"- **Protocol:** {s['protocol_same']} items as the thesis, "
         f"{s['protocol_different']} different (each with its reason below).", "",
         "## Conclusions", "",
         "Verdicts of `ime.thesis.conclusions` (one named check per conclusion; the thesis "
-        "section it is stated in; 'significant': whether the CIs back the ordering; 'on the "
-        "thesis's tables': the same check run on the numbers the thesis printed, where they "
-        "suffice).", "",
+        "section it is stated in). A check that orders, ranks or compares carries a test, "
+        "named in 'test' with its n and p: it holds or does not hold only when the test "
+        "decides at 95 %, and is **inconclusive** otherwise, whichever way the point "
+        "estimates fall ('point estimates' shows that way). A zero-width CI (a single model, "
+        "no fold spread) is an unknown spread, never a certain one, so a comparison resting on "
+        "it is inconclusive. 'On the thesis's tables': the same check run on the numbers the "
+        "thesis printed, where they suffice, on their point estimates (the thesis prints no "
+        "spread).", "",
     ]
-    c = concl.assign(sig=concl["significant"].replace({"true": "yes", "false": "no"}))
-    lines += _table_md(c, ["id", "section", "statement", "verdict", "sig", "thesis_verdict",
-                           "numbers"],
-                       ["check", "§", "the thesis states", "verdict", "significant",
-                        "on the thesis's tables", "our numbers"])
+    lines += _table_md(concl, ["id", "section", "statement", "verdict", "point", "test",
+                               "thesis_verdict", "numbers"],
+                       ["check", "§", "the thesis states", "verdict", "point estimates",
+                        "test (n, p)", "on the thesis's tables", "our numbers"])
     lines += ["", "## Protocol: the thesis's against ours", ""]
     for game in GAMES:
         p = proto[proto["game"] == game]

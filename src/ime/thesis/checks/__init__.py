@@ -12,9 +12,12 @@ is missing, too few bots, a statement about the bots' code), always with the num
 decided on. Nothing here or in the docs states a verdict by hand: the reproduction report prints
 what these return.
 
-Where the thesis states an ordering ("bot 3 is imitated worst"), a check decides on the point
-estimates and says in ``significant`` whether the CIs also separate them, so that a verdict that
-rests on overlapping intervals is visible as such.
+Where the thesis states an ordering, a ranking or a comparison ("bot 3 is imitated worst"), a
+check decides on the point estimates (``Verdict.status``) and carries a significance test of
+it (``Verdict.test``, ``p``, ``n``, ``decided``): a z-test from the archived 95 % CIs, from the
+tournament's outcome counts, a rank-correlation test or an exact sign-flip test over bots
+(:mod:`.core`). ``Verdict.final``, what the report counts, is inconclusive where the test
+cannot decide at 95 %.
 
 Importing this package registers every check (the chapter modules register on import).
 """
@@ -24,7 +27,9 @@ from ime.thesis.checks.common import CLASS_ORDER
 from ime.thesis.checks.core import (
     CHECKS,
     FAILS,
+    FINAL_STATUSES,
     HOLDS,
+    INCONCLUSIVE,
     STATUSES,
     UNTESTABLE,
     CheckFn,
@@ -37,6 +42,6 @@ from ime.thesis.checks.core import (
     run_check,
 )
 
-__all__ = ["CHECKS", "CLASS_ORDER", "FAILS", "HOLDS", "STATUSES", "UNTESTABLE", "CheckFn",
-           "Missing", "Results", "Verdict", "accuracy_by_bot", "check", "game_accuracy",
-           "run_check"]
+__all__ = ["CHECKS", "CLASS_ORDER", "FAILS", "FINAL_STATUSES", "HOLDS", "INCONCLUSIVE",
+           "STATUSES", "UNTESTABLE", "CheckFn", "Missing", "Results", "Verdict",
+           "accuracy_by_bot", "check", "game_accuracy", "run_check"]

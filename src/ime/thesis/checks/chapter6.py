@@ -6,9 +6,10 @@ function), so that the summary cannot hold where the chapter fails for another r
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ime.thesis.checks.common import class_order_by_bot
 from ime.thesis.checks.core import (
-    HOLDS,
     Missing,
     Results,
     Verdict,
@@ -19,7 +20,11 @@ from ime.thesis.checks.core import (
     verdict,
 )
 from ime.thesis.checks.doudizhu import ddz_params_matter
-from ime.thesis.checks.reversi import conv_vs_mlp_same_size, reversi_mlp_sizes_similar
+from ime.thesis.checks.reversi import (
+    conv_vs_mlp_same_size,
+    paired_tested,
+    reversi_mlp_sizes_similar,
+)
 
 
 @check("conv_beats_mlp")
@@ -27,11 +32,9 @@ def conv_beats_mlp(results: Results) -> Verdict:
     """6.1: "卷积网络在本文进行的实验中均好于纯全连接网络" (at the same parameter scale,
     convolutional nets beat fully connected ones in every experiment): in Reversi (CONV vs
     MLP-2) and in Snake (the three CONVs' mean vs the two MLPs', all ~60k)."""
-    parts, oks = [], []
+    parts = []
     if "reversi" in results:
-        v = conv_vs_mlp_same_size(results)
-        parts.append(f"reversi: {v.numbers}")
-        oks.append(v.status == HOLDS)
+        parts.append(conv_vs_mlp_same_size(results))
     if "snake" in results:
         acc = acc_table(results["snake"])
         conv = acc[acc["net"].str.contains("conv")].groupby("bot")["val_acc_mean"].mean()
@@ -39,12 +42,13 @@ def conv_beats_mlp(results: Results) -> Verdict:
         gap = (conv - mlp).dropna()
         if len(gap):
             ok = float(gap.mean()) > 0 and int((gap > 0).sum()) > len(gap) / 2
-            parts.append(f"snake: CONVs - MLPs val_acc mean {gap.mean():+.2f} points, CONVs "
-                         f"ahead for {int((gap > 0).sum())} of {len(gap)} bots")
-            oks.append(ok)
-    if not oks:
+            parts.append(paired_tested(verdict(
+                ok, f"snake: CONVs - MLPs val_acc mean {gap.mean():+.2f} points, CONVs ahead "
+                f"for {int((gap > 0).sum())} of {len(gap)} bots"), list(gap)))
+    if not parts:
         raise Missing("no Reversi or Snake accuracy table")
-    return verdict(all(oks), "; ".join(parts))
+    v = all_of(*parts)
+    return replace(v, numbers=("reversi: " if "reversi" in results else "") + v.numbers)
 
 
 @check("params_effect_differs")

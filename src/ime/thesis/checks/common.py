@@ -10,24 +10,35 @@ check and the summary's.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ime.thesis.checks.core import (
+    CI_Z_TEST,
+    PPG_Z_TEST,
+    Cmp,
     Missing,
     Results,
     Verdict,
     accuracy_by_bot,
+    ci_cmp,
     ci_text,
     fmt,
     game_of,
     label,
     lo_hi,
     pair,
+    ppg_se,
     table_of,
+    tested,
+    trend_tested,
     verdict,
+    z_p,
 )
 from ime.thesis.results import GameResults
 
@@ -39,16 +50,21 @@ def beats_baseline(results: Results, game: str, nets: Sequence[str] | None = Non
     CI's bottom is above the baseline too."""
     g = game_of(results, game)
     nets = list(nets) if nets else [g.eval_net]
-    ok, sig, parts = True, True, []
+    ok, sig, parts, cmps = True, True, [], []
     for net in nets:
         acc = accuracy_by_bot(g, net)
         ok &= bool((acc["val_acc"] > acc["baseline"]).all())
         sig &= bool((acc["val_acc_lo"] > acc["baseline"]).all())
+        cmps += [ci_cmp(f"{r.bot} {net}", r.val_acc, (r.val_acc_lo, r.val_acc_hi), r.baseline,
+                        None) for r in acc.itertuples()]
         nums = "; ".join(f"{label(g, r.bot)} {ci_text(r._asdict(), 'val_acc')} vs "
                          f"{fmt(r.baseline)}" for r in acc.itertuples())
         which = "every net's mean" if net == "mean" else net
         parts.append(f"val_acc ({which}) vs random baseline, %: {nums}")
-    return verdict(ok, " | ".join(parts), significant=sig)
+    return tested(verdict(ok, " | ".join(parts), significant=sig), cmps,
+                  "two-sided z-test of each bot's validation accuracy against its baseline (a "
+                  "constant) from its 95 % t interval over folds (SE = half-width / 1.96)",
+                  len(cmps))
 
 
 def nets_of(g: GameResults) -> list[str]:
@@ -68,6 +84,24 @@ def ordered(values: Mapping[str, float], lows: Mapping[str, float],
     return point, sig
 
 
+def lowest_cmps(rows: pd.DataFrame, metric: str, lowest: str, sign: int = 1) -> list[Cmp]:
+    """The comparisons of "``lowest`` has the lowest ``metric``" (``sign`` -1: the highest)
+    with every other row of ``rows`` (indexed by bot, CI columns ``<metric>_lo/_hi``), each by
+    :func:`ci_cmp`."""
+    def ci(b: str) -> tuple[float | None, float | None]:
+        r = rows.loc[b]
+        return r.get(f"{metric}_lo"), r.get(f"{metric}_hi")
+
+    out = []
+    for o in rows.index:
+        if o == lowest:
+            continue
+        c = ci_cmp(f"{o} vs {lowest}", float(rows.loc[o, metric]), ci(o),
+                   float(rows.loc[lowest, metric]), ci(lowest))
+        out.append(Cmp(c.what, sign * c.diff, c.p))
+    return out
+
+
 def hardest(results: Results, game: str, thesis_no: int, metrics: tuple[str, ...]) -> Verdict:
     """The thesis's bot ``thesis_no`` has the lowest imitator similarity on every metric."""
     g = game_of(results, game)
@@ -77,8 +111,9 @@ def hardest(results: Results, game: str, thesis_no: int, metrics: tuple[str, ...
         raise Missing(f"{game}: bot {thesis_no} and another target are needed in "
                       "s1s2_imitator.csv")
     rows = t.set_index("bot")
-    oks, sigs, parts = [], [], []
+    oks, sigs, parts, cmps = [], [], [], []
     for m in metrics:
+        cmps += lowest_cmps(rows, m, bot)
         vals = rows[m].astype(float).to_dict()
         lo = rows.get(f"{m}_lo", rows[m]).astype(float).to_dict()
         hi = rows.get(f"{m}_hi", rows[m]).astype(float).to_dict()
@@ -87,8 +122,8 @@ def hardest(results: Results, game: str, thesis_no: int, metrics: tuple[str, ...
         sigs.append(sig)
         parts.append(f"{m}: " + ", ".join(f"{b} {ci_text(r, m)}"
                                           for b, r in rows.to_dict("index").items()))
-    return verdict(all(oks), f"{label(g, bot)} lowest? " + "; ".join(parts),
-                   significant=all(sigs))
+    return tested(verdict(all(oks), f"{label(g, bot)} lowest? " + "; ".join(parts),
+                          significant=all(sigs)), cmps, CI_Z_TEST, len(rows))
 
 
 def closest(results: Results, game: str, metric: str,
@@ -119,16 +154,39 @@ def imitator_closest(results: Results, game: str, metric: str,
 
 
 def not_linear(results: Results, game: str) -> Verdict:
-    """Pearson r^2 of the imitators' S1 and S2 over ``game``'s bots is under 0.5."""
+    """Pearson r^2 of the imitators' S1 and S2 over ``game``'s bots is under 0.5. Tested by the
+    Fisher-z 95 % CI of r over the n bots: decided only when the whole CI has r^2 under 0.5
+    (holds) or over it (does not hold); with five bots it rarely can be."""
     g = game_of(results, game)
     t = table_of(g, "s1s2_imitator.csv", "bot", "S1", "S2")
     if len(t) < 3:
         raise Missing(f"{game}: {len(t)} bots; a linear fit needs 3 or more")
     r = float(np.corrcoef(t["S1"].astype(float), t["S2"].astype(float))[0, 1])
-    return verdict(r * r < 0.5,
-                   f"Pearson r(S1, S2) = {r:.2f} (r^2 = {r * r:.2f}) over {len(t)} bots: "
-                   + "; ".join(f"{b} S1 {fmt(float(s1))} S2 {fmt(float(s2))}"
-                               for b, s1, s2 in zip(t["bot"], t["S1"], t["S2"], strict=True)))
+    v = verdict(r * r < 0.5,
+                f"Pearson r(S1, S2) = {r:.2f} (r^2 = {r * r:.2f}) over {len(t)} bots: "
+                + "; ".join(f"{b} S1 {fmt(float(s1))} S2 {fmt(float(s2))}"
+                            for b, s1, s2 in zip(t["bot"], t["S1"], t["S2"], strict=True)))
+    return fisher_tested(v, r, len(t))
+
+
+def fisher_tested(v: Verdict, r: float, n: int, cut: float = 0.5) -> Verdict:
+    """``v`` (r^2 < ``cut`` holds) with the Fisher-z 95 % CI of Pearson's ``r`` over ``n``
+    items and its p against r = 0."""
+    from scipy import stats
+
+    if n <= 3:
+        return v
+    rr = min(max(r, -0.999999), 0.999999)
+    z, se = math.atanh(rr), 1 / math.sqrt(n - 3)
+    lo, hi = math.tanh(z - 1.96 * se), math.tanh(z + 1.96 * se)
+    edge = math.sqrt(cut)
+    below = -edge < lo and hi < edge
+    above = lo > edge or hi < -edge
+    p0 = float(2 * stats.norm.sf(abs(z) / se))
+    decided = below if v.status == "holds" else above
+    return replace(v, test=f"Fisher-z 95 % CI of r: [{lo:.2f}, {hi:.2f}] (r^2 < {cut:g} needs "
+                   f"|r| < {edge:.2f} across it); p(r = 0) = {p0:.3g}; n = {n} bots", p=p0,
+                   n=n, decided=decided)
 
 
 def within_vs_across(g: GameResults, metric: str, inner: tuple[int, ...],
@@ -169,32 +227,57 @@ def imitators_below(g: GameResults, table: str,
     """Per imitator in a tournament table: whether it scored fewer points per game than its
     original; the text; the imitators' rows with ``ppg`` and their original's ``orig_ppg``."""
     t = table_of(g, table, who, "type", "imitates", "points", "games")
-    t = t.assign(ppg=t["points"].astype(float) / t["games"].astype(float).where(t["games"] > 0))
+    t = t.assign(ppg=t["points"].astype(float) / t["games"].astype(float).where(t["games"] > 0),
+                 se=[ppg_se(r) for r in t.to_dict("records")])
     orig = t[t["type"] == "original"].set_index(who)["ppg"]
+    orig_se = t[t["type"] == "original"].set_index(who)["se"]
     imit = t[(t["type"] == "imitator") & t["imitates"].isin(orig.index)]
     if imit.empty:
         raise Missing(f"{g.game}: {table} has no imitator of an original")
     below = [float(r.ppg) < float(orig[r.imitates]) for r in imit.itertuples()]
     text = "; ".join(f"{getattr(r, who)} {fmt(float(r.ppg), 2)} vs {r.imitates} "
                      f"{fmt(float(orig[r.imitates]), 2)}" for r in imit.itertuples())
-    return below, text, imit.assign(orig_ppg=[float(orig[x]) for x in imit["imitates"]])
+    return below, text, imit.assign(orig_ppg=[float(orig[x]) for x in imit["imitates"]],
+                                    orig_se=[orig_se[x] for x in imit["imitates"]])
+
+
+def se_pair(a: float | None, b: float | None) -> float | None:
+    """The standard error of a difference of two independent estimates (None if either is
+    unknown)."""
+    if a is None or b is None or pd.isna(a) or pd.isna(b):
+        return None
+    return math.hypot(float(a), float(b))
+
+
+def ppg_cmp(what: str, a: float, a_se: float | None, b: float, b_se: float | None) -> Cmp:
+    """Points per game ``a`` > ``b`` by :data:`PPG_Z_TEST`."""
+    return Cmp(what, a - b, z_p(a - b, se_pair(a_se, b_se)))
 
 
 def below_originals(results: Results, game: str) -> Verdict:
     """Every imitator scores fewer points per game than its original."""
     g = game_of(results, game)
-    below, text, _ = imitators_below(g, *tournament_of(g))
-    return verdict(all(below),
-                   f"points per game: {text}; {sum(below)} of {len(below)} below their original")
+    below, text, imit = imitators_below(g, *tournament_of(g))
+    who = tournament_of(g)[1]
+    cmps = [ppg_cmp(f"{r.imitates} vs {getattr(r, who)}", float(r.orig_ppg), r.orig_se,
+                    float(r.ppg), r.se) for r in imit.itertuples()]
+    return tested(verdict(all(below), f"points per game: {text}; {sum(below)} of {len(below)} "
+                          "below their original"), cmps, PPG_Z_TEST, int(imit["games"].min()))
 
 
-def originals_ppg(g: GameResults) -> dict[int, float]:
-    """The thesis's originals' tournament points per game, by thesis number."""
+def originals_ppg(g: GameResults, se: bool = False) -> dict[int, Any]:
+    """The thesis's originals' tournament points per game, by thesis number (``se``: the pair
+    of it and its standard error, :func:`ppg_se`)."""
     table, who = tournament_of(g)
     t = table_of(g, table, who, "type", "points", "games")
     t = t[t["type"] == "original"]
-    return {g.thesis_no(str(r[who])): float(r["points"]) / max(float(r["games"]), 1.0)
-            for _, r in t.iterrows() if g.thesis_no(str(r[who])) is not None}
+    out: dict[int, Any] = {}
+    for r in t.to_dict("records"):
+        n = g.thesis_no(str(r[who]))
+        if n is not None:
+            x = float(r["points"]) / max(float(r["games"]), 1.0)
+            out[n] = (x, ppg_se(r)) if se else x
+    return out
 
 
 def originals_order(results: Results, game: str) -> Verdict:
@@ -205,7 +288,12 @@ def originals_order(results: Results, game: str) -> Verdict:
         raise Missing(f"{game}: fewer than two of the thesis's bots in the tournament")
     nos = sorted(rows)
     ok = all(rows[a] > rows[b] for a, b in zip(nos, nos[1:], strict=False))
-    return verdict(ok, "points per game: " + ", ".join(f"bot {n} {rows[n]:.2f}" for n in nos))
+    se = originals_ppg(g, se=True)
+    cmps = [ppg_cmp(f"bot {a} vs bot {b}", rows[a], se[a][1], rows[b], se[b][1])
+            for a, b in zip(nos, nos[1:], strict=False)]
+    return tested(verdict(ok, "points per game: " + ", ".join(f"bot {n} {rows[n]:.2f}"
+                                                              for n in nos)),
+                  cmps, PPG_Z_TEST, len(nos))
 
 
 def imitators_trend(results: Results, game: str) -> Verdict:
@@ -217,9 +305,11 @@ def imitators_trend(results: Results, game: str) -> Verdict:
     _, text, imit = imitators_below(g, *tournament_of(g))
     if len(imit) < 2:
         raise Missing(f"{game}: the order needs two or more imitators in the tournament")
-    tau = float(stats.kendalltau(imit["orig_ppg"], imit["ppg"]).statistic)
-    return verdict(tau > 0,
-                   f"points per game, imitator vs original: {text}; Kendall tau = {tau:.2f}")
+    kt = stats.kendalltau(imit["orig_ppg"], imit["ppg"])
+    tau = float(kt.statistic)
+    v = verdict(tau > 0, f"points per game, imitator vs original: {text}; Kendall tau = {tau:.2f}")
+    return trend_tested(v, tau, float(kt.pvalue), "Kendall tau (exact test over the imitators)",
+                        len(imit))
 
 
 def imitators_in_order(results: Results, game: str, by: str) -> Verdict:
@@ -243,10 +333,14 @@ def imitators_in_order(results: Results, game: str, by: str) -> Verdict:
             f"{r.imitates} {r.orig_ppg:.2f}" for r in expected.itertuples()))
     ppg = list(expected["ppg"].astype(float))
     ok = all(a > b for a, b in zip(ppg, ppg[1:], strict=False))
+    rows = list(expected.itertuples())
+    cmps = [ppg_cmp(f"{getattr(a, who)} vs {getattr(b, who)}", float(a.ppg), a.se,
+                    float(b.ppg), b.se) for a, b in zip(rows, rows[1:], strict=False)]
     actual = imit.sort_values("ppg", ascending=False, kind="stable")
-    return verdict(ok, "imitators by points per game: " + ", ".join(
+    return tested(verdict(ok, "imitators by points per game: " + ", ".join(
         f"{getattr(r, who)} {r.ppg:.2f}" for r in actual.itertuples())
-        + f"; the order stated: {what} (" + ", ".join(map(str, expected[who])) + ")")
+        + f"; the order stated: {what} (" + ", ".join(map(str, expected[who])) + ")"),
+        cmps, PPG_Z_TEST, len(rows))
 
 
 # --- algorithm classes (Table 6.1, 4.6) --------------------------------------------------------
@@ -269,11 +363,26 @@ def classes_apart(rows: pd.DataFrame, col: str, low: Sequence[str],
     return not bad, sig, bad
 
 
+def classes_cmps(rows: pd.DataFrame, col: str, low: Sequence[str],
+                 high: Sequence[str]) -> list[Cmp]:
+    """Every pair of a bot of ``low`` and one of ``high``: ``high``'s ``col`` > ``low``'s,
+    by :func:`ci_cmp` from the rows' CI columns."""
+    recs = rows.to_dict("records")
+    return [ci_cmp(f"{b['bot']} vs {a['bot']}", float(b[col]), lo_hi_raw(b, col),
+                   float(a[col]), lo_hi_raw(a, col))
+            for a in recs if a["class"] in low for b in recs if b["class"] in high]
+
+
+def lo_hi_raw(row: Mapping[str, Any], col: str) -> tuple[float | None, float | None]:
+    """``col``'s CI columns of ``row`` as they are (None where absent: spread unknown)."""
+    return row.get(f"{col}_lo"), row.get(f"{col}_hi")
+
+
 def class_order_by_bot(results: Results, games: tuple[str, ...], col: str = "S2") -> Verdict:
     """Within each game of ``games`` that has bots of two or more classes of
     :data:`CLASS_ORDER` (difficulty_by_class.csv): every bot of a harder class has a lower
     ``col`` than every bot of the next easier class present."""
-    oks, sigs, parts = [], [], []
+    oks, sigs, parts, cmps, n = [], [], [], [], 0
     for game in games:
         if game not in results:
             continue
@@ -285,8 +394,10 @@ def class_order_by_bot(results: Results, games: tuple[str, ...], col: str = "S2"
                                      strict=True)) + ")" for c in present))
         if len(present) < 2:
             continue
+        n += len(d)
         bad: list[str] = []
         for a, b in zip(present, present[1:], strict=False):
+            cmps += classes_cmps(d, col, (a,), (b,))
             ok, sig, out = classes_apart(d, col, (a,), (b,))
             oks.append(ok)
             sigs.append(sig)
@@ -296,5 +407,6 @@ def class_order_by_bot(results: Results, games: tuple[str, ...], col: str = "S2"
     if not oks:
         raise Missing("no game has bots of two or more of the classes " + ", ".join(CLASS_ORDER)
                       + (" (" + "; ".join(parts) + ")" if parts else ""))
-    return verdict(all(oks), f"{col} % per bot, hardest class first as the thesis orders them: "
-                   + "; ".join(parts), significant=all(sigs))
+    return tested(verdict(all(oks), f"{col} % per bot, hardest class first as the thesis orders "
+                          "them: " + "; ".join(parts), significant=all(sigs)),
+                  cmps, CI_Z_TEST, n)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -23,6 +23,11 @@ HOLDS = "holds"
 FAILS = "does not hold"
 UNTESTABLE = "cannot be tested"
 STATUSES = (HOLDS, FAILS, UNTESTABLE)
+INCONCLUSIVE = "inconclusive"
+FINAL_STATUSES = (HOLDS, FAILS, INCONCLUSIVE, UNTESTABLE)
+"""A report's verdicts: :attr:`Verdict.final`, where a comparison the data cannot decide at
+95 % is inconclusive whichever way its point estimates fall."""
+ALPHA = 0.05
 
 
 @dataclass(frozen=True)
@@ -31,12 +36,29 @@ class Verdict:
     whether the CIs back the ordering the conclusion states (None where no ordering)."""
 
     status: str
+    """The verdict on the point estimates (holds, does not hold, cannot be tested): what the
+    thesis's own printed numbers, which carry no spread, are judged by."""
     numbers: str
     significant: bool | None = None
+    test: str = ""
+    """The significance test behind :attr:`final`: its method, n and p ("" where the check
+    compares nothing, e.g. a threshold or a reading of the bots' code)."""
+    p: float | None = None
+    n: int | None = None
+    decided: bool | None = None
+    """Whether the test decides :attr:`status` at 95 % (None: the check carries no test)."""
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
             raise ValueError(f"unknown verdict status {self.status!r}: one of {STATUSES}")
+
+    @property
+    def final(self) -> str:
+        """The verdict a report counts: :attr:`status`, but inconclusive where the check's test
+        cannot decide it at 95 % (a difference inside the noise, or spread unknown)."""
+        if self.status == UNTESTABLE or self.decided is None or self.decided:
+            return self.status
+        return INCONCLUSIVE
 
 
 Results = Mapping[str, GameResults]
@@ -83,12 +105,145 @@ def not_a_result(reason: str) -> Verdict:
 
 
 def all_of(*verdicts: Verdict) -> Verdict:
-    """A conclusion made of several: holds when all hold, untestable when any is. It claims
-    no significance: its parts' CIs, where they have any, back only their own part."""
+    """A conclusion made of several: holds when all hold, untestable when any is. Its test is
+    its parts' (an intersection-union rule, so no correction is needed): decided where it
+    holds and every tested part is decided, or where it fails and a failing tested part is
+    decided; a part that carries no test is decided on its point estimates."""
     text = " | ".join(v.numbers for v in verdicts)
     if any(v.status == UNTESTABLE for v in verdicts):
         return Verdict(UNTESTABLE, text)
-    return verdict(all(v.status == HOLDS for v in verdicts), text)
+    ok = all(v.status == HOLDS for v in verdicts)
+    tested_parts = [v for v in verdicts if v.decided is not None]
+    if not tested_parts:
+        return verdict(ok, text)
+    if ok:
+        decided = all(bool(v.decided) for v in tested_parts)
+    else:
+        decided = any(v.status == FAILS and v.decided is not False for v in verdicts)
+    return Verdict(HOLDS if ok else FAILS, text, test=" | ".join(
+        v.test for v in tested_parts), decided=decided,
+        n=min(v.n for v in tested_parts if v.n is not None) if any(
+            v.n is not None for v in tested_parts) else None)
+
+
+# --- significance -----------------------------------------------------------------------------
+SPREAD_UNKNOWN = ("spread unknown for {what} (a zero-width CI: one model, no fold spread; a "
+                  "bootstrap over validation matches needs a pipeline change, not done)")
+
+
+@dataclass(frozen=True)
+class Cmp:
+    """One comparison a conclusion makes, signed so that ``diff`` > 0 is the direction it
+    states; ``p`` its two-sided p-value (None: the spread is unknown, so it decides nothing)."""
+
+    what: str
+    diff: float
+    p: float | None
+
+
+def z_p(diff: float, se: float | None) -> float | None:
+    """Two-sided p of a normal z-test of ``diff`` with standard error ``se`` (None when
+    ``se`` is unknown: a zero spread is never taken as certainty)."""
+    if se is None or not se > 0 or math.isnan(diff):
+        return None
+    from scipy import stats
+
+    return float(2 * stats.norm.sf(abs(diff) / se))
+
+
+def se_of_ci(lo: float | None, hi: float | None) -> float | None:
+    """The standard error a 95 % CI implies (half-width / 1.96); None for a missing or
+    zero-width CI (unknown spread, not none)."""
+    if lo is None or hi is None or pd.isna(lo) or pd.isna(hi) or not hi > lo:
+        return None
+    return (float(hi) - float(lo)) / 2 / 1.96
+
+
+def ci_cmp(what: str, a: float, a_ci: tuple[float | None, float | None], b: float,
+           b_ci: tuple[float | None, float | None] | None) -> Cmp:
+    """``a`` > ``b`` tested by a two-sided z-test from their 95 % CIs (SE = half-width /
+    1.96, the two estimates taken as independent); ``b_ci`` None: ``b`` is a constant (a
+    random-choice baseline, a stated threshold)."""
+    sa = se_of_ci(*a_ci)
+    sb = 0.0 if b_ci is None else se_of_ci(*b_ci)
+    se = None if sa is None or sb is None else math.hypot(sa, sb)
+    return Cmp(what, float(a) - float(b), z_p(float(a) - float(b), se))
+
+
+CI_Z_TEST = ("two-sided z-test from the archived 95 % CIs (SE = half-width / 1.96; estimates "
+             "taken as independent)")
+
+
+def tested(v: Verdict, cmps: list[Cmp], method: str, n: int | None) -> Verdict:
+    """``v`` with the test of its comparisons ``cmps`` (each signed in the stated direction).
+    A conclusion that states all of them holds at 95 % when every one is significant in its
+    direction (intersection-union: each at 5 %); it fails at 95 % when one is significant
+    against it after Bonferroni over the k comparisons (5 % / k); otherwise the data cannot
+    decide (inconclusive), and a comparison of unknown spread never decides."""
+    if v.status == UNTESTABLE or not cmps:
+        return v
+    k = len(cmps)
+    unknown = [c.what for c in cmps if c.p is None]
+    ps = [c.p for c in cmps if c.p is not None]
+    if v.status == HOLDS:
+        decided = not unknown and all(c.diff > 0 and c.p < ALPHA for c in cmps
+                                      if c.p is not None)
+        p = max(ps) if ps and not unknown else None
+        rule = (f"holds at 95 % only if all {k} are significant (largest p)" if k > 1
+                else "holds at 95 % if it is significant")
+    else:
+        against = [c.p for c in cmps if c.p is not None and c.diff <= 0]
+        p = min(1.0, min(against) * k) if against else None
+        decided = p is not None and p < ALPHA
+        rule = (f"fails at 95 % if one is significant against it (Bonferroni p over {k})"
+                if k > 1 else "fails at 95 % if it is significant against it")
+    text = (f"{method}; n = {n}; {k} comparison{'s' if k > 1 else ''}, {rule}: p = "
+            + ("n/a" if p is None else f"{p:.3g}"))
+    if unknown:
+        text += "; " + SPREAD_UNKNOWN.format(what=", ".join(unknown))
+    return replace(v, test=text, p=p, n=n, decided=decided)
+
+
+def trend_tested(v: Verdict, stat: float, p: float, name: str, n: int,
+                 positive: bool = True) -> Verdict:
+    """``v`` with a rank or correlation test: decided when its p < 0.05 (the sign stated by
+    the conclusion, ``positive`` or not, for holds; the other sign for does not hold)."""
+    if v.status == UNTESTABLE:
+        return v
+    right = (stat > 0) == positive
+    decided = p < ALPHA and (right if v.status == HOLDS else not right)
+    return replace(v, test=f"{name} = {stat:.2f}, two-sided p = {p:.3g}, n = {n}", p=p, n=n,
+                   decided=decided)
+
+
+def sign_flip_p(diffs: list[float]) -> float:
+    """Two-sided p of an exact sign-flip permutation test of the mean of paired
+    differences (every one of the 2^n sign patterns; n is a handful of bots)."""
+    import itertools
+
+    d = np.asarray(diffs, dtype=float)
+    obs = abs(d.mean())
+    means = [abs((d * np.array(s)).mean()) for s in itertools.product((1, -1), repeat=len(d))]
+    return float(np.mean([m >= obs - 1e-12 for m in means]))
+
+
+def ppg_se(row: Mapping[str, Any]) -> float | None:
+    """The standard error of a tournament row's points per game from its outcome counts (win
+    3, draw 1, loss 0, as every tournament table here scores; a Table 5.10 row has no draws);
+    None where the row has no outcome counts."""
+    g = float(row.get("games", 0) or 0)
+    w = row.get("wins")
+    if not g or w is None or pd.isna(w):
+        return None
+    d = row.get("draws", 0)
+    d = 0.0 if d is None or pd.isna(d) else float(d)
+    mean = (3 * float(w) + d) / g
+    var = max((9 * float(w) + d) / g - mean * mean, 0.0)
+    return math.sqrt(var / g) if var > 0 else None
+
+
+PPG_Z_TEST = ("two-sided z-test of points per game from each player's per-game outcome counts "
+              "(win 3 / draw 1 / loss 0; SE = sd / sqrt(games); players taken as independent)")
 
 
 # --- reading the results ----------------------------------------------------------------------

@@ -7,6 +7,10 @@ Each check's docstring quotes the thesis's sentence (the Chinese of
 
 from __future__ import annotations
 
+import math
+
+import pandas as pd
+
 from ime.thesis.checks.common import (
     apart,
     beats_baseline,
@@ -16,26 +20,33 @@ from ime.thesis.checks.common import (
     imitator_closest,
     imitators_in_order,
     imitators_trend,
+    lowest_cmps,
     not_linear,
     ordered,
     originals_order,
     within_vs_across,
 )
 from ime.thesis.checks.core import (
+    CI_Z_TEST,
     HOLDS,
+    Cmp,
     Missing,
     Results,
     Verdict,
     accuracy_by_bot,
     all_of,
     check,
+    ci_cmp,
     ci_text,
     fmt,
     game_of,
     label,
     pair,
+    se_of_ci,
     table_of,
+    tested,
     verdict,
+    z_p,
 )
 
 CONV1, CONV2 = "ddz_conv1", "ddz_conv2"
@@ -55,12 +66,21 @@ def ddz_beats_baseline(results: Results) -> Verdict:
     bots = [b for b in c1.index if b in c2.index]
     above = [float(c1.loc[b, "val_acc"]) > float(c2.loc[b, "val_acc"]) for b in bots]
     sig = all(float(c1.loc[b, "val_acc_lo"]) > float(c2.loc[b, "val_acc_hi"]) for b in bots)
-    return verdict(base.status == HOLDS and all(above),
+    cmps = [ci_cmp(f"{b} CONV-1 vs CONV-2", float(c1.loc[b, "val_acc"]),
+                   (c1.loc[b, "val_acc_lo"], c1.loc[b, "val_acc_hi"]),
+                   float(c2.loc[b, "val_acc"]), (c2.loc[b, "val_acc_lo"], c2.loc[b, "val_acc_hi"]))
+            for b in bots]
+    return tested(verdict(base.status == HOLDS and all(above),
                    f"{base.numbers} | CONV-1 vs CONV-2 val_acc %, above for {sum(above)} of "
                    f"{len(bots)} bots: " + "; ".join(
                        f"{label(g, b)} {fmt(float(c1.loc[b, 'val_acc']))} vs "
                        f"{fmt(float(c2.loc[b, 'val_acc']))}" for b in bots),
-                   significant=bool(base.significant) and sig)
+                   significant=bool(base.significant) and sig),
+        [*cmps, *[ci_cmp(f"{b} CONV-1 vs baseline", float(c1.loc[b, "val_acc"]),
+                         (c1.loc[b, "val_acc_lo"], c1.loc[b, "val_acc_hi"]),
+                         float(c1.loc[b, "baseline"]), None) for b in bots]],
+        CI_Z_TEST + " (validation accuracy: t interval over folds; a baseline is a constant)",
+        len(bots))
 
 
 @check("ddz_conv2_underfits")
@@ -91,8 +111,10 @@ def ddz_rule_bot_easiest(results: Results) -> Verdict:
     lo = (-rows.get("S2_hi", rows["S2"]).astype(float)).to_dict()
     hi = (-rows.get("S2_lo", rows["S2"]).astype(float)).to_dict()
     ok, sig = ordered(neg, lo, hi, b5)
-    return verdict(ok, "S2 %: " + ", ".join(f"{b} {ci_text(r, 'S2')}" for b, r in
-                                            rows.to_dict("index").items()), significant=sig)
+    return tested(verdict(ok, "S2 %: " + ", ".join(f"{b} {ci_text(r, 'S2')}" for b, r in
+                                                   rows.to_dict("index").items()),
+                          significant=sig), lowest_cmps(rows, "S2", b5, sign=-1), CI_Z_TEST,
+                  len(rows))
 
 
 @check("ddz_similarity_above_reversi")
@@ -102,8 +124,27 @@ def ddz_similarity_above_reversi(results: Results) -> Verdict:
     d = table_of(game_of(results, "doudizhu"), "s1s2_imitator.csv", "S1", "S2")
     r = table_of(game_of(results, "reversi"), "s1s2_imitator.csv", "S1", "S2")
     ok = all(float(d[m].mean()) > float(r[m].mean()) for m in ("S1", "S2"))
-    return verdict(ok, f"mean S1 % Doudizhu {d['S1'].mean():.1f} vs Reversi "
-                   f"{r['S1'].mean():.1f}; mean S2 % {d['S2'].mean():.1f} vs {r['S2'].mean():.1f}")
+    cmps = [Cmp(f"mean {m}", float(d[m].mean()) - float(r[m].mean()),
+                z_p(float(d[m].mean()) - float(r[m].mean()), _se_mean_pair(d, r, m)))
+            for m in ("S1", "S2")]
+    return tested(verdict(ok, f"mean S1 % Doudizhu {d['S1'].mean():.1f} vs Reversi "
+                   f"{r['S1'].mean():.1f}; mean S2 % {d['S2'].mean():.1f} vs {r['S2'].mean():.1f}"),
+        cmps, CI_Z_TEST + " (each game's mean over its bots: SE = sqrt(sum SE^2) / bots)",
+        len(d) + len(r))
+
+
+def _se_mean_pair(d: pd.DataFrame, r: pd.DataFrame, m: str) -> float | None:
+    """The standard error of the difference of two games' mean ``m`` over their bots, from
+    the bots' CIs (None where a CI is missing or has zero width)."""
+    out = 0.0
+    for t in (d, r):
+        if f"{m}_lo" not in t.columns:
+            return None
+        ses = [se_of_ci(lo, hi) for lo, hi in zip(t[f"{m}_lo"], t[f"{m}_hi"], strict=True)]
+        if any(x is None for x in ses):
+            return None
+        out += sum(x * x for x in ses if x is not None) / len(ses) ** 2
+    return math.sqrt(out)
 
 
 @check("ddz_s1_s2_not_linear")

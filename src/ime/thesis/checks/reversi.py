@@ -15,6 +15,7 @@ from ime.thesis.checks.common import (
     beats_baseline,
     below_originals,
     classes_apart,
+    classes_cmps,
     hardest,
     imitator_closest,
     imitators_in_order,
@@ -23,9 +24,13 @@ from ime.thesis.checks.common import (
     not_linear,
     originals_order,
     originals_ppg,
+    ppg_cmp,
     within_vs_across,
 )
 from ime.thesis.checks.core import (
+    CI_Z_TEST,
+    PPG_Z_TEST,
+    Cmp,
     Missing,
     Results,
     Verdict,
@@ -33,6 +38,7 @@ from ime.thesis.checks.core import (
     accuracy_by_bot,
     all_of,
     check,
+    ci_cmp,
     fmt,
     game_of,
     label,
@@ -42,9 +48,13 @@ from ime.thesis.checks.core import (
     pair,
     s1s2,
     show,
+    sign_flip_p,
     spearman,
     table_of,
+    tested,
+    trend_tested,
     verdict,
+    z_p,
 )
 
 
@@ -65,9 +75,14 @@ def reversi_bots123_similar_strength(results: Results) -> Verdict:
     widest = max(top[0] - top[1], top[1] - top[2])
     drop = top[2] - p[4]
     ok = top[2] > max(p[4], p[5]) and widest < drop and p[4] > p[5]
-    return verdict(ok, "points per game: " + ", ".join(f"bot {n} {p[n]:.2f}" for n in sorted(p))
-                   + f"; widest gap among bots 1-3 {widest:.2f}, from the weakest of them to "
-                   f"bot 4 {drop:.2f}")
+    se = originals_ppg(g, se=True)
+    cmps = [ppg_cmp(f"bot {n} vs bot 4", p[n], se[n][1], p[4], se[4][1]) for n in (1, 2, 3)]
+    cmps.append(ppg_cmp("bot 4 vs bot 5", p[4], se[4][1], p[5], se[5][1]))
+    text = ("points per game: " + ", ".join(f"bot {n} {p[n]:.2f}" for n in sorted(p))
+            + f"; widest gap among bots 1-3 {widest:.2f}, from the weakest of them to "
+            f"bot 4 {drop:.2f}")
+    return tested(verdict(ok, text), cmps, PPG_Z_TEST + " (the orderings only: bots 1-3 above"
+                  " bot 4 above bot 5; 'similar' is decided on the point estimates)", 5)
 
 
 # --- 4.3.3 training ---------------------------------------------------------------------------
@@ -147,8 +162,9 @@ def reversi_val_rises_with_data(results: Results) -> Verdict:
         raise Missing("reversi: the trend needs 3 or more bots")
     rho, p = spearman([float(ds.loc[b, "pairs"]) for b in bots],
                       [float(acc.loc[b, "val_acc"]) for b in bots])
-    return verdict(rho > 0, f"Spearman rho(pairs, val_acc) = {rho:.2f}, p = {p:.2g}, "
-                   f"n = {len(bots)}", significant=rho > 0 and p < 0.05)
+    v = verdict(rho > 0, f"Spearman rho(pairs, val_acc) = {rho:.2f}, p = {p:.2g}, "
+                f"n = {len(bots)}", significant=rho > 0 and p < 0.05)
+    return trend_tested(v, rho, p, "Spearman rho (pairs, val_acc)", len(bots))
 
 
 @check("reversi_mlp_sizes_similar")
@@ -194,6 +210,16 @@ def reversi_bot2_s1_high_s2_low(results: Results) -> Verdict:
                    f"S1: {show(r, 'S1')}; S2: {show(r, 'S2')}")
 
 
+def _s2_cmps(r: dict[int, pd.Series], low: tuple[int, ...],
+             high: tuple[int, ...]) -> list[Cmp]:
+    """Every pair of a bot of ``low`` and one of ``high``: the latter's S2 above, tested by
+    :func:`ci_cmp` from the imitators' S2 CIs."""
+    return [ci_cmp(f"bot {h} vs bot {lo}", float(r[h]["S2"]), (r[h].get("S2_lo"),
+                                                                 r[h].get("S2_hi")),
+                   float(r[lo]["S2"]), (r[lo].get("S2_lo"), r[lo].get("S2_hi")))
+            for lo in low for h in high]
+
+
 def _s2_below(r: dict[int, pd.Series], low: tuple[int, ...],
               high: tuple[int, ...]) -> tuple[bool, bool]:
     """Whether every bot of ``low`` has a lower S2 than every bot of ``high``, and whether
@@ -209,7 +235,8 @@ def reversi_low_ranked_easier(results: Results) -> Verdict:
     above bots 1, 2 and 3."""
     r = s1s2(game_of(results, "reversi"), (1, 2, 3, 4, 5))
     ok, sig = _s2_below(r, (1, 2, 3), (4, 5))
-    return verdict(ok, f"S2: {show(r, 'S2')}", significant=sig)
+    return tested(verdict(ok, f"S2: {show(r, 'S2')}", significant=sig),
+                  _s2_cmps(r, (1, 2, 3), (4, 5)), CI_Z_TEST, 5)
 
 
 @check("reversi_mcts_hardest")
@@ -254,9 +281,12 @@ def reversi_bot5_corners(results: Results) -> Verdict:
     pooled = (p1 * n1 + p5 * n5) / (n1 + n5)
     se = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n5)) if 0 < pooled < 1 else 0.0
     z = (p5 - p1) / se if se else 0.0
-    return verdict(p5 > p1, f"share of moves on corners and edges: {label(g, b5)} "
+    return tested(verdict(p5 > p1, f"share of moves on corners and edges: {label(g, b5)} "
                    f"{100 * p5:.1f} % of {n5}, {label(g, b1)} {100 * p1:.1f} % of {n1}; "
-                   f"z = {z:.1f}", significant=z > 1.96)
+                   f"z = {z:.1f}", significant=z > 1.96),
+                  [Cmp("rim share, bot 5 vs bot 1", p5 - p1, z_p(p5 - p1, se or None))],
+                  "two-proportion z-test of the shares of moves on the rim (moves taken as "
+                  "independent)", n1 + n5)
 
 
 DEPTH_LIMIT = {1: math.inf, 2: 20, 3: 15, 4: 8}
@@ -269,9 +299,11 @@ def reversi_conjecture_shallow_easier(results: Results) -> Verdict:
     Spearman's rho between the depth limit and S2 is negative."""
     r = s1s2(game_of(results, "reversi"), (1, 2, 3, 4))
     nos = (1, 2, 3, 4)
-    rho, _ = spearman([DEPTH_LIMIT[n] for n in nos], [float(r[n]["S2"]) for n in nos])
-    return verdict(rho < 0, f"Spearman rho(depth limit, S2) = {rho:.2f} over bots 1-4 (limits "
-                   f"inf, 20, 15, 8); S2: {show(r, 'S2', nos)}")
+    rho, p = spearman([DEPTH_LIMIT[n] for n in nos], [float(r[n]["S2"]) for n in nos])
+    return trend_tested(verdict(rho < 0, f"Spearman rho(depth limit, S2) = {rho:.2f} over bots "
+                                f"1-4 (limits inf, 20, 15, 8); S2: {show(r, 'S2', nos)}"),
+                        rho, p, "Spearman rho (depth limit, S2; 4 bots cannot reach p < 0.05)",
+                        len(nos), positive=False)
 
 
 @check("reversi_conjecture_s2_above_s1")
@@ -285,8 +317,12 @@ def reversi_conjecture_s2_above_s1(results: Results) -> Verdict:
         raise Missing("reversi: no imitator in s1s2_imitator.csv")
     above = [n for n in r if float(r[n]["S2"]) > float(r[n]["S1"])]
     sig = all(lo_hi(r[n], "S2")[0] > lo_hi(r[n], "S1")[1] for n in r)
-    return verdict(len(above) == len(r), f"S2 > S1 for {len(above)} of {len(r)} bots; S1: "
-                   f"{show(r, 'S1')}; S2: {show(r, 'S2')}", significant=sig)
+    cmps = [ci_cmp(f"bot {n} S2 vs S1", float(r[n]["S2"]), (r[n].get("S2_lo"), r[n].get("S2_hi")),
+                   float(r[n]["S1"]), (r[n].get("S1_lo"), r[n].get("S1_hi"))) for n in r]
+    return tested(verdict(len(above) == len(r), f"S2 > S1 for {len(above)} of {len(r)} bots; "
+                          f"S1: {show(r, 'S1')}; S2: {show(r, 'S2')}", significant=sig), cmps,
+                  CI_Z_TEST + " (S1 and S2 of one imitator share its keys, so this ignores "
+                  "their covariance)", len(r))
 
 
 # --- 4.5.1 clusters by imitation ----------------------------------------------------------------
@@ -312,7 +348,8 @@ def reversi_bot4_shallow_easier(results: Results) -> Verdict:
     above bots 1's and 2's."""
     r = s1s2(game_of(results, "reversi"), (1, 2, 4))
     ok, sig = _s2_below(r, (1, 2), (4,))
-    return verdict(ok, f"S2: {show(r, 'S2', (1, 2, 4))}", significant=sig)
+    return tested(verdict(ok, f"S2: {show(r, 'S2', (1, 2, 4))}", significant=sig),
+                  _s2_cmps(r, (1, 2), (4,)), CI_Z_TEST, 3)
 
 
 @check("reversi_bots12_s2_poor")
@@ -323,7 +360,8 @@ def reversi_bots12_s2_poor(results: Results) -> Verdict:
     bots 1 and 2 are both below those of bots 4 and 5."""
     r = s1s2(game_of(results, "reversi"), (1, 2, 4, 5))
     ok, sig = _s2_below(r, (1, 2), (4, 5))
-    return verdict(ok, f"S2: {show(r, 'S2', (1, 2, 4, 5))}", significant=sig)
+    return tested(verdict(ok, f"S2: {show(r, 'S2', (1, 2, 4, 5))}", significant=sig),
+                  _s2_cmps(r, (1, 2), (4, 5)), CI_Z_TEST, 4)
 
 
 # --- 4.5.2 similarity between the originals, the tournament ----------------------------------
@@ -421,13 +459,15 @@ def reversi_random_harder(results: Results) -> Verdict:
     if not t["class"].isin(rnd).any() or not t["class"].isin(det).any():
         raise Missing("reversi: needs random and deterministic targets")
     ok, sig, bad = classes_apart(t, "S2", rnd, det)
+    cmps = classes_cmps(t, "S2", rnd, det)
 
     def each(classes: tuple[str, ...]) -> str:
         s = t[t["class"].isin(classes)]
         return ", ".join(f"{b} {float(v):.1f}" for b, v in zip(s["bot"], s["S2"], strict=True))
 
-    return verdict(ok, f"S2 % random: {each(rnd)}; deterministic: {each(det)}"
-                   + (f"; out of order: {', '.join(bad)}" if bad else ""), significant=sig)
+    return tested(verdict(ok, f"S2 % random: {each(rnd)}; deterministic: {each(det)}"
+                          + (f"; out of order: {', '.join(bad)}" if bad else ""),
+                          significant=sig), cmps, CI_Z_TEST, len(t))
 
 
 def conv_vs_mlp_same_size(results: Results) -> Verdict:
@@ -435,9 +475,18 @@ def conv_vs_mlp_same_size(results: Results) -> Verdict:
     connected one, on average and for most bots."""
     gap = net_gap(game_of(results, "reversi"), "conv", "mlp2")
     ahead = int((gap > 0).sum())
-    return verdict(float(gap.mean()) > 0 and ahead > len(gap) / 2,
-                   f"CONV - MLP-2 val_acc: mean {gap.mean():+.2f} points, CONV ahead for "
-                   f"{ahead} of {len(gap)} bots")
+    return paired_tested(verdict(float(gap.mean()) > 0 and ahead > len(gap) / 2,
+                                 f"CONV - MLP-2 val_acc: mean {gap.mean():+.2f} points, CONV "
+                                 f"ahead for {ahead} of {len(gap)} bots"), list(gap))
+
+
+def paired_tested(v: Verdict, diffs: list[float]) -> Verdict:
+    """``v`` (a mean per-bot gap > 0) with an exact sign-flip permutation test of the mean of
+    the per-bot ``diffs`` (the bots are the items; folds' spread is not used)."""
+    p = sign_flip_p(diffs)
+    c = Cmp("mean per-bot gap", float(sum(diffs) / len(diffs)), p)
+    return tested(v, [c], "exact sign-flip permutation test of the mean per-bot gap",
+                  len(diffs))
 
 
 @check("reversi_conv_beats_mlp_same_size")

@@ -11,6 +11,8 @@ from collections.abc import Collection
 import numpy as np
 
 from ime.thesis.checks.core import (
+    PPG_Z_TEST,
+    Cmp,
     Missing,
     Results,
     Verdict,
@@ -19,10 +21,14 @@ from ime.thesis.checks.core import (
     fmt,
     game_of,
     not_a_result,
+    ppg_se,
     spearman,
     table_of,
+    tested,
     thesis_value,
+    trend_tested,
     verdict,
+    z_p,
 )
 
 
@@ -34,6 +40,33 @@ def snake_depth_rank(results: Results) -> Verdict:
     return not_a_result("a reading of the ladder bots' source code (Fig 2.4), not an imitation "
                         "result; our zoo's search depths are set from it "
                         "(config/bots/snake.yaml, docs/games/snake_zoo.md)")
+
+
+def families_tested(v: Verdict, results: Results, better: Collection[str] | None,
+                    worse: Collection[str]) -> Verdict:
+    """``v`` (the ``better`` families' mean points per game above the ``worse``'s) with a
+    z-test of the two means from the originals' outcome counts (:data:`PPG_Z_TEST`)."""
+    g = game_of(results, "snake")
+    t = table_of(g, "tournament.csv", "bot", "type", "points", "games")
+    t = t[(t["type"] == "original") & t["bot"].isin(list(g.bots))]
+    rec = {r["bot"]: r for r in t.to_dict("records")}
+    fam = {b: g.bots[b].family for b in rec}
+    hi = [b for b in rec if fam[b] and (fam[b] in better if better is not None
+                                        else fam[b] not in worse)]
+    lo = [b for b in rec if fam[b] in worse]
+
+    def mean_se(bots: list[str]) -> tuple[float, float | None]:
+        x = [float(rec[b]["points"]) / max(float(rec[b]["games"]), 1.0) for b in bots]
+        ses = [ppg_se(rec[b]) for b in bots]
+        if any(s is None for s in ses):
+            return float(np.mean(x)), None
+        return float(np.mean(x)), float(np.sqrt(sum(s * s for s in ses if s is not None))
+                                        / len(bots))
+
+    (m_hi, s_hi), (m_lo, s_lo) = mean_se(hi), mean_se(lo)
+    se = None if s_hi is None or s_lo is None else float(np.hypot(s_hi, s_lo))
+    return tested(v, [Cmp("families' means", m_hi - m_lo, z_p(m_hi - m_lo, se))],
+                  PPG_Z_TEST + " (each family's mean over its bots)", len(hi) + len(lo))
 
 
 def families_ppg(results: Results, better: Collection[str] | None,
@@ -69,7 +102,7 @@ def snake_expert_bots_weak(results: Results) -> Verdict:
     expert-system bots play poorly next to the search bots, unlike in Reversi or Gomoku): in
     our tournament their mean points per game is below the search bots'."""
     m_search, m_es, text = families_ppg(results, None, ("ES",))
-    return verdict(m_es < m_search, text)
+    return families_tested(verdict(m_es < m_search, text), results, None, ("ES",))
 
 
 @check("snake_alphabeta_beats_dfs")
@@ -78,7 +111,7 @@ def snake_alphabeta_beats_dfs(results: Results) -> Verdict:
     bots play better than depth-first ones, which do not order their children): in our
     tournament the Alpha-Beta originals' mean points per game is above the DFS originals'."""
     m_ab, m_dfs, text = families_ppg(results, ("Alpha-Beta",), ("DFS",))
-    return verdict(m_ab > m_dfs, text)
+    return families_tested(verdict(m_ab > m_dfs, text), results, ("Alpha-Beta",), ("DFS",))
 
 
 @check("snake_mcts_beats_mc")
@@ -89,7 +122,7 @@ def snake_mcts_beats_mc(results: Results) -> Verdict:
     mean points per game is above the plain-MC originals' (Fig 2.4's families; NE, the
     Nash-equilibrium variant, is a family of its own)."""
     m_mcts, m_mc, text = families_ppg(results, ("MCTS",), ("MC",))
-    return verdict(m_mcts > m_mc, text)
+    return families_tested(verdict(m_mcts > m_mc, text), results, ("MCTS",), ("MC",))
 
 
 @check("snake_baseline_range")
@@ -155,8 +188,9 @@ def snake_rank_harder(results: Results) -> Verdict:
         raise Missing(f"snake: {len(acc)} bots with a ladder rank; the trend needs 5 or more")
     rho, p = spearman([float(ranks[b]) for b in acc["bot"]], list(acc["margin"]))
     holds = rho > 0 and p < 0.05
-    return verdict(holds, f"Spearman rho(ladder rank, val_acc - baseline) = {rho:.2f}, "
-                   f"p = {p:.3g}, n = {len(acc)} bots", significant=holds)
+    v = verdict(rho > 0, f"Spearman rho(ladder rank, val_acc - baseline) = {rho:.2f}, "
+                f"p = {p:.3g}, n = {len(acc)} bots", significant=holds)
+    return trend_tested(v, rho, p, "Spearman rho (ladder rank, val_acc - baseline)", len(acc))
 
 
 @check("snake_split_membership")
