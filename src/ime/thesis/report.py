@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -70,30 +71,77 @@ def not_in_report(games: Sequence[str]) -> str:
     return "; ".join(f"{g} is not in this report" for g in games)
 
 
+HELDOUT_TABLES = ("s1s2_imitator.csv", "difficulty_by_class.csv")
+"""The tables whose imitators' S1/S2 have held-out figures (``<col>_heldout``)."""
+
+
+def heldout_view(results: Mapping[str, GameResults]) -> dict[str, GameResults]:
+    """``results`` with the imitators' S1 and S2 (and their CIs) on held-out keys in place of
+    the in-sample ones, wherever a game's ``s1s2_imitator.csv`` has them (keys from matches no
+    training fold saw: in-sample figures can reflect memorised positions);
+    ``difficulty_by_class.csv``'s S2 follows the same bots. A game without held-out figures is
+    left as it is."""
+    out = dict(results)
+    for game, g in results.items():
+        t = g.get("s1s2_imitator.csv")
+        if t is None or "S2_heldout" not in t.columns or t["S2_heldout"].isna().all():
+            continue
+        t = t.copy()
+        for m in ("S1", "S2"):
+            for suf in ("", "_lo", "_hi"):
+                if f"{m}_heldout{suf}" in t.columns:
+                    t[f"{m}{suf}"] = t[f"{m}_heldout{suf}"]
+        tables = {**g.tables, "s1s2_imitator.csv": t}
+        d = g.get("difficulty_by_class.csv")
+        if d is not None and "S2" in d.columns:
+            by = t.set_index("bot")
+            d = d.copy()
+            for suf in ("", "_lo", "_hi"):
+                if f"S2{suf}" in d.columns and f"S2{suf}" in by.columns:
+                    d[f"S2{suf}"] = [by[f"S2{suf}"].get(b, x)
+                                     for b, x in zip(d["bot"], d[f"S2{suf}"], strict=True)]
+            tables["difficulty_by_class.csv"] = d
+        out[game] = replace(g, tables=tables)
+    return out
+
+
 def verdicts(results: Mapping[str, GameResults], listed: pd.DataFrame,
              left_out: Sequence[str] = ()) -> pd.DataFrame:
     """Each conclusion of ``conclusions.csv`` with its check's verdict (a conclusion without a
     check is an error: every stated conclusion must be checked). A check that asks for a game
-    of ``left_out`` cannot be tested, with the reason "<game> is not in this report"."""
+    of ``left_out`` cannot be tested, with the reason "<game> is not in this report".
+
+    Held-out first: a check whose numbers change when the imitators' S1/S2 are taken on
+    held-out keys (:func:`heldout_view`) is decided on those, with its in-sample verdict and
+    numbers beside (``in_sample``); ``keys`` says which."""
     missing = sorted(set(listed["id"]) - set(C.CHECKS))
     if missing:
         raise ValueError(f"conclusions without a check in ime.thesis.conclusions: {missing}")
     from ime.thesis.own import thesis_results
 
     own = thesis_results()
+    held = heldout_view(results)
     rows = []
     for r in listed.itertuples():
         asked = _Asked(results)
-        v = C.run_check(r.id, asked)
+        v_in = C.run_check(r.id, asked)
+        v_held = C.run_check(r.id, held)
+        heldout = v_held.numbers != v_in.numbers and v_held.status != C.UNTESTABLE
+        v = v_held if heldout else v_in
         needs = [g for g in left_out if g in asked.asked]
         if needs:
-            v = C.Verdict(C.UNTESTABLE, not_in_report(needs))
+            v, heldout = C.Verdict(C.UNTESTABLE, not_in_report(needs)), False
         rows.append({"id": r.id, "section": r.section, "tables": r.tables,
                      "statement": r.statement, "verdict": v.final, "point": v.status,
                      "test": v.test or NO_TEST, "p": v.p, "n": v.n,
-                     "numbers": v.numbers, "thesis_verdict": C.run_check(r.id, own).status})
+                     "keys": "held-out" if heldout else "",
+                     "in_sample": v_in.final if heldout else "",
+                     "numbers": v.numbers + (f" || in-sample: {v_in.numbers}" if heldout
+                                             else ""),
+                     "thesis_verdict": C.run_check(r.id, own).status})
     return pd.DataFrame(rows, columns=["id", "section", "tables", "statement", "verdict",
-                                       "point", "test", "p", "n", "numbers", "thesis_verdict"])
+                                       "point", "test", "p", "n", "keys", "in_sample",
+                                       "numbers", "thesis_verdict"])
 
 
 NO_TEST = "no test (decided on the point estimates)"
@@ -251,15 +299,43 @@ def _num_ci(x: Any, lo: Any, hi: Any) -> str:
     return _num(x) + (" " + ci if ci else "")
 
 
+DUPLICATE_BASELINES = {"Table 4.4": "Table 4.2", "Table 5.6": "Table 5.4"}
+"""Tables that repeat another's random-choice baselines (the same number, printed twice)."""
+IMBOT_OF = {"Table 4.6": "Table 4.5", "Table 4.7": "Table 4.5", "Table 5.8": "Table 5.7",
+            "Table 5.9": "Table 5.7"}
+"""Pairwise tables whose IMBOT column is the imitators' S1/S2 of another table: our figure is
+the same number, so it is counted there (the thesis's own two values need not agree; Table
+4.6's do not)."""
+
+
+def mark_duplicates(nums: pd.DataFrame) -> pd.DataFrame:
+    """``nums`` with ``duplicate_of``: the table and metric a row repeats (blank for a row
+    counted in its own right), so that the summary counts each of our numbers once."""
+    dup = []
+    for r in nums.itertuples():
+        subj = str(r.subject)
+        if r.metric == "baseline" and r.table in DUPLICATE_BASELINES:
+            dup.append(f"{DUPLICATE_BASELINES[r.table]} baseline of bot {subj}")
+        elif r.table in IMBOT_OF and "-imit" in subj:
+            dup.append(f"{IMBOT_OF[r.table]} {r.metric} of bot {subj.split('-')[0]}")
+        else:
+            dup.append("")
+    return nums.assign(duplicate_of=dup)
+
+
 def summary(nums: pd.DataFrame, concl: pd.DataFrame, proto: pd.DataFrame,
             numbers_left_out: int = 0) -> dict[str, int]:
     """The counts of the report's summary (``numbers_left_out``: the thesis's numbers of the
     games a partial report leaves out, neither compared nor counted in the others)."""
-    measured = nums[nums["agrees"].notna()]
-    return {"numbers": len(nums), "numbers_left_out": numbers_left_out,
+    dups = (nums["duplicate_of"] != "") if "duplicate_of" in nums.columns else pd.Series(
+        False, index=nums.index)
+    once = nums[~dups.astype(bool)]
+    measured = once[once["agrees"].notna()]
+    return {"numbers": len(once), "duplicates": int(dups.sum()),
+            "numbers_left_out": numbers_left_out,
             "measured": len(measured),
             "agree": int((measured["agrees"] == True).sum()),  # noqa: E712 - nullable
-            "not_measured": int(nums["agrees"].isna().sum()),
+            "not_measured": int(once["agrees"].isna().sum()),
             "holds": int((concl["verdict"] == C.HOLDS).sum()),
             "holds_tested": int(((concl["verdict"] == C.HOLDS)
                                  & (concl["test"] != NO_TEST)).sum()),
@@ -315,7 +391,10 @@ def markdown(*, scale: str, rdirs: Mapping[str, str], command: str, nums: pd.Dat
         + f" and the thesis's numbers in `config/thesis/`. Commit `{commit}`{dirty}.", "",
         f"Rebuild: `{command}`", "",
         "## Summary", "",
-        f"- **Numbers:** {s['numbers']} of the thesis's numbers compared; {s['measured']} "
+        f"- **Numbers:** {s['numbers']} of the thesis's numbers compared, each once "
+        f"({s['duplicates']} more rows repeat one of them: the baselines of Tables 4.4/5.6 and "
+        "the IMBOT columns of Tables 4.6-4.7/5.8-5.9, marked 'duplicate of' and not counted); "
+        f"{s['measured']} "
         f"measured in this run, of which **{s['agree']} agree** within tolerance "
         f"({tol}; or the thesis's value inside our 95 % CI); {s['not_measured']} are not "
         "measured at this scale (a bot or table this run does not have)"
@@ -338,12 +417,17 @@ def markdown(*, scale: str, rdirs: Mapping[str, str], command: str, nums: pd.Dat
         "no fold spread) is an unknown spread, never a certain one, so a comparison resting on "
         "it is inconclusive. 'On the thesis's tables': the same check run on the numbers the "
         "thesis printed, where they suffice, on their point estimates (the thesis prints no "
-        "spread).", "",
+        "spread). Held-out first: a verdict that reads the imitators' S1/S2 is decided on "
+        "held-out keys (matches no training fold saw) where the run has them, its in-sample "
+        "verdict beside ('S1/S2 keys') and its in-sample numbers after '||'.", "",
     ]
-    lines += _table_md(concl, ["id", "section", "statement", "verdict", "point", "test",
-                               "thesis_verdict", "numbers"],
+    c = concl.assign(keys_=[f"held-out (in-sample: {i})" if k else "" for k, i in zip(
+        concl.get("keys", pd.Series("", index=concl.index)).fillna(""),
+        concl.get("in_sample", pd.Series("", index=concl.index)).fillna(""), strict=True)])
+    lines += _table_md(c, ["id", "section", "statement", "verdict", "point", "test", "keys_",
+                           "thesis_verdict", "numbers"],
                        ["check", "§", "the thesis states", "verdict", "point estimates",
-                        "test (n, p)", "on the thesis's tables", "our numbers"])
+                        "test (n, p)", "S1/S2 keys", "on the thesis's tables", "our numbers"])
     lines += ["", "## Protocol: the thesis's against ours", ""]
     for game in GAMES:
         p = proto[proto["game"] == game]
@@ -368,11 +452,18 @@ def markdown(*, scale: str, rdirs: Mapping[str, str], command: str, nums: pd.Dat
                                                       t["heldout_hi"], strict=True)],
             ok=t["agrees"].map(lambda a: "" if a is pd.NA or pd.isna(a) else
                                ("yes" if a else "no")),
+            note=[("duplicate of " + d + " (not counted)" + ("; " + n if isinstance(n, str)
+                                                            and n else ""))
+                  if d else n for d, n in zip(t.get("duplicate_of", pd.Series(
+                      "", index=t.index)), t["note"], strict=True)],
             what=[f"{m}{' ' + n if n else ''}" for m, n in zip(t["metric"], t["net"],
                                                                 strict=True)])
-        n_ok = int((t["agrees"] == True).sum())  # noqa: E712
-        n_meas = int(t["agrees"].notna().sum())
-        lines += [f"### {table} ({game}): {n_ok} of {n_meas} measured agree", ""]
+        once = t[t.get("duplicate_of", pd.Series("", index=t.index)) == ""]
+        n_ok = int((once["agrees"] == True).sum())  # noqa: E712
+        n_meas = int(once["agrees"].notna().sum())
+        lines += [f"### {table} ({game}): {n_ok} of {n_meas} measured agree"
+                  + (f" ({len(t) - len(once)} duplicate rows not counted)"
+                     if len(once) < len(t) else ""), ""]
         lines += _table_md(t, ["subject", "ours_subject", "what", "thesis_", "ours_", "diff_",
                                "ci", "held", "ok", "note"],
                            ["thesis", "ours", "metric", "thesis", "ours", "diff", "our CI",
@@ -444,7 +535,7 @@ def write(out_dir: str | Path, *, scale: str, results: Mapping[str, GameResults]
     nums = K.compare(numbers, results)
     dropped = nums["game"].isin(left_out)
     numbers_left_out = int(dropped.sum())
-    nums = nums[~dropped].reset_index(drop=True)
+    nums = mark_duplicates(nums[~dropped].reset_index(drop=True))
     concl = verdicts(results, reference.conclusions(), left_out)
     items = PR.load()
     proto = pd.concat([PR.compare(g, cfgs[g], scale, items.get(g, [])) for g in GAMES

@@ -1,0 +1,52 @@
+"""Held-out first (issue 47, Deliver 4): verdicts about imitation read S1/S2 on held-out keys
+where the run has them, with the in-sample verdict beside; each number counted once."""
+
+from __future__ import annotations
+
+import copy
+
+import pandas as pd
+from thesis_helpers import edit
+
+from ime.thesis import conclusions as C
+from ime.thesis import report as RP
+from ime.thesis.own import thesis_results
+from ime.thesis.reference import conclusions
+
+
+def test_heldout_keys_decide_with_in_sample_beside() -> None:
+    """Bot 3's S2 lowest in-sample but not on held-out keys: the report's verdict is the
+    held-out one (does not hold on the point estimates), the in-sample one beside it."""
+    r = copy.copy(thesis_results())
+
+    def fn(df: pd.DataFrame) -> pd.DataFrame:
+        held = {"rev1": 60.0, "rev2": 61.0, "rev3": 70.0, "rev4": 62.0, "rev5": 63.0}
+        df["S2_heldout"] = df["bot"].map(held)
+        return df
+
+    edit(r, "reversi", "s1s2_imitator.csv", fn)
+    in_sample = C.run_check("reversi_mcts_hardest", r)
+    assert in_sample.status == C.HOLDS  # (inconclusive: the thesis's tables have no CIs)
+    listed = conclusions()
+    v = RP.verdicts(r, listed[listed["id"] == "reversi_mcts_hardest"]).iloc[0]
+    assert v["keys"] == "held-out" and v["point"] == C.FAILS
+    assert v["in_sample"] == in_sample.final
+    assert "|| in-sample:" in v["numbers"]
+    # a check that reads no S1/S2 stays on its own tables
+    v = RP.verdicts(r, listed[listed["id"] == "reversi_beats_baseline"]).iloc[0]
+    assert v["keys"] == "" and v["in_sample"] == ""
+
+
+def test_duplicates_are_marked_and_counted_once() -> None:
+    """Table 4.4's baselines repeat Table 4.2's, Table 4.6's IMBOT column Table 4.5's S1."""
+    nums = pd.DataFrame([
+        {"table": "Table 4.2", "subject": "1", "metric": "baseline", "agrees": True},
+        {"table": "Table 4.4", "subject": "1", "metric": "baseline", "agrees": True},
+        {"table": "Table 4.6", "subject": "1-imit1", "metric": "S1", "agrees": False},
+        {"table": "Table 4.6", "subject": "1-2", "metric": "S1", "agrees": False}])
+    m = RP.mark_duplicates(nums)
+    assert list(m["duplicate_of"]) == ["", "Table 4.2 baseline of bot 1", "Table 4.5 S1 of bot 1",
+                                       ""]
+    s = RP.summary(m, pd.DataFrame(columns=["verdict", "test"]),
+                   pd.DataFrame(columns=["status"]))
+    assert s["numbers"] == 2 and s["duplicates"] == 2 and s["agree"] == 1
