@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ime.thesis.checks.core import fmt
 from ime.thesis.conclusions import Missing, accuracy_by_bot
 from ime.thesis.results import GameResults
 
@@ -110,7 +111,7 @@ def _accuracy(g: GameResults, r: pd.Series) -> Ours:
         out.update(ours_lo=float(acc.loc[bot, "val_acc_lo"]),
                    ours_hi=float(acc.loc[bot, "val_acc_hi"]))
         if "val_acc_unseen_mean" in row.index and pd.notna(row["val_acc_unseen_mean"]):
-            out["note"] = f"on positions unseen in training: {row['val_acc_unseen_mean']:.1f}"
+            out["note"] = f"on positions unseen in training: {fmt(row['val_acc_unseen_mean'])}"
     return out
 
 

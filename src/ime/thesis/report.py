@@ -138,10 +138,11 @@ def verdicts(results: Mapping[str, GameResults], listed: pd.DataFrame,
                      "in_sample": v_in.final if heldout else "",
                      "numbers": v.numbers + (f" || in-sample: {v_in.numbers}" if heldout
                                              else ""),
-                     "thesis_verdict": C.run_check(r.id, own).status})
+                     "thesis_verdict": (t := C.run_check(r.id, own)).status,
+                     "thesis_numbers": t.numbers})
     return pd.DataFrame(rows, columns=["id", "section", "tables", "statement", "verdict",
                                        "point", "test", "p", "n", "keys", "in_sample",
-                                       "numbers", "thesis_verdict"])
+                                       "numbers", "thesis_verdict", "thesis_numbers"])
 
 
 NO_TEST = "no test (decided on the point estimates)"
@@ -271,7 +272,7 @@ def _num(x: Any, nd: int = 1) -> str:
     if isinstance(x, (int, np.integer)) or (isinstance(x, float) and float(x).is_integer()
                                            and abs(x) >= 100):
         return f"{int(x):,}"
-    return f"{float(x):.{nd}f}"
+    return f"{C.round_half_away(float(x), nd):.{nd}f}"
 
 
 def _cell(x: Any) -> str:
@@ -347,6 +348,40 @@ def summary(nums: pd.DataFrame, concl: pd.DataFrame, proto: pd.DataFrame,
             "conclusions": len(concl),
             "protocol_same": int((proto["status"] == PR.SAME).sum()),
             "protocol_different": int((proto["status"] == PR.DIFFERENT).sum())}
+
+
+def own_tables_section(concl: pd.DataFrame) -> list[str]:
+    """The report's section on the thesis's own tables: the conclusions they do not support
+    (the same check on the numbers the thesis printed, point estimates), those they cannot
+    decide, and where the thesis's tables contradict each other, with both values. So a reader
+    can tell "the reproduction differs" from "the thesis's numbers never showed it"."""
+    from ime.thesis.own import inconsistencies
+
+    tv = concl.get("thesis_verdict", pd.Series("", index=concl.index))
+    lines = ["## The thesis's own tables", "",
+             "Each check run on the numbers the thesis printed (`ime.thesis.own`: its tables as "
+             "result tables; the clusters of 4.5.1/5.5.1 drawn from its Tables 4.5/5.7 by our "
+             "clustering), on point estimates: the thesis prints no spread. "
+             f"{int((tv == C.HOLDS).sum())} hold there, {int((tv == C.FAILS).sum())} do not, "
+             f"{int((tv == C.UNTESTABLE).sum())} cannot be decided from its printed numbers.", "",
+             "### Conclusions the thesis's own tables do not support", ""]
+    bad = concl[tv == C.FAILS]
+    if bad.empty:
+        lines += ["None.", ""]
+    else:
+        lines += _table_md(bad, ["id", "section", "statement", "verdict", "thesis_numbers"],
+                           ["check", "§", "the thesis states", "our verdict",
+                            "on the thesis's tables"])
+        lines.append("")
+    inc = inconsistencies()
+    lines += ["### The thesis's tables against each other", "",
+              "Where two of the thesis's tables print different values for one quantity (the "
+              "pairwise tables' IMBOT column repeats the imitators' S1/S2; a tournament's ranks "
+              "follow from its points). Our comparison reads the first table named.", ""]
+    lines += (_table_md(inc, ["game", "what", "table", "value", "against", "other"],
+                        ["game", "what", "table", "its value", "against", "value there"])
+              if len(inc) else ["None."])
+    return lines
 
 
 def _and(names: Sequence[str]) -> str:
@@ -428,6 +463,7 @@ def markdown(*, scale: str, rdirs: Mapping[str, str], command: str, nums: pd.Dat
                            "thesis_verdict", "numbers"],
                        ["check", "§", "the thesis states", "verdict", "point estimates",
                         "test (n, p)", "S1/S2 keys", "on the thesis's tables", "our numbers"])
+    lines += ["", *own_tables_section(concl)]
     lines += ["", "## Protocol: the thesis's against ours", ""]
     for game in GAMES:
         p = proto[proto["game"] == game]

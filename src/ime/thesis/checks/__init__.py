@@ -39,9 +39,11 @@ from ime.thesis.checks.core import (
     accuracy_by_bot,
     check,
     game_accuracy,
+    round_half_away,
     run_check,
 )
 
 __all__ = ["CHECKS", "CLASS_ORDER", "FAILS", "FINAL_STATUSES", "HOLDS", "INCONCLUSIVE",
            "STATUSES", "UNTESTABLE", "CheckFn", "Missing", "Results", "Verdict",
-           "accuracy_by_bot", "check", "game_accuracy", "run_check"]
+           "accuracy_by_bot", "check", "game_accuracy", "round_half_away",
+           "run_check"]

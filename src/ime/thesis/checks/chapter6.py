@@ -16,6 +16,7 @@ from ime.thesis.checks.core import (
     acc_table,
     all_of,
     check,
+    fmt,
     table_of,
     verdict,
 )
@@ -43,8 +44,8 @@ def conv_beats_mlp(results: Results) -> Verdict:
         if len(gap):
             ok = float(gap.mean()) > 0 and int((gap > 0).sum()) > len(gap) / 2
             parts.append(paired_tested(verdict(
-                ok, f"snake: CONVs - MLPs val_acc mean {gap.mean():+.2f} points, CONVs ahead "
-                f"for {int((gap > 0).sum())} of {len(gap)} bots"), list(gap)))
+                ok, f"snake: CONVs - MLPs val_acc mean {fmt(gap.mean(), 2, sign=True)} points, "
+                f"CONVs ahead for {int((gap > 0).sum())} of {len(gap)} bots"), list(gap)))
     if not parts:
         raise Missing("no Reversi or Snake accuracy table")
     v = all_of(*parts)

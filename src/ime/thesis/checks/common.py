@@ -163,7 +163,7 @@ def not_linear(results: Results, game: str) -> Verdict:
         raise Missing(f"{game}: {len(t)} bots; a linear fit needs 3 or more")
     r = float(np.corrcoef(t["S1"].astype(float), t["S2"].astype(float))[0, 1])
     v = verdict(r * r < 0.5,
-                f"Pearson r(S1, S2) = {r:.2f} (r^2 = {r * r:.2f}) over {len(t)} bots: "
+                f"Pearson r(S1, S2) = {fmt(r, 2)} (r^2 = {fmt(r * r, 2)}) over {len(t)} bots: "
                 + "; ".join(f"{b} S1 {fmt(float(s1))} S2 {fmt(float(s2))}"
                             for b, s1, s2 in zip(t["bot"], t["S1"], t["S2"], strict=True)))
     return fisher_tested(v, r, len(t))
@@ -184,9 +184,9 @@ def fisher_tested(v: Verdict, r: float, n: int, cut: float = 0.5) -> Verdict:
     above = lo > edge or hi < -edge
     p0 = float(2 * stats.norm.sf(abs(z) / se))
     decided = below if v.status == "holds" else above
-    return replace(v, test=f"Fisher-z 95 % CI of r: [{lo:.2f}, {hi:.2f}] (r^2 < {cut:g} needs "
-                   f"|r| < {edge:.2f} across it); p(r = 0) = {p0:.3g}; n = {n} bots", p=p0,
-                   n=n, decided=decided)
+    return replace(v, test=f"Fisher-z 95 % CI of r: [{fmt(lo, 2)}, {fmt(hi, 2)}] (r^2 < "
+                   f"{cut:g} needs |r| < {fmt(edge, 2)} across it); p(r = 0) = {p0:.3g}; "
+                   f"n = {n} bots", p=p0, n=n, decided=decided)
 
 
 def within_vs_across(g: GameResults, metric: str, inner: tuple[int, ...],
@@ -291,7 +291,7 @@ def originals_order(results: Results, game: str) -> Verdict:
     se = originals_ppg(g, se=True)
     cmps = [ppg_cmp(f"bot {a} vs bot {b}", rows[a], se[a][1], rows[b], se[b][1])
             for a, b in zip(nos, nos[1:], strict=False)]
-    return tested(verdict(ok, "points per game: " + ", ".join(f"bot {n} {rows[n]:.2f}"
+    return tested(verdict(ok, "points per game: " + ", ".join(f"bot {n} {fmt(rows[n], 2)}"
                                                               for n in nos)),
                   cmps, PPG_Z_TEST, len(nos))
 
@@ -307,7 +307,8 @@ def imitators_trend(results: Results, game: str) -> Verdict:
         raise Missing(f"{game}: the order needs two or more imitators in the tournament")
     kt = stats.kendalltau(imit["orig_ppg"], imit["ppg"])
     tau = float(kt.statistic)
-    v = verdict(tau > 0, f"points per game, imitator vs original: {text}; Kendall tau = {tau:.2f}")
+    v = verdict(tau > 0, f"points per game, imitator vs original: {text}; Kendall tau = "
+                f"{fmt(tau, 2)}")
     return trend_tested(v, tau, float(kt.pvalue), "Kendall tau (exact test over the imitators)",
                         len(imit))
 
@@ -330,7 +331,7 @@ def imitators_in_order(results: Results, game: str, by: str) -> Verdict:
     else:
         expected = imit.sort_values("orig_ppg", ascending=False, kind="stable")
         what = ("their originals' order here: " + ", ".join(
-            f"{r.imitates} {r.orig_ppg:.2f}" for r in expected.itertuples()))
+            f"{r.imitates} {fmt(r.orig_ppg, 2)}" for r in expected.itertuples()))
     ppg = list(expected["ppg"].astype(float))
     ok = all(a > b for a, b in zip(ppg, ppg[1:], strict=False))
     rows = list(expected.itertuples())
@@ -338,7 +339,7 @@ def imitators_in_order(results: Results, game: str, by: str) -> Verdict:
                     float(b.ppg), b.se) for a, b in zip(rows, rows[1:], strict=False)]
     actual = imit.sort_values("ppg", ascending=False, kind="stable")
     return tested(verdict(ok, "imitators by points per game: " + ", ".join(
-        f"{getattr(r, who)} {r.ppg:.2f}" for r in actual.itertuples())
+        f"{getattr(r, who)} {fmt(r.ppg, 2)}" for r in actual.itertuples())
         + f"; the order stated: {what} (" + ", ".join(map(str, expected[who])) + ")"),
         cmps, PPG_Z_TEST, len(rows))
 

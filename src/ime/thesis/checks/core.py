@@ -212,7 +212,7 @@ def trend_tested(v: Verdict, stat: float, p: float, name: str, n: int,
         return v
     right = (stat > 0) == positive
     decided = p < ALPHA and (right if v.status == HOLDS else not right)
-    return replace(v, test=f"{name} = {stat:.2f}, two-sided p = {p:.3g}, n = {n}", p=p, n=n,
+    return replace(v, test=f"{name} = {fmt(stat, 2)}, two-sided p = {p:.3g}, n = {n}", p=p, n=n,
                    decided=decided)
 
 
@@ -368,9 +368,24 @@ def spearman(x: list[float], y: list[float]) -> tuple[float, float]:
 
 
 # --- printing the numbers ---------------------------------------------------------------------
-def fmt(x: float | None, nd: int = 1) -> str:
-    """``x`` with ``nd`` decimals (``nan`` for a missing value)."""
-    return "nan" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{nd}f}"
+def round_half_away(x: float, nd: int = 1) -> float:
+    """``x`` rounded to ``nd`` decimals half away from zero, on its shortest decimal form (7.55
+    -> 7.6, 10.75 -> 10.8, -0.25 -> -0.3), where Python's format rounds the binary value
+    (7.55 -> 7.5) and round() halves to even: the report shows every number one way."""
+    from decimal import ROUND_HALF_UP, Decimal
+
+    if math.isnan(x) or math.isinf(x):
+        return x
+    return float(Decimal(repr(float(x))).quantize(Decimal(1).scaleb(-nd),
+                                                   rounding=ROUND_HALF_UP))
+
+
+def fmt(x: float | None, nd: int = 1, sign: bool = False) -> str:
+    """``x`` with ``nd`` decimals, rounded half away from zero (``nan`` for a missing value;
+    ``sign``: a + before a positive one)."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "nan"
+    return f"{round_half_away(float(x), nd):{'+' if sign else ''}.{nd}f}"
 
 
 def ci_text(row: Mapping[str, Any], col: str) -> str:

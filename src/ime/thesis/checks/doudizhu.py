@@ -92,7 +92,7 @@ def ddz_conv2_underfits(results: Results) -> Verdict:
     below = acc[acc["val_acc"] < acc["baseline"]]
     return verdict(len(below) > len(acc) / 2,
                    f"CONV-2 val_acc below baseline for {len(below)} of {len(acc)} bots: "
-                   + ", ".join(f"{label(g, r.bot)} {r.val_acc:.1f} vs {r.baseline:.1f}"
+                   + ", ".join(f"{label(g, r.bot)} {fmt(r.val_acc)} vs {fmt(r.baseline)}"
                                for r in acc.itertuples()))
 
 
@@ -127,8 +127,9 @@ def ddz_similarity_above_reversi(results: Results) -> Verdict:
     cmps = [Cmp(f"mean {m}", float(d[m].mean()) - float(r[m].mean()),
                 z_p(float(d[m].mean()) - float(r[m].mean()), _se_mean_pair(d, r, m)))
             for m in ("S1", "S2")]
-    return tested(verdict(ok, f"mean S1 % Doudizhu {d['S1'].mean():.1f} vs Reversi "
-                   f"{r['S1'].mean():.1f}; mean S2 % {d['S2'].mean():.1f} vs {r['S2'].mean():.1f}"),
+    return tested(verdict(ok, f"mean S1 % Doudizhu {fmt(d['S1'].mean())} vs Reversi "
+                   f"{fmt(r['S1'].mean())}; mean S2 % {fmt(d['S2'].mean())} vs "
+                   f"{fmt(r['S2'].mean())}"),
         cmps, CI_Z_TEST + " (each game's mean over its bots: SE = sqrt(sum SE^2) / bots)",
         len(d) + len(r))
 
@@ -165,7 +166,7 @@ def ddz_conjecture_order_irrelevant(results: Results) -> Verdict:
     top = best.iloc[0]
     if int(top["keys"]) >= 1:
         return verdict(True, f"{top['agent']} on {top['target']}'s {int(top['n'])} keys: S1 "
-                       f"{float(top['s1']):.1f} %, S2 {float(top['s2']):.1f} %: at least "
+                       f"{fmt(float(top['s1']))} %, S2 {fmt(float(top['s2']))} %: at least "
                        f"{int(top['keys'])} keys played differently with the same result")
     raise Missing("no agent's S2 exceeds its S1 on a key set, so these tables cannot show such "
                   "keys (per-key results would)")
@@ -192,9 +193,9 @@ def ddz_s1_bots123_similar(results: Results) -> Verdict:
     within, across = within_vs_across(g, "S1", (1, 2, 3), (4, 5))
     across.append(pair(g, "S1", 4, 5))
     ok = min(within) >= S1_BOTS123_MIN and min(within) > max(across)
-    return verdict(ok, f"S1 % among bots 1-3: {', '.join(f'{x:.1f}' for x in within)} (the "
+    return verdict(ok, f"S1 % among bots 1-3: {', '.join(f'{fmt(x)}' for x in within)} (the "
                    f"thesis: {S1_BOTS123_MIN:g} or more); pairs with 4 or 5: "
-                   f"{', '.join(f'{x:.1f}' for x in across)}")
+                   f"{', '.join(f'{fmt(x)}' for x in across)}")
 
 
 @check("ddz_imitator_closest_s2")

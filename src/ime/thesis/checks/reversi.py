@@ -78,9 +78,9 @@ def reversi_bots123_similar_strength(results: Results) -> Verdict:
     se = originals_ppg(g, se=True)
     cmps = [ppg_cmp(f"bot {n} vs bot 4", p[n], se[n][1], p[4], se[4][1]) for n in (1, 2, 3)]
     cmps.append(ppg_cmp("bot 4 vs bot 5", p[4], se[4][1], p[5], se[5][1]))
-    text = ("points per game: " + ", ".join(f"bot {n} {p[n]:.2f}" for n in sorted(p))
-            + f"; widest gap among bots 1-3 {widest:.2f}, from the weakest of them to "
-            f"bot 4 {drop:.2f}")
+    text = ("points per game: " + ", ".join(f"bot {n} {fmt(p[n], 2)}" for n in sorted(p))
+            + f"; widest gap among bots 1-3 {fmt(widest, 2)}, from the weakest of them to "
+            f"bot 4 {fmt(drop, 2)}")
     return tested(verdict(ok, text), cmps, PPG_Z_TEST + " (the orderings only: bots 1-3 above"
                   " bot 4 above bot 5; 'similar' is decided on the point estimates)", 5)
 
@@ -92,7 +92,7 @@ def reversi_train_acc_above_98(results: Results) -> Verdict:
     has a training accuracy above 98 %."""
     acc = acc_table(game_of(results, "reversi"))
     low = acc[acc["train_acc_mean"].astype(float) <= 98.0]
-    return verdict(low.empty, f"train_acc % min {acc['train_acc_mean'].min():.1f} over "
+    return verdict(low.empty, f"train_acc % min {fmt(acc['train_acc_mean'].min())} over "
                    f"{len(acc)} (bot, net); {len(low)} at or below 98")
 
 
@@ -113,8 +113,8 @@ def reversi_nets_fit_alike(results: Results) -> Verdict:
     spread = (wide.max(axis=1) - wide.min(axis=1)).astype(float)
     m = float(spread.mean())
     return verdict(m < FIT_ALIKE_POINTS,
-                   f"train_acc spread over {', '.join(map(str, wide.columns))}: mean {m:.2f} "
-                   "points (" + ", ".join(f"{b} {v:.2f}" for b, v in spread.items()) + ")")
+                   f"train_acc spread over {', '.join(map(str, wide.columns))}: mean {fmt(m, 2)} "
+                   "points (" + ", ".join(f"{b} {fmt(v, 2)}" for b, v in spread.items()) + ")")
 
 
 @check("reversi_conv_best")
@@ -139,7 +139,7 @@ def reversi_val_above_75(results: Results) -> Verdict:
     """Table 4.4: "所有模型都达到了 75% 以上的验证准确率": every (bot, net) above 75 %."""
     acc = acc_table(game_of(results, "reversi"))
     low = acc[acc["val_acc_mean"].astype(float) <= 75.0]
-    return verdict(low.empty, f"val_acc % min {acc['val_acc_mean'].min():.1f} over {len(acc)} "
+    return verdict(low.empty, f"val_acc % min {fmt(acc['val_acc_mean'].min())} over {len(acc)} "
                    f"(bot, net); {len(low)} at or below 75")
 
 
@@ -162,7 +162,7 @@ def reversi_val_rises_with_data(results: Results) -> Verdict:
         raise Missing("reversi: the trend needs 3 or more bots")
     rho, p = spearman([float(ds.loc[b, "pairs"]) for b in bots],
                       [float(acc.loc[b, "val_acc"]) for b in bots])
-    v = verdict(rho > 0, f"Spearman rho(pairs, val_acc) = {rho:.2f}, p = {p:.2g}, "
+    v = verdict(rho > 0, f"Spearman rho(pairs, val_acc) = {fmt(rho, 2)}, p = {p:.2g}, "
                 f"n = {len(bots)}", significant=rho > 0 and p < 0.05)
     return trend_tested(v, rho, p, "Spearman rho (pairs, val_acc)", len(bots))
 
@@ -173,8 +173,8 @@ def reversi_mlp_sizes_similar(results: Results) -> Verdict:
     on average over the bots."""
     gap = net_gap(game_of(results, "reversi"), "mlp2", "mlp1")
     m = float(gap.abs().mean())
-    return verdict(m < FIT_ALIKE_POINTS, f"|MLP-2 - MLP-1| val_acc: mean {m:.2f} points ("
-                   + ", ".join(f"{b} {v:+.2f}" for b, v in gap.items()) + ")")
+    return verdict(m < FIT_ALIKE_POINTS, f"|MLP-2 - MLP-1| val_acc: mean {fmt(m, 2)} points ("
+                   + ", ".join(f"{b} {fmt(v, 2, sign=True)}" for b, v in gap.items()) + ")")
 
 
 @check("reversi_conv_val_about_90")
@@ -188,7 +188,7 @@ def reversi_conv_val_about_90(results: Results) -> Verdict:
         raise Missing("reversi: no CONV accuracy of bots 1, 2, 3 or 5")
     off = acc[(acc["val_acc"] - 90.0).abs() > 3.0]
     return verdict(off.empty, "CONV val_acc %: " + ", ".join(
-        f"{label(g, r.bot)} {r.val_acc:.1f}" for r in acc.itertuples()))
+        f"{label(g, r.bot)} {fmt(r.val_acc)}" for r in acc.itertuples()))
 
 
 # --- 4.4.2 similarity -------------------------------------------------------------------------
@@ -282,8 +282,8 @@ def reversi_bot5_corners(results: Results) -> Verdict:
     se = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n5)) if 0 < pooled < 1 else 0.0
     z = (p5 - p1) / se if se else 0.0
     return tested(verdict(p5 > p1, f"share of moves on corners and edges: {label(g, b5)} "
-                   f"{100 * p5:.1f} % of {n5}, {label(g, b1)} {100 * p1:.1f} % of {n1}; "
-                   f"z = {z:.1f}", significant=z > 1.96),
+                   f"{fmt(100 * p5)} % of {n5}, {label(g, b1)} {fmt(100 * p1)} % of {n1}; "
+                   f"z = {fmt(z)}", significant=z > 1.96),
                   [Cmp("rim share, bot 5 vs bot 1", p5 - p1, z_p(p5 - p1, se or None))],
                   "two-proportion z-test of the shares of moves on the rim (moves taken as "
                   "independent)", n1 + n5)
@@ -300,7 +300,7 @@ def reversi_conjecture_shallow_easier(results: Results) -> Verdict:
     r = s1s2(game_of(results, "reversi"), (1, 2, 3, 4))
     nos = (1, 2, 3, 4)
     rho, p = spearman([DEPTH_LIMIT[n] for n in nos], [float(r[n]["S2"]) for n in nos])
-    return trend_tested(verdict(rho < 0, f"Spearman rho(depth limit, S2) = {rho:.2f} over bots "
+    return trend_tested(verdict(rho < 0, f"Spearman rho(depth limit, S2) = {fmt(rho, 2)} over bots "
                                 f"1-4 (limits inf, 20, 15, 8); S2: {show(r, 'S2', nos)}"),
                         rho, p, "Spearman rho (depth limit, S2; 4 bots cannot reach p < 0.05)",
                         len(nos), positive=False)
@@ -373,7 +373,7 @@ def reversi_s1_bots123_dissimilar(results: Results) -> Verdict:
     within, _ = within_vs_across(g, "S1", (1, 2, 3), ())
     s45 = pair(g, "S1", 4, 5)
     return verdict(max(within) < s45, f"S1 % among bots 1-3: "
-                   f"{', '.join(f'{x:.1f}' for x in within)}; bots 4-5: {s45:.1f}")
+                   f"{', '.join(f'{fmt(x)}' for x in within)}; bots 4-5: {fmt(s45)}")
 
 
 @check("reversi_s1_bots45_below_imitators")
@@ -388,8 +388,8 @@ def reversi_s1_bots45_below_imitators(results: Results) -> Verdict:
     r = s1s2(g, (4, 5))
     top = max(others, key=others.__getitem__)
     ok = s45 > others[top] and s45 < min(float(r[4]["S1"]), float(r[5]["S1"]))
-    return verdict(ok, f"S1 bots 4-5 {s45:.1f}, most alike other pair {top} "
-                   f"{others[top]:.1f}; imitators: {show(r, 'S1', (4, 5))}")
+    return verdict(ok, f"S1 bots 4-5 {fmt(s45)}, most alike other pair {top} "
+                   f"{fmt(others[top])}; imitators: {show(r, 'S1', (4, 5))}")
 
 
 S2_BOTS123_MIN = 52.0
@@ -404,9 +404,9 @@ def reversi_s2_bots123_close(results: Results) -> Verdict:
     g = game_of(results, "reversi")
     within, across = within_vs_across(g, "S2", (1, 2, 3), (4, 5))
     ok = min(within) >= S2_BOTS123_MIN and min(within) > max(across)
-    return verdict(ok, f"S2 % among bots 1-3: {', '.join(f'{x:.1f}' for x in within)} (the "
+    return verdict(ok, f"S2 % among bots 1-3: {', '.join(f'{fmt(x)}' for x in within)} (the "
                    f"thesis: {S2_BOTS123_MIN:g} or more); bots 1-3 with 4-5: "
-                   f"{', '.join(f'{x:.1f}' for x in across)}")
+                   f"{', '.join(f'{fmt(x)}' for x in across)}")
 
 
 @check("reversi_imitator_closest")
@@ -463,7 +463,7 @@ def reversi_random_harder(results: Results) -> Verdict:
 
     def each(classes: tuple[str, ...]) -> str:
         s = t[t["class"].isin(classes)]
-        return ", ".join(f"{b} {float(v):.1f}" for b, v in zip(s["bot"], s["S2"], strict=True))
+        return ", ".join(f"{b} {fmt(float(v))}" for b, v in zip(s["bot"], s["S2"], strict=True))
 
     return tested(verdict(ok, f"S2 % random: {each(rnd)}; deterministic: {each(det)}"
                           + (f"; out of order: {', '.join(bad)}" if bad else ""),
@@ -476,8 +476,9 @@ def conv_vs_mlp_same_size(results: Results) -> Verdict:
     gap = net_gap(game_of(results, "reversi"), "conv", "mlp2")
     ahead = int((gap > 0).sum())
     return paired_tested(verdict(float(gap.mean()) > 0 and ahead > len(gap) / 2,
-                                 f"CONV - MLP-2 val_acc: mean {gap.mean():+.2f} points, CONV "
-                                 f"ahead for {ahead} of {len(gap)} bots"), list(gap))
+                                 f"CONV - MLP-2 val_acc: mean "
+                                 f"{fmt(gap.mean(), 2, sign=True)} points, CONV ahead for "
+                                 f"{ahead} of {len(gap)} bots"), list(gap))
 
 
 def paired_tested(v: Verdict, diffs: list[float]) -> Verdict:

@@ -90,10 +90,10 @@ def families_ppg(results: Results, better: Collection[str] | None,
     m_hi, m_lo = float(np.mean([ppg[b] for b in hi])), float(np.mean([ppg[b] for b in lo]))
 
     def each(bots: list[str]) -> str:
-        return ", ".join(f"{b} {ppg[b]:.2f}" for b in bots)
+        return ", ".join(f"{b} {fmt(ppg[b], 2)}" for b in bots)
 
-    return m_hi, m_lo, (f"points per game of the originals: {name_hi} {m_hi:.2f} "
-                        f"({each(hi)}), {name_lo} {m_lo:.2f} ({each(lo)})")
+    return m_hi, m_lo, (f"points per game of the originals: {name_hi} {fmt(m_hi, 2)} "
+                        f"({each(hi)}), {name_lo} {fmt(m_lo, 2)} ({each(lo)})")
 
 
 @check("snake_expert_bots_weak")
@@ -144,8 +144,8 @@ def snake_baseline_range(results: Results) -> Verdict:
     b = t["baseline"].astype(float)
     inside = int(((b >= lo) & (b <= hi)).sum())
     ok = agrees(lo, float(b.min()), "percent") and agrees(hi, float(b.max()), "percent")
-    return verdict(ok, f"our baselines {b.min():.1f}-{b.max():.1f} % over {len(b)} bots against "
-                   f"the thesis's {lo:.1f}-{hi:.1f} % (each bound within 5 points agrees, as in "
+    return verdict(ok, f"our baselines {fmt(b.min())}-{fmt(b.max())} % over {len(b)} bots against "
+                   f"the thesis's {fmt(lo)}-{fmt(hi)} % (each bound within 5 points agrees, as in "
                    f"the numbers); {inside} of {len(b)} strictly inside")
 
 
@@ -188,7 +188,7 @@ def snake_rank_harder(results: Results) -> Verdict:
         raise Missing(f"snake: {len(acc)} bots with a ladder rank; the trend needs 5 or more")
     rho, p = spearman([float(ranks[b]) for b in acc["bot"]], list(acc["margin"]))
     holds = rho > 0 and p < 0.05
-    v = verdict(rho > 0, f"Spearman rho(ladder rank, val_acc - baseline) = {rho:.2f}, "
+    v = verdict(rho > 0, f"Spearman rho(ladder rank, val_acc - baseline) = {fmt(rho, 2)}, "
                 f"p = {p:.3g}, n = {len(acc)} bots", significant=holds)
     return trend_tested(v, rho, p, "Spearman rho (ladder rank, val_acc - baseline)", len(acc))
 

@@ -1,0 +1,61 @@
+"""The thesis's own tables, properly (issue 47, Deliver 3): the clustering run on them, the
+conclusions they do not support listed, their internal inconsistencies with both values; and
+numbers rounded one way, half away from zero."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from ime.thesis import conclusions as C
+from ime.thesis import report as RP
+from ime.thesis.checks.core import fmt, round_half_away
+from ime.thesis.own import inconsistencies, thesis_results
+
+
+def test_our_clustering_on_the_thesis_tables() -> None:
+    """Table 4.5 clustered as we cluster separates {3}, as 4.5.1 says; Table 5.7 separates
+    {3}, not the {5} of 5.5.1: that conclusion fails on the thesis's own numbers."""
+    own = thesis_results()
+    for game, apart in (("reversi", "rev3"), ("doudizhu", "ddz3")):
+        cl = own[game].tables["clusters.csv"].set_index("bot")["cluster_imitation"]
+        assert [b for b in cl.index if (cl == cl[b]).sum() == 1] == [apart]
+    assert C.run_check("reversi_cluster_mcts_apart", own).status == C.HOLDS
+    assert C.run_check("ddz_cluster_rule_apart", own).status == C.FAILS
+    assert C.run_check("personality_follows_algorithm", own).status == C.FAILS
+
+
+def test_inconsistencies_name_both_values() -> None:
+    """Table 4.6's IMBOT column against Table 4.5's S1; Table 4.8's dense ranks after its tie
+    at 7 (imit5 printed 8, its points rank 9; imit3 9 against 10)."""
+    inc = inconsistencies()
+    s1 = inc[inc["table"] == "Table 4.6"].set_index("what")
+    assert (s1.loc["S1 of bot 1's imitator", "value"],
+            s1.loc["S1 of bot 1's imitator", "other"]) == ("13.9", "74.8")
+    assert len(s1) == 5
+    ranks = inc[inc["table"] == "Table 4.8"]
+    assert list(ranks["value"]) == ["8", "9"] and list(ranks["other"]) == ["9", "10"]
+
+
+def test_the_section_lists_what_the_thesis_numbers_do_not_support() -> None:
+    concl = pd.DataFrame([
+        {"id": "a", "section": "4.5.1", "statement": "x", "verdict": C.FAILS,
+         "thesis_verdict": C.FAILS, "thesis_numbers": "clusters: bot 3 2"},
+        {"id": "b", "section": "4.5.1", "statement": "y", "verdict": C.FAILS,
+         "thesis_verdict": C.HOLDS, "thesis_numbers": ""}])
+    text = "\n".join(RP.own_tables_section(concl))
+    assert "### Conclusions the thesis's own tables do not support" in text
+    assert "| a | 4.5.1 | x | does not hold | clusters: bot 3 2 |" in text
+    assert "| b |" not in text
+    assert "| reversi | S1 of bot 1's imitator | Table 4.6 | 13.9 | Table 4.5 | 74.8 |" in text
+
+
+@pytest.mark.parametrize(("x", "nd", "out"), [(7.55, 1, "7.6"), (10.75, 1, "10.8"),
+                                              (-0.25, 1, "-0.3"), (2.675, 2, "2.68"),
+                                              (0.125, 2, "0.13")])
+def test_rounding_is_half_away_from_zero(x: float, nd: int, out: str) -> None:
+    """Python's format rounds the binary value (7.55 -> 7.5, 10.75 -> 10.8): one rule for
+    every number the report shows."""
+    assert fmt(x, nd) == out
+    assert round_half_away(x, nd) == float(out)
+    assert RP._num(x, nd) == out
