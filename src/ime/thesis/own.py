@@ -136,14 +136,43 @@ def own_clusters(s1s2: pd.DataFrame, cls: dict[int, str], k: int = 2) -> pd.Data
         ["bot", "class", "cluster_imitation"]]
 
 
+SNAKE_STRENGTH = 1000
+"""Fig 2.4's ladder ranks as tournament points: ``SNAKE_STRENGTH - rank`` over one game, so a
+family's mean points order families as their mean ladder ranks do (the thesis's 2.1.3 reads
+strength off that ladder)."""
+
+
+def _snake(numbers: pd.DataFrame) -> GameResults:
+    """What the thesis prints of its Snake bots (2.1.3): Fig 2.4's families and ladder ranks
+    (as a tournament of the originals, :data:`SNAKE_STRENGTH`) and Fig 2.7's two groups (as the
+    split, with no ``thesis_group``: the thesis's split against itself would test nothing).
+    Per-bot accuracies are only plotted, so no check that needs them can run here."""
+    n = numbers[numbers["game"] == "snake"]
+    f24 = n[(n["table"] == "Fig 2.4") & (n["metric"] == "ladder_rank")]
+    bots, tour = {}, []
+    for r in f24.itertuples():
+        k = int(r.subject)
+        algo = str(r.note).split()[0].partition("=")[2]
+        name = f"snk{k:02d}"
+        bots[name] = Bot(thesis=k, ladder_rank=int(r.value), family=algo)
+        tour.append({"bot": name, "type": "original", "imitates": "",
+                     "points": SNAKE_STRENGTH - float(r.value), "games": 1})
+    grp = n[(n["table"] == "Fig 2.7") & (n["metric"] == "group")]
+    split = pd.DataFrame([{"bot": f"snk{int(r.subject):02d}",
+                           "group": "harder" if int(r.value) == 1 else "easier"}
+                          for r in grp.itertuples()])
+    return GameResults("snake", {"tournament.csv": pd.DataFrame(tour),
+                                 "split_vs_thesis.csv": split}, bots, "")
+
+
 def thesis_results(numbers: pd.DataFrame | None = None) -> dict[str, GameResults]:
-    """Reversi's and Doudizhu's thesis tables as :class:`GameResults` (Snake's per-bot numbers
-    are only plotted in the thesis, so it has none)."""
+    """Reversi's and Doudizhu's thesis tables as :class:`GameResults`, and what Snake's figures
+    print (:func:`_snake`: its per-bot accuracies are only plotted)."""
     if numbers is None:
         from ime.thesis.reference import numbers as load
 
         numbers = load()
-    return {g: _game(numbers, g) for g in _TABLES}
+    return {**{g: _game(numbers, g) for g in _TABLES}, "snake": _snake(numbers)}
 
 
 def inconsistencies(numbers: pd.DataFrame | None = None) -> pd.DataFrame:

@@ -36,7 +36,7 @@ def conv_beats_mlp(results: Results) -> Verdict:
     parts = []
     if "reversi" in results:
         parts.append(conv_vs_mlp_same_size(results))
-    if "snake" in results:
+    if "snake" in results and results["snake"].get("imitation_accuracy.csv") is not None:
         acc = acc_table(results["snake"])
         conv = acc[acc["net"].str.contains("conv")].groupby("bot")["val_acc_mean"].mean()
         mlp = acc[acc["net"].str.contains("mlp")].groupby("bot")["val_acc_mean"].mean()
