@@ -74,3 +74,31 @@ def test_snake_figures_decide_the_family_conclusions() -> None:
     # cross-game checks still decide on the games whose tables the thesis prints
     assert C.run_check("difficulty_by_class", own).status != C.UNTESTABLE
     assert C.run_check("conv_beats_mlp", own).status != C.UNTESTABLE
+
+
+def test_the_summary_comes_first_and_names_rows_of_the_table() -> None:
+    """Deliver 5: scope, methodology with the protocol's differences, results in five lines,
+    easy / hard / not supported by the thesis's numbers, each conclusion named by its id."""
+    concl = pd.DataFrame([
+        {"id": "reversi_x", "section": "4.4.2", "verdict": C.HOLDS, "test": "z", "keys": "",
+         "thesis_verdict": C.HOLDS},
+        {"id": "ddz_y", "section": "5.5.1", "verdict": C.FAILS, "test": RP.NO_TEST, "keys": "",
+         "thesis_verdict": C.FAILS},
+        {"id": "ddz_z", "section": "5.4.2", "verdict": C.FAILS, "test": "z",
+         "keys": "held-out", "thesis_verdict": C.HOLDS},
+        {"id": "snake_w", "section": "2.1.3", "verdict": C.INCONCLUSIVE, "test": "z",
+         "keys": "", "thesis_verdict": C.UNTESTABLE}])
+    proto = pd.DataFrame([{"game": "reversi", "item": "split", "thesis": "9:1", "ours": "5-fold",
+                           "status": "different"}])
+    s = {"conclusions": 4, "numbers": 10, "protocol_same": 3, "protocol_different": 1,
+         "agree": 5, "measured": 10, "holds": 1, "fails": 2, "inconclusive": 1,
+         "untestable": 0}
+    text = "\n".join(RP.first_page(s, concl, proto, ["reversi", "doudizhu", "snake"], "quick"))
+    assert text.startswith("## Summary")
+    assert "reversi split (9:1 -> 5-fold)" in text and "(1 conclusions decided on them" in text
+    assert [x[:4] for x in text.splitlines() if x[:4] in ("  1.", "  2.", "  3.", "  4.",
+                                                            "  5.")] == \
+        ["  1.", "  2.", "  3.", "  4.", "  5."]
+    assert "**Easy** (hold, with a test deciding at 95 %): `reversi_x`." in text
+    assert "bear them out): `ddz_z`." in text
+    assert "see 'The thesis's own tables'): `ddz_y`." in text

@@ -350,6 +350,73 @@ def summary(nums: pd.DataFrame, concl: pd.DataFrame, proto: pd.DataFrame,
             "protocol_different": int((proto["status"] == PR.DIFFERENT).sum())}
 
 
+CHAPTERS = (("Snake (2.1.3)", ("2.",)), ("Reversi (ch. 4)", ("4.",)),
+            ("Doudizhu (ch. 5)", ("5.",)), ("across games (ch. 6)", ("6.",)))
+"""The report's summary lines per chapter: the sections whose conclusions each covers."""
+
+
+def _counts(c: pd.DataFrame) -> str:
+    """``a hold, b do not, c inconclusive, d untestable`` of conclusions ``c``."""
+    v = c["verdict"]
+    return (f"{int((v == C.HOLDS).sum())} hold, {int((v == C.FAILS).sum())} do not, "
+            f"{int((v == C.INCONCLUSIVE).sum())} inconclusive, "
+            f"{int((v == C.UNTESTABLE).sum())} untestable")
+
+
+def _ids(c: pd.DataFrame, most: int = 8) -> str:
+    """The conclusions' ids as a list a reader finds in the table below (``most`` named)."""
+    ids = [f"`{i}`" for i in c["id"]]
+    if not ids:
+        return "none"
+    return ", ".join(ids[:most]) + (f" and {len(ids) - most} more" if len(ids) > most else "")
+
+
+def first_page(s: Mapping[str, int], concl: pd.DataFrame, proto: pd.DataFrame,
+               covered: Sequence[str], scale: str) -> list[str]:
+    """The summary a reader takes in first, in the manner of the ML Reproducibility Challenge's
+    first page: scope, methodology (the protocol and where it differs), the results in five
+    lines, and what was easy, what was hard and what the thesis's own numbers do not support.
+    Generated from the same tables as the rest, so it cannot drift from them; each conclusion
+    named is a row of the Conclusions table."""
+    diff = proto[proto["status"] == PR.DIFFERENT] if "status" in proto.columns else proto[:0]
+    tv = concl.get("thesis_verdict", pd.Series("", index=concl.index))
+    tested = concl.get("test", pd.Series("", index=concl.index)) != NO_TEST
+    held = concl.get("keys", pd.Series("", index=concl.index)).fillna("") == "held-out"
+    easy = concl[(concl["verdict"] == C.HOLDS) & tested]
+    hard = concl[(concl["verdict"] == C.FAILS) & (tv == C.HOLDS)]
+    unsupported = concl[tv == C.FAILS]
+    lines = [
+        "## Summary", "",
+        f"- **Scope.** The thesis's experiments on {_and(list(covered))} at scale={scale}: its "
+        f"{s['conclusions']} stated conclusions, each a named check, and {s['numbers']} of its "
+        "printed numbers (each counted once), from our own bots, imitators and tournaments.",
+        f"- **Methodology.** The thesis's protocol ({s['protocol_same']} items as it states "
+        f"them, {s['protocol_different']} different: "
+        + ("; ".join(f"{r.game} {r.item} ({r.thesis} -> {r.ours})" for r in diff.itertuples())
+           or "none") + "). A comparison counts only when a test decides it at 95 % (z-tests "
+        "from the 95 % CIs, tournament outcome counts, rank correlations, sign-flip over "
+        "bots); S1/S2 on held-out keys first "
+        f"({int(held.sum())} conclusions decided on them, in-sample beside).",
+        "- **Results.**",
+        f"  1. Numbers: **{s['agree']} of {s['measured']}** measured agree with the thesis "
+        "within tolerance.",
+        f"  2. Conclusions: **{s['holds']} hold, {s['fails']} do not, {s['inconclusive']} "
+        f"inconclusive**, {s['untestable']} untestable.",
+    ]
+    for k, (name, prefixes) in enumerate(CHAPTERS[1:3], start=3):
+        c = concl[concl["section"].astype(str).str.startswith(prefixes)]
+        lines.append(f"  {k}. {name}: {_counts(c)}.")
+    rest = concl[concl["section"].astype(str).str.startswith(("2.", "6."))]
+    lines.append(f"  5. Snake (2.1.3) and across games (ch. 6): {_counts(rest)}.")
+    lines += [
+        f"- **Easy** (hold, with a test deciding at 95 %): {_ids(easy)}.",
+        f"- **Hard** (do not hold here though the thesis's own tables bear them out): "
+        f"{_ids(hard)}.",
+        f"- **Not supported by the thesis's own numbers** (the same check fails on its printed "
+        f"tables; see 'The thesis's own tables'): {_ids(unsupported, 20)}.", ""]
+    return lines
+
+
 def own_tables_section(concl: pd.DataFrame) -> list[str]:
     """The report's section on the thesis's own tables: the conclusions they do not support
     (the same check on the numbers the thesis printed, point estimates), those they cannot
@@ -425,7 +492,8 @@ def markdown(*, scale: str, rdirs: Mapping[str, str], command: str, nums: pd.Dat
         + ", ".join(f"`{d}/`" for d in rdirs.values())
         + f" and the thesis's numbers in `config/thesis/`. Commit `{commit}`{dirty}.", "",
         f"Rebuild: `{command}`", "",
-        "## Summary", "",
+        *first_page(s, concl, proto, covered, scale),
+        "## Counts", "",
         f"- **Numbers:** {s['numbers']} of the thesis's numbers compared, each once "
         f"({s['duplicates']} more rows repeat one of them: the baselines of Tables 4.4/5.6 and "
         "the IMBOT columns of Tables 4.6-4.7/5.8-5.9, marked 'duplicate of' and not counted); "
