@@ -172,3 +172,44 @@ def test_every_check_that_compares_carries_a_test(thesis) -> None:
         v = C.run_check(cid, thesis)
         assert v.status != C.UNTESTABLE, cid
         assert v.test and "n = " in v.test, cid
+
+
+def with_pair_cis(thesis: dict[str, GameResults], half: float) -> dict[str, GameResults]:
+    """``thesis`` with every pair of originals' S1/S2 given a 95 % CI of half-width ``half``
+    (and the imitators' too)."""
+    out = with_s2(thesis, "reversi", {}, half)
+
+    def fn(df: pd.DataFrame) -> pd.DataFrame:
+        for m in ("s1", "s2"):
+            df[f"{m}_lo"], df[f"{m}_hi"] = df[m] - half, df[m] + half
+        return df
+
+    edit(out, "reversi", "similarity_pairs.csv", fn)
+    return out
+
+
+@pytest.mark.parametrize(("half", "final"), [(6.0, C.INCONCLUSIVE), (0.3, C.HOLDS)])
+def test_pairs_of_originals_and_thresholds_are_tested(thesis, half: float, final: str) -> None:
+    """Table 4.7's S2 among bots 1-3 (52.9, 55.7, 58.4) above 52 % and above every pair with
+    bot 4 or 5 (at most 45.1): the 52.9 against the 52 % floor is inside ±6 points of noise,
+    decided at ±0.3."""
+    v = C.run_check("reversi_s2_bots123_close", with_pair_cis(thesis, half))
+    assert v.status == C.HOLDS and v.final == final
+    assert "52 %" in v.test or "comparisons" in v.test
+
+
+def test_imitator_closest_is_tested_against_each_original(thesis) -> None:
+    """Bots 1, 2, 4 and 5 each closer to their imitator than to any other original by S2: bot
+    2's margin over bot 3 is 0.5 points (58.9 against 58.4), noise even at ±1; with bot 2's
+    imitator at 80 the same CIs decide it."""
+    r = with_pair_cis(thesis, 1.0)
+    v = C.run_check("reversi_imitator_closest", r)
+    assert v.status == C.HOLDS and v.final == C.INCONCLUSIVE
+    assert "n = 4" in v.test
+
+    def fn(df: pd.DataFrame) -> pd.DataFrame:
+        df.loc[df["bot"] == "rev2", "IMBOT"] = 80.0
+        return df
+
+    edit(r, "reversi", "s2_pairwise.csv", fn)
+    assert C.run_check("reversi_imitator_closest", r).final == C.HOLDS

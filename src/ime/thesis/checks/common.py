@@ -146,11 +146,47 @@ def closest(results: Results, game: str, metric: str,
     return ok, f"{metric} %, {sum(ok)} of {len(ok)} bots: " + "; ".join(parts)
 
 
+def closest_cmps(g: GameResults, metric: str, exclude: tuple[int, ...] = ()) -> list[Cmp]:
+    """Per bot (but ``exclude``) and every other original: its imitator's ``metric`` (the
+    IMBOT column; its CI from s1s2_imitator.csv) above that original's (similarity_pairs.csv's
+    CI), each by :func:`ci_cmp`; a CI either table lacks is unknown spread."""
+    name = f"{metric.lower()}_pairwise.csv"
+    tab = table_of(g, name, "bot", "IMBOT").set_index("bot")
+    imit = g.get("s1s2_imitator.csv")
+    imit = imit.set_index("bot") if imit is not None else pd.DataFrame()
+    pairs = g.get("similarity_pairs.csv")
+    lo, hi = f"{metric.lower()}_lo", f"{metric.lower()}_hi"
+
+    def ci_imit(b: str) -> tuple[float | None, float | None]:
+        if b not in imit.index or f"{metric}_lo" not in imit.columns:
+            return None, None
+        return imit.loc[b, f"{metric}_lo"], imit.loc[b, f"{metric}_hi"]
+
+    def ci_pair(a: str, b: str) -> tuple[float | None, float | None]:
+        if pairs is None or lo not in pairs.columns:
+            return None, None
+        hit = pairs[((pairs["a"] == a) & (pairs["b"] == b)) | ((pairs["a"] == b)
+                                                               & (pairs["b"] == a))]
+        return (None, None) if hit.empty else (float(hit[lo].iloc[0]), float(hit[hi].iloc[0]))
+
+    out = []
+    for b in tab.index:
+        if g.thesis_no(b) in exclude:
+            continue
+        for o in tab.index:
+            if o != b and pd.notna(tab.loc[b, o]):
+                out.append(ci_cmp(f"{b}: imitator vs {o}", float(tab.loc[b, "IMBOT"]),
+                                  ci_imit(b), float(tab.loc[b, o]), ci_pair(b, o)))
+    return out
+
+
 def imitator_closest(results: Results, game: str, metric: str,
                      exclude: tuple[int, ...] = ()) -> Verdict:
     """Every bot (but ``exclude``) is closer to its imitator than to any other original."""
     ok, text = closest(results, game, metric, exclude)
-    return verdict(all(ok), text)
+    g = game_of(results, game)
+    return tested(verdict(all(ok), text), closest_cmps(g, metric, exclude), CI_Z_TEST,
+                  len(ok))
 
 
 def not_linear(results: Results, game: str) -> Verdict:

@@ -300,6 +300,26 @@ def pair(g: GameResults, metric: str, a: int, b: int) -> float:
     return float(hit[metric.lower()].iloc[0])
 
 
+def pair_ci(g: GameResults, metric: str, a: int, b: int) -> tuple[float | None, float | None]:
+    """The 95 % CI of :func:`pair` (None, None where similarity_pairs.csv has none)."""
+    t = table_of(g, "similarity_pairs.csv", "a", "b", metric.lower())
+    lo, hi = f"{metric.lower()}_lo", f"{metric.lower()}_hi"
+    ba, bb = g.bot_of(a), g.bot_of(b)
+    hit = t[((t["a"] == ba) & (t["b"] == bb)) | ((t["a"] == bb) & (t["b"] == ba))]
+    if hit.empty or lo not in t.columns or hi not in t.columns:
+        return None, None
+    return float(hit[lo].iloc[0]), float(hit[hi].iloc[0])
+
+
+def pairs_cmps(g: GameResults, metric: str, high: list[tuple[int, int]],
+               low: list[tuple[int, int]]) -> list[Cmp]:
+    """Every pair of originals in ``high`` more alike by ``metric`` than every pair in ``low``
+    (similarity_pairs.csv), each by :func:`ci_cmp`."""
+    return [ci_cmp(f"{h[0]}-{h[1]} vs {lo[0]}-{lo[1]}", pair(g, metric, *h),
+                   pair_ci(g, metric, *h), pair(g, metric, *lo), pair_ci(g, metric, *lo))
+            for h in high for lo in low]
+
+
 def acc_table(g: GameResults) -> pd.DataFrame:
     """imitation_accuracy.csv with the training and validation accuracy columns."""
     return table_of(g, "imitation_accuracy.csv", "bot", "net", "train_acc_mean",

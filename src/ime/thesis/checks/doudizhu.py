@@ -42,6 +42,8 @@ from ime.thesis.checks.core import (
     game_of,
     label,
     pair,
+    pair_ci,
+    pairs_cmps,
     se_of_ci,
     table_of,
     tested,
@@ -193,9 +195,14 @@ def ddz_s1_bots123_similar(results: Results) -> Verdict:
     within, across = within_vs_across(g, "S1", (1, 2, 3), (4, 5))
     across.append(pair(g, "S1", 4, 5))
     ok = min(within) >= S1_BOTS123_MIN and min(within) > max(across)
-    return verdict(ok, f"S1 % among bots 1-3: {', '.join(f'{fmt(x)}' for x in within)} (the "
-                   f"thesis: {S1_BOTS123_MIN:g} or more); pairs with 4 or 5: "
-                   f"{', '.join(f'{fmt(x)}' for x in across)}")
+    inner = [(1, 2), (1, 3), (2, 3)]
+    outer = [(a, b) for a in (1, 2, 3) for b in (4, 5)] + [(4, 5)]
+    cmps = pairs_cmps(g, "S1", inner, outer) + [
+        ci_cmp(f"{a}-{b} vs {S1_BOTS123_MIN:g} %", pair(g, "S1", a, b), pair_ci(g, "S1", a, b),
+               S1_BOTS123_MIN, None) for a, b in inner]
+    return tested(verdict(ok, f"S1 % among bots 1-3: {', '.join(f'{fmt(x)}' for x in within)} "
+                          f"(the thesis: {S1_BOTS123_MIN:g} or more); pairs with 4 or 5: "
+                          f"{', '.join(f'{fmt(x)}' for x in across)}"), cmps, CI_Z_TEST, 5)
 
 
 @check("ddz_imitator_closest_s2")
@@ -210,9 +217,8 @@ def ddz_imitator_closest_s2(results: Results) -> Verdict:
 def ddz_imitator_closest(results: Results) -> Verdict:
     """Tables 5.8/5.9: "不同 Bot 之间的相似度都不如与模仿 Bot 之间的相似度高": by both S1 and S2,
     every original is closer to its own imitator than to any other original."""
-    a = imitator_closest(results, "doudizhu", "S1")
-    b = imitator_closest(results, "doudizhu", "S2")
-    return verdict(a.status == HOLDS and b.status == HOLDS, f"{a.numbers} | {b.numbers}")
+    return all_of(imitator_closest(results, "doudizhu", "S1"),
+                  imitator_closest(results, "doudizhu", "S2"))
 
 
 @check("ddz_originals_ladder_order")

@@ -46,6 +46,8 @@ from ime.thesis.checks.core import (
     net_gap,
     not_a_result,
     pair,
+    pair_ci,
+    pairs_cmps,
     s1s2,
     show,
     sign_flip_p,
@@ -206,8 +208,16 @@ def reversi_bot2_s1_high_s2_low(results: Results) -> Verdict:
     r = s1s2(game_of(results, "reversi"), (1, 2, 3, 4, 5))
     s1 = {n: float(r[n]["S1"]) for n in r}
     s2 = sorted(r, key=lambda n: float(r[n]["S2"]))
-    return verdict(max(s1, key=s1.__getitem__) == 2 and s2[:2] == [3, 2],
-                   f"S1: {show(r, 'S1')}; S2: {show(r, 'S2')}")
+
+    def c(m: str, a: int, b: int) -> Cmp:
+        return ci_cmp(f"{m} bot {a} vs bot {b}", float(r[a][m]), (r[a].get(f"{m}_lo"),
+                                                                   r[a].get(f"{m}_hi")),
+                      float(r[b][m]), (r[b].get(f"{m}_lo"), r[b].get(f"{m}_hi")))
+
+    cmps = [c("S1", 2, n) for n in (1, 3, 4, 5)] + [c("S2", 2, 3)]
+    cmps += [c("S2", n, 2) for n in (1, 4, 5)]
+    return tested(verdict(max(s1, key=s1.__getitem__) == 2 and s2[:2] == [3, 2],
+                          f"S1: {show(r, 'S1')}; S2: {show(r, 'S2')}"), cmps, CI_Z_TEST, 5)
 
 
 def _s2_cmps(r: dict[int, pd.Series], low: tuple[int, ...],
@@ -372,8 +382,13 @@ def reversi_s1_bots123_dissimilar(results: Results) -> Verdict:
     g = game_of(results, "reversi")
     within, _ = within_vs_across(g, "S1", (1, 2, 3), ())
     s45 = pair(g, "S1", 4, 5)
-    return verdict(max(within) < s45, f"S1 % among bots 1-3: "
-                   f"{', '.join(f'{fmt(x)}' for x in within)}; bots 4-5: {fmt(s45)}")
+    return tested(verdict(max(within) < s45, f"S1 % among bots 1-3: "
+                          f"{', '.join(f'{fmt(x)}' for x in within)}; bots 4-5: {fmt(s45)}"),
+                  pairs_cmps(g, "S1", [(4, 5)], list(BOTS123_PAIRS)), CI_Z_TEST, 5)
+
+
+BOTS123_PAIRS = ((1, 2), (1, 3), (2, 3))
+"""The pairs among bots 1-3, in :func:`within_vs_across`'s order."""
 
 
 @check("reversi_s1_bots45_below_imitators")
@@ -388,8 +403,14 @@ def reversi_s1_bots45_below_imitators(results: Results) -> Verdict:
     r = s1s2(g, (4, 5))
     top = max(others, key=others.__getitem__)
     ok = s45 > others[top] and s45 < min(float(r[4]["S1"]), float(r[5]["S1"]))
-    return verdict(ok, f"S1 bots 4-5 {fmt(s45)}, most alike other pair {top} "
-                   f"{fmt(others[top])}; imitators: {show(r, 'S1', (4, 5))}")
+    cmps = pairs_cmps(g, "S1", [(4, 5)], [(a, b) for a in range(1, 6) for b in range(a + 1, 6)
+                                           if (a, b) != (4, 5)])
+    cmps += [ci_cmp(f"imitator {n} vs 4-5", float(r[n]["S1"]), (r[n].get("S1_lo"),
+                                                                  r[n].get("S1_hi")),
+                    s45, pair_ci(g, "S1", 4, 5)) for n in (4, 5)]
+    return tested(verdict(ok, f"S1 bots 4-5 {fmt(s45)}, most alike other pair {top} "
+                          f"{fmt(others[top])}; imitators: {show(r, 'S1', (4, 5))}"),
+                  cmps, CI_Z_TEST, 5)
 
 
 S2_BOTS123_MIN = 52.0
@@ -404,9 +425,12 @@ def reversi_s2_bots123_close(results: Results) -> Verdict:
     g = game_of(results, "reversi")
     within, across = within_vs_across(g, "S2", (1, 2, 3), (4, 5))
     ok = min(within) >= S2_BOTS123_MIN and min(within) > max(across)
-    return verdict(ok, f"S2 % among bots 1-3: {', '.join(f'{fmt(x)}' for x in within)} (the "
-                   f"thesis: {S2_BOTS123_MIN:g} or more); bots 1-3 with 4-5: "
-                   f"{', '.join(f'{fmt(x)}' for x in across)}")
+    cmps = pairs_cmps(g, "S2", list(BOTS123_PAIRS), [(a, b) for a in (1, 2, 3) for b in (4, 5)])
+    cmps += [ci_cmp(f"{a}-{b} vs {S2_BOTS123_MIN:g} %", pair(g, "S2", a, b),
+                    pair_ci(g, "S2", a, b), S2_BOTS123_MIN, None) for a, b in BOTS123_PAIRS]
+    return tested(verdict(ok, f"S2 % among bots 1-3: {', '.join(f'{fmt(x)}' for x in within)} "
+                          f"(the thesis: {S2_BOTS123_MIN:g} or more); bots 1-3 with 4-5: "
+                          f"{', '.join(f'{fmt(x)}' for x in across)}"), cmps, CI_Z_TEST, 5)
 
 
 @check("reversi_imitator_closest")
