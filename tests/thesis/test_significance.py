@@ -213,3 +213,37 @@ def test_imitator_closest_is_tested_against_each_original(thesis) -> None:
 
     edit(r, "reversi", "s2_pairwise.csv", fn)
     assert C.run_check("reversi_imitator_closest", r).final == C.HOLDS
+
+
+@pytest.mark.parametrize(("std", "final"), [(10.0, C.INCONCLUSIVE), (0.2, C.HOLDS)])
+def test_a_stated_threshold_is_tested_from_the_folds(thesis, std: float, final: str) -> None:
+    """"Every model above 75 %": the thesis's lowest is 83.5; a fold spread of 10 points over
+    5 folds cannot tell it from 75, one of 0.2 can."""
+    r = copy.copy(thesis)
+
+    def fn(df: pd.DataFrame) -> pd.DataFrame:
+        df["val_acc_std"], df["folds"] = std, 5
+        return df
+
+    edit(r, "reversi", "imitation_accuracy.csv", fn)
+    v = C.run_check("reversi_val_above_75", r)
+    assert v.status == C.HOLDS and v.final == final
+    assert "threshold" in v.test
+
+
+def test_a_majority_claim() -> None:
+    """"For most bots": decided when more than half are significant as stated; against when
+    at least half are significant against it."""
+    holds, fails = core.verdict(True, "x"), core.verdict(False, "x")
+    yes, no, noise = core.Cmp("a", 1.0, 0.01), core.Cmp("b", -1.0, 0.01), core.Cmp("c", 1, 0.4)
+    assert core.majority_tested(holds, [yes, yes, noise], "m", 3).final == C.HOLDS
+    assert core.majority_tested(holds, [yes, noise, noise], "m", 3).final == C.INCONCLUSIVE
+    assert core.majority_tested(fails, [no, no, yes, noise], "m", 4).final == C.FAILS
+    assert core.majority_tested(fails, [no, yes, noise], "m", 3).final == C.INCONCLUSIVE
+
+
+def test_sign_flip_beyond_16_items_is_seeded() -> None:
+    """22 Snake bots: 100,000 seeded random sign patterns, the same p every run."""
+    d = [0.5 * (-1) ** i + 0.1 for i in range(22)]
+    assert core.sign_flip_p(d) == core.sign_flip_p(d)
+    assert 0.0 < core.sign_flip_p(d) < 1.0

@@ -216,15 +216,21 @@ def trend_tested(v: Verdict, stat: float, p: float, name: str, n: int,
                    decided=decided)
 
 
-def sign_flip_p(diffs: list[float]) -> float:
-    """Two-sided p of an exact sign-flip permutation test of the mean of paired
-    differences (every one of the 2^n sign patterns; n is a handful of bots)."""
-    import itertools
-
+def sign_flip_p(diffs: list[float], draws: int = 100_000, seed: int = 0) -> float:
+    """Two-sided p of a sign-flip permutation test of the mean of paired differences: exact
+    (every one of the 2^n sign patterns) up to 16 items, else ``draws`` random patterns from a
+    seeded generator (so a report is reproducible). With n items the exact p cannot go below
+    2 / 2^n (0.0625 for five bots)."""
     d = np.asarray(diffs, dtype=float)
+    n = len(d)
     obs = abs(d.mean())
-    means = [abs((d * np.array(s)).mean()) for s in itertools.product((1, -1), repeat=len(d))]
-    return float(np.mean([m >= obs - 1e-12 for m in means]))
+    if n <= 16:
+        bits = (np.arange(2 ** n)[:, None] >> np.arange(n)) & 1
+        signs = 1 - 2 * bits
+    else:
+        signs = np.random.default_rng(seed).choice((-1, 1), size=(draws, n))
+    means = np.abs(signs @ d) / n
+    return float(np.mean(means >= obs - 1e-12))
 
 
 def ppg_se(row: Mapping[str, Any]) -> float | None:
@@ -318,6 +324,48 @@ def pairs_cmps(g: GameResults, metric: str, high: list[tuple[int, int]],
     return [ci_cmp(f"{h[0]}-{h[1]} vs {lo[0]}-{lo[1]}", pair(g, metric, *h),
                    pair_ci(g, metric, *h), pair(g, metric, *lo), pair_ci(g, metric, *lo))
             for h in high for lo in low]
+
+
+def fold_ci(mean: Any, std: Any, n: Any) -> tuple[float | None, float | None]:
+    """The 95 % t interval of a mean over ``n`` folds with standard deviation ``std`` (None,
+    None for one fold or no spread: unknown, as :func:`se_of_ci` reads it)."""
+    from scipy import stats
+
+    if any(x is None or pd.isna(x) for x in (mean, std, n)) or float(n) <= 1 or not std > 0:
+        return None, None
+    half = float(stats.t.ppf(0.975, float(n) - 1) * float(std) / math.sqrt(float(n)))
+    return float(mean) - half, float(mean) + half
+
+
+def threshold_cmps(acc: pd.DataFrame, col: str, threshold: float) -> list[Cmp]:
+    """Each row of an accuracy table: its ``col`` (``train_acc`` or ``val_acc``) above
+    ``threshold`` %, tested from its t interval over folds (``<col>_mean``, ``<col>_std``,
+    ``folds``)."""
+    return [ci_cmp(f"{r['bot']} {r['net']} {col} vs {threshold:g} %", float(r[f"{col}_mean"]),
+                   fold_ci(r[f"{col}_mean"], r.get(f"{col}_std"), r.get("folds")), threshold,
+                   None) for r in acc.to_dict("records")]
+
+
+FOLD_Z_TEST = ("two-sided z-test of each (bot, net) against the stated threshold (a constant) "
+               "from its 95 % t interval over folds (SE = half-width / 1.96)")
+
+
+def majority_tested(v: Verdict, cmps: list[Cmp], method: str, n: int) -> Verdict:
+    """``v`` for a claim about most of ``cmps`` (each one bot's comparison, signed as stated):
+    decided for holds when more than half are significant in the stated direction, for does
+    not hold when at least half are significant against it (so no majority can be left)."""
+    if v.status == UNTESTABLE or not cmps:
+        return v
+    k = len(cmps)
+    pro = sum(1 for c in cmps if c.p is not None and c.diff > 0 and c.p < ALPHA)
+    con = sum(1 for c in cmps if c.p is not None and c.diff <= 0 and c.p < ALPHA)
+    decided = pro > k / 2 if v.status == HOLDS else con >= k / 2
+    unknown = [c.what for c in cmps if c.p is None]
+    text = (f"{method}; n = {n}; a majority claim: {pro} of {k} significant as stated, {con} "
+            "against, at 5 % each")
+    if unknown:
+        text += "; " + SPREAD_UNKNOWN.format(what=", ".join(unknown))
+    return replace(v, test=text, n=n, decided=decided)
 
 
 def acc_table(g: GameResults) -> pd.DataFrame:

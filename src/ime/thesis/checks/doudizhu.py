@@ -17,6 +17,7 @@ from ime.thesis.checks.common import (
     below_originals,
     class_order_by_bot,
     closest,
+    closest_cmps,
     imitator_closest,
     imitators_in_order,
     imitators_trend,
@@ -39,8 +40,10 @@ from ime.thesis.checks.core import (
     ci_cmp,
     ci_text,
     fmt,
+    fold_ci,
     game_of,
     label,
+    majority_tested,
     pair,
     pair_ci,
     pairs_cmps,
@@ -92,10 +95,15 @@ def ddz_conv2_underfits(results: Results) -> Verdict:
     g = game_of(results, "doudizhu")
     acc = accuracy_by_bot(g, CONV2)
     below = acc[acc["val_acc"] < acc["baseline"]]
-    return verdict(len(below) > len(acc) / 2,
-                   f"CONV-2 val_acc below baseline for {len(below)} of {len(acc)} bots: "
-                   + ", ".join(f"{label(g, r.bot)} {fmt(r.val_acc)} vs {fmt(r.baseline)}"
-                               for r in acc.itertuples()))
+    cmps = [ci_cmp(f"{r.bot}", r.val_acc, (r.val_acc_lo, r.val_acc_hi), r.baseline, None)
+            for r in acc.itertuples()]
+    v = verdict(len(below) > len(acc) / 2,
+                f"CONV-2 val_acc below baseline for {len(below)} of {len(acc)} bots: "
+                + ", ".join(f"{label(g, r.bot)} {fmt(r.val_acc)} vs {fmt(r.baseline)}"
+                            for r in acc.itertuples()))
+    return majority_tested(v, [Cmp(c.what, -c.diff, c.p) for c in cmps],
+                           "two-sided z-test of each bot's CONV-2 validation accuracy against "
+                           "its baseline (a constant) from its t interval over folds", len(acc))
 
 
 # --- 5.4.2 similarity -------------------------------------------------------------------------
@@ -210,7 +218,22 @@ def ddz_imitator_closest_s2(results: Results) -> Verdict:
     """Table 5.9: "被模仿 Bot 与其模仿 Bot 的残局胜负相似度普遍高于与其他 Bot 的相似度": by S2,
     each bot is generally (for most bots) closer to its imitator than to the other originals."""
     ok, text = closest(results, "doudizhu", "S2")
-    return verdict(sum(ok) > len(ok) / 2, text)
+    g = game_of(results, "doudizhu")
+    per_bot: dict[str, list[Cmp]] = {}
+    for c in closest_cmps(g, "S2"):
+        per_bot.setdefault(c.what.split(":")[0], []).append(c)
+    cmps = []
+    for b, cs in per_bot.items():  # a bot's claim: its imitator above every other original
+        if all(c.p is not None and c.diff > 0 and c.p < 0.05 for c in cs):
+            cmps.append(Cmp(b, 1.0, 0.0))
+        else:
+            against = [c.p for c in cs if c.p is not None and c.diff <= 0]
+            cmps.append(Cmp(b, -1.0 if against else 0.0, min(against) * len(cs) if against
+                            else None))
+    return majority_tested(verdict(sum(ok) > len(ok) / 2, text), cmps,
+                           CI_Z_TEST + " (a bot counts as stated when its imitator is "
+                           "significantly above every other original, against when one "
+                           "original is significantly above it, Bonferroni)", len(cmps))
 
 
 @check("ddz_imitator_closest")
@@ -256,9 +279,21 @@ def ddz_params_matter(results: Results) -> Verdict:
         raise Missing("doudizhu: imitation_accuracy.csv needs ddz_conv1 and ddz_conv2")
     gap = wide[CONV1] - wide[CONV2]
     under = int((gap > 10).sum())
-    return verdict(under > len(gap) / 2, "train_acc % CONV-1 vs CONV-2: " + "; ".join(
+    rows = {(r["bot"], r["net"]): r for r in acc.to_dict("records")}
+    cmps = []
+    for b in wide.index:
+        c1, c2 = (rows.get((b, n), {}) for n in (CONV1, CONV2))
+        s1 = se_of_ci(*fold_ci(c1.get("train_acc_mean"), c1.get("train_acc_std"),
+                               c1.get("folds")))
+        s2 = se_of_ci(*fold_ci(c2.get("train_acc_mean"), c2.get("train_acc_std"),
+                               c2.get("folds")))
+        se = None if s1 is None or s2 is None else math.hypot(s1, s2)
+        cmps.append(Cmp(str(b), float(gap[b]) - 10.0, z_p(float(gap[b]) - 10.0, se)))
+    v = verdict(under > len(gap) / 2, "train_acc % CONV-1 vs CONV-2: " + "; ".join(
         f"{b} {fmt(float(wide.loc[b, CONV1]))} vs {fmt(float(wide.loc[b, CONV2]))}"
         for b in wide.index) + f"; CONV-2 >10 points below for {under} of {len(gap)} bots")
+    return majority_tested(v, cmps, "two-sided z-test of each bot's CONV-1 - CONV-2 training gap "
+                           "against 10 points from the nets' t intervals over folds", len(cmps))
 
 
 @check("ddz_simpler_rules_easier")

@@ -29,6 +29,7 @@ from ime.thesis.checks.common import (
 )
 from ime.thesis.checks.core import (
     CI_Z_TEST,
+    FOLD_Z_TEST,
     PPG_Z_TEST,
     Cmp,
     Missing,
@@ -54,6 +55,7 @@ from ime.thesis.checks.core import (
     spearman,
     table_of,
     tested,
+    threshold_cmps,
     trend_tested,
     verdict,
     z_p,
@@ -94,8 +96,9 @@ def reversi_train_acc_above_98(results: Results) -> Verdict:
     has a training accuracy above 98 %."""
     acc = acc_table(game_of(results, "reversi"))
     low = acc[acc["train_acc_mean"].astype(float) <= 98.0]
-    return verdict(low.empty, f"train_acc % min {fmt(acc['train_acc_mean'].min())} over "
-                   f"{len(acc)} (bot, net); {len(low)} at or below 98")
+    v = verdict(low.empty, f"train_acc % min {fmt(acc['train_acc_mean'].min())} over "
+                f"{len(acc)} (bot, net); {len(low)} at or below 98")
+    return tested(v, threshold_cmps(acc, "train_acc", 98.0), FOLD_Z_TEST, len(acc))
 
 
 FIT_ALIKE_POINTS = 2.0
@@ -130,10 +133,16 @@ def reversi_conv_best(results: Results) -> Verdict:
         raise Missing("reversi: imitation_accuracy.csv needs conv and another net")
     top = int((wide.idxmax(axis=1) == "conv").sum())
     means = wide.mean()
-    return verdict(means.idxmax() == "conv" and top > len(wide) / 2,
+    cmps = [Cmp(f"conv vs {n}", float((wide["conv"] - wide[n]).mean()),
+                sign_flip_p(list((wide["conv"] - wide[n]).astype(float))))
+            for n in wide.columns if n != "conv"]
+    return tested(verdict(means.idxmax() == "conv" and top > len(wide) / 2,
                    "mean val_acc % over bots: " + ", ".join(
                        f"{n} {fmt(float(v))}" for n, v in means.items())
-                   + f"; conv best for {top} of {len(wide)} bots")
+                   + f"; conv best for {top} of {len(wide)} bots"), cmps,
+                  "exact sign-flip permutation test of CONV's mean per-bot gap to each "
+                  f"other net (the bots are the items; with {len(wide)} bots p cannot go "
+                  f"below {fmt(min(1.0, 2 / 2 ** len(wide)), 3)})", len(wide))
 
 
 @check("reversi_val_above_75")
@@ -141,8 +150,9 @@ def reversi_val_above_75(results: Results) -> Verdict:
     """Table 4.4: "所有模型都达到了 75% 以上的验证准确率": every (bot, net) above 75 %."""
     acc = acc_table(game_of(results, "reversi"))
     low = acc[acc["val_acc_mean"].astype(float) <= 75.0]
-    return verdict(low.empty, f"val_acc % min {fmt(acc['val_acc_mean'].min())} over {len(acc)} "
-                   f"(bot, net); {len(low)} at or below 75")
+    v = verdict(low.empty, f"val_acc % min {fmt(acc['val_acc_mean'].min())} over {len(acc)} "
+                f"(bot, net); {len(low)} at or below 75")
+    return tested(v, threshold_cmps(acc, "val_acc", 75.0), FOLD_Z_TEST, len(acc))
 
 
 @check("reversi_beats_baseline")
@@ -510,8 +520,9 @@ def paired_tested(v: Verdict, diffs: list[float]) -> Verdict:
     the per-bot ``diffs`` (the bots are the items; folds' spread is not used)."""
     p = sign_flip_p(diffs)
     c = Cmp("mean per-bot gap", float(sum(diffs) / len(diffs)), p)
-    return tested(v, [c], "exact sign-flip permutation test of the mean per-bot gap",
-                  len(diffs))
+    return tested(v, [c], "sign-flip permutation test of the mean per-bot gap (exact up to 16 "
+                  f"bots, else 100,000 seeded draws; with {len(diffs)} bots p cannot go below "
+                  f"{fmt(min(1.0, 2 / 2 ** len(diffs)), 3)})", len(diffs))
 
 
 @check("reversi_conv_beats_mlp_same_size")
