@@ -146,8 +146,9 @@ def verdicts(results: Mapping[str, GameResults], listed: pd.DataFrame,
 
 
 NO_TEST = "no test (decided on the point estimates)"
-"""The test column of a check that carries none: a threshold, a cluster assignment, a
-majority, a closeness or a reading of the bots' code, decided on the point estimates."""
+"""The test column of a check that carries none: a cluster or split assignment, a closeness
+("differ little", "about 90 %"), a detail of the case study or a key's existence, decided on
+the point estimates."""
 
 
 S1S2_COLUMNS = ("S1", "S1_heldout", "S2", "S2_heldout")
@@ -507,8 +508,8 @@ def markdown(*, scale: str, rdirs: Mapping[str, str], command: str, nums: pd.Dat
         f"({s['holds_tested']} of them by a significance test at 95 %), "
         f"**{s['fails']} do not hold**, **{s['inconclusive']} inconclusive** (the data cannot "
         f"decide them at 95 %), {s['untestable']} cannot be tested on these results; "
-        f"{s['untested']} of the decided ones carry no test (a threshold, a cluster, a "
-        "majority or a closeness, decided on the point estimates).",
+        f"{s['untested']} of the decided ones carry no test (a cluster or split, a closeness, a "
+        "case-study detail, decided on the point estimates).",
         f"- **Protocol:** {s['protocol_same']} items as the thesis, "
         f"{s['protocol_different']} different (each with its reason below).", "",
         "## Conclusions", "",
