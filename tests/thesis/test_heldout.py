@@ -50,3 +50,21 @@ def test_duplicates_are_marked_and_counted_once() -> None:
     s = RP.summary(m, pd.DataFrame(columns=["verdict", "test"]),
                    pd.DataFrame(columns=["status"]))
     assert s["numbers"] == 2 and s["duplicates"] == 2 and s["agree"] == 1
+
+
+def test_clusters_are_drawn_again_on_heldout_keys() -> None:
+    """4.5.1's clusters by imitation similarity: in-sample bot 3 stands apart; with held-out
+    S1/S2 where bot 5 is the outlier, the clusters follow the held-out figures."""
+    r = copy.copy(thesis_results())
+
+    def fn(df: pd.DataFrame) -> pd.DataFrame:
+        df["S1_heldout"] = [70.0, 71.0, 72.0, 69.0, 20.0]
+        df["S2_heldout"] = [60.0, 61.0, 62.0, 59.0, 10.0]
+        return df
+
+    edit(r, "reversi", "s1s2_imitator.csv", fn)
+    held = RP.heldout_view(r)["reversi"].tables["clusters.csv"]
+    c = dict(zip(held["bot"], held["cluster_imitation"], strict=True))
+    assert c["rev5"] != c["rev1"] == c["rev2"] == c["rev3"] == c["rev4"]
+    assert C.run_check("reversi_cluster_mcts_apart", r).status == C.HOLDS  # in-sample
+    assert C.run_check("reversi_cluster_mcts_apart", RP.heldout_view(r)).status == C.FAILS

@@ -79,8 +79,9 @@ def heldout_view(results: Mapping[str, GameResults]) -> dict[str, GameResults]:
     """``results`` with the imitators' S1 and S2 (and their CIs) on held-out keys in place of
     the in-sample ones, wherever a game's ``s1s2_imitator.csv`` has them (keys from matches no
     training fold saw: in-sample figures can reflect memorised positions);
-    ``difficulty_by_class.csv``'s S2 follows the same bots. A game without held-out figures is
-    left as it is."""
+    ``difficulty_by_class.csv``'s S2 follows the same bots, and ``clusters.csv``'s clusters by
+    imitation similarity are drawn again from the held-out (S1, S2) by the pipeline's own
+    clustering, with as many clusters. A game without held-out figures is left as it is."""
     out = dict(results)
     for game, g in results.items():
         t = g.get("s1s2_imitator.csv")
@@ -101,6 +102,14 @@ def heldout_view(results: Mapping[str, GameResults]) -> dict[str, GameResults]:
                     d[f"S2{suf}"] = [by[f"S2{suf}"].get(b, x)
                                      for b, x in zip(d["bot"], d[f"S2{suf}"], strict=True)]
             tables["difficulty_by_class.csv"] = d
+        cl = g.get("clusters.csv")
+        if cl is not None and "cluster_imitation" in cl.columns and set(cl["bot"]) <= set(t["bot"]):
+            from ime.evaluate.clustering import cluster_points
+
+            pts = t.set_index("bot").loc[list(cl["bot"]), ["S1", "S2"]].astype(float)
+            if not pts.isna().to_numpy().any():
+                labels, _ = cluster_points(pts, int(cl["cluster_imitation"].nunique()))
+                tables["clusters.csv"] = cl.assign(cluster_imitation=list(labels["cluster"]))
         out[game] = replace(g, tables=tables)
     return out
 

@@ -30,6 +30,7 @@ from ime.thesis.checks.core import (
     FINAL_STATUSES,
     HOLDS,
     INCONCLUSIVE,
+    POINT_STATUSES,
     STATUSES,
     UNTESTABLE,
     CheckFn,
@@ -44,6 +45,6 @@ from ime.thesis.checks.core import (
 )
 
 __all__ = ["CHECKS", "CLASS_ORDER", "FAILS", "FINAL_STATUSES", "HOLDS", "INCONCLUSIVE",
-           "STATUSES", "UNTESTABLE", "CheckFn", "Missing", "Results", "Verdict",
+           "POINT_STATUSES", "STATUSES", "UNTESTABLE", "CheckFn", "Missing", "Results", "Verdict",
            "accuracy_by_bot", "check", "game_accuracy", "round_half_away",
            "run_check"]

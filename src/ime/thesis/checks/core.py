@@ -22,11 +22,15 @@ from ime.thesis.results import GameResults
 HOLDS = "holds"
 FAILS = "does not hold"
 UNTESTABLE = "cannot be tested"
-STATUSES = (HOLDS, FAILS, UNTESTABLE)
+POINT_STATUSES = (HOLDS, FAILS, UNTESTABLE)
+"""A check's verdict on the point estimates (:attr:`Verdict.status`)."""
 INCONCLUSIVE = "inconclusive"
 FINAL_STATUSES = (HOLDS, FAILS, INCONCLUSIVE, UNTESTABLE)
 """A report's verdicts: :attr:`Verdict.final`, where a comparison the data cannot decide at
 95 % is inconclusive whichever way its point estimates fall."""
+STATUSES = FINAL_STATUSES
+"""Every verdict a report's ``conclusions.csv`` can hold (the point statuses and
+inconclusive)."""
 ALPHA = 0.05
 
 
@@ -49,8 +53,9 @@ class Verdict:
     """Whether the test decides :attr:`status` at 95 % (None: the check carries no test)."""
 
     def __post_init__(self) -> None:
-        if self.status not in STATUSES:
-            raise ValueError(f"unknown verdict status {self.status!r}: one of {STATUSES}")
+        if self.status not in POINT_STATUSES:
+            raise ValueError(f"unknown verdict status {self.status!r}: one of "
+                             f"{POINT_STATUSES}")
 
     @property
     def final(self) -> str:
