@@ -68,3 +68,19 @@ def test_clusters_are_drawn_again_on_heldout_keys() -> None:
     assert c["rev5"] != c["rev1"] == c["rev2"] == c["rev3"] == c["rev4"]
     assert C.run_check("reversi_cluster_mcts_apart", r).status == C.HOLDS  # in-sample
     assert C.run_check("reversi_cluster_mcts_apart", RP.heldout_view(r)).status == C.FAILS
+
+
+def test_rows_the_thesis_contradicts_say_so() -> None:
+    """Table 4.8's imit5 (printed 8 after the tie at 7; its points rank it 9) and Table 4.6's
+    IMBOT of bot 1 (13.9, where Table 4.5 prints 74.8) carry both values in their note."""
+    nums = pd.DataFrame([
+        {"table": "Table 4.8", "game": "reversi", "subject": "imit5", "metric": "rank",
+         "note": ""},
+        {"table": "Table 4.6", "game": "reversi", "subject": "1-imit1", "metric": "S1",
+         "note": "x"},
+        {"table": "Table 4.8", "game": "reversi", "subject": "imit4", "metric": "rank",
+         "note": ""}])
+    notes = list(RP.note_inconsistencies(nums)["note"])
+    assert notes[0] == "the thesis ranks densely after its tie; by its own points the rank is 9"
+    assert notes[1] == "x; the thesis's Table 4.5 prints 74.8 for the same number"
+    assert notes[2] == ""

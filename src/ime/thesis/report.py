@@ -334,6 +334,29 @@ def mark_duplicates(nums: pd.DataFrame) -> pd.DataFrame:
     return nums.assign(duplicate_of=dup)
 
 
+def note_inconsistencies(nums: pd.DataFrame) -> pd.DataFrame:
+    """``nums`` with a note on each row whose thesis value its own tables contradict
+    (:func:`ime.thesis.own.inconsistencies`): Table 4.8's ranks after its tie are dense, so the
+    note gives the rank its points make; Table 4.6's IMBOT column, the S1 of Table 4.5."""
+    from ime.thesis.own import inconsistencies
+
+    inc = inconsistencies()
+    notes = list(nums["note"]) if "note" in nums.columns else [""] * len(nums)
+    for i, r in enumerate(nums.itertuples()):
+        subj = str(r.subject)
+        for x in inc[(inc["table"] == r.table) & (inc["game"] == r.game)].itertuples():
+            ranked = r.metric == "rank" and x.what.startswith(f"rank of {subj} ")
+            imbot = "-imit" in subj and x.what.startswith(
+                f"{r.metric} of bot {subj.split('-')[0]}'s")
+            if ranked or imbot:
+                add = (f"the thesis ranks densely after its tie; by its own points the rank is "
+                       f"{x.other}" if ranked else
+                       f"the thesis's {x.against} prints {x.other} for the same number")
+                old = notes[i]
+                notes[i] = f"{old}; {add}" if isinstance(old, str) and old else add
+    return nums.assign(note=notes)
+
+
 def summary(nums: pd.DataFrame, concl: pd.DataFrame, proto: pd.DataFrame,
             numbers_left_out: int = 0) -> dict[str, int]:
     """The counts of the report's summary (``numbers_left_out``: the thesis's numbers of the
@@ -649,7 +672,7 @@ def write(out_dir: str | Path, *, scale: str, results: Mapping[str, GameResults]
     nums = K.compare(numbers, results)
     dropped = nums["game"].isin(left_out)
     numbers_left_out = int(dropped.sum())
-    nums = mark_duplicates(nums[~dropped].reset_index(drop=True))
+    nums = note_inconsistencies(mark_duplicates(nums[~dropped].reset_index(drop=True)))
     concl = verdicts(results, reference.conclusions(), left_out)
     items = PR.load()
     proto = pd.concat([PR.compare(g, cfgs[g], scale, items.get(g, [])) for g in GAMES
