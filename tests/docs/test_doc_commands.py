@@ -100,7 +100,7 @@ DRY_RUN_FLAGS = {"--forcerun": "+", "-R": "+"}
 DROPPED_FLAGS = {"-j": 1, "--jobs": 1, "--cores": 1, "-c": 1, "-n": 0, "--dry-run": 0,
                  "-p": 0, "--printshellcmds": 0, "--profile": 1, "-s": 1, "--snakefile": 1,
                  "-d": 1, "--directory": 1, "--keep-going": 0, "-k": 0,
-                 "--logger": 1}  # --logger ime: the plugin (tests/workflow/test_snakemake_plugin.py)
+                 "--logger": 1}  # --logger ime (tests/workflow/test_snakemake_plugin.py)
 """Flags that only say how to run (checked by Snakemake's parser, which also loads a profile):
 left out of the dry run, which runs ``-s <copy>/Snakefile -d <copy>`` itself."""
 

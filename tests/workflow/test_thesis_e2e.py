@@ -33,10 +33,10 @@ def test_every_conclusion_has_a_verdict(run: Path) -> None:
     assert (concl["verdict"] != "cannot be tested").sum() >= 10
     md = (run / OUT / "reproduction.md").read_text()
     m = re.search(r"(\d+) stated by the thesis: \*\*(\d+) hold\*\*.*\*\*(\d+) do not hold\*\*, "
-                  r"(\d+) cannot be tested", md)
+                  r"\*\*(\d+) inconclusive\*\*.*?, (\d+) cannot be tested", md)
     assert m is not None, md[:2000]
-    total, holds, fails, untestable = map(int, m.groups())
-    assert total == len(concl) == holds + fails + untestable
+    total, holds, fails, inconclusive, untestable = map(int, m.groups())
+    assert total == len(concl) == holds + fails + inconclusive + untestable
     assert holds == int((concl["verdict"] == "holds").sum())
 
 
