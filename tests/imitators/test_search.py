@@ -8,8 +8,15 @@ import pytest
 from ime.games.reversi.bitboard import BLACK_START, PASS, WHITE_START
 from ime.games.reversi.solver import solve
 from ime.imitators.reversi_features import features, num_features
-from ime.imitators.reversi_search import TERMINAL, LinearSearch, SearchSettings, pick
-from ime.imitators.search_fit import choices, search_all
+from ime.imitators.reversi_search import (
+    DECIDE,
+    TERMINAL,
+    TIE_RULES,
+    LinearSearch,
+    SearchSettings,
+    pick,
+)
+from ime.imitators.search_fit import choices, predict, search_all
 from imitators.helpers import moves_of, play, random_positions
 
 
@@ -62,7 +69,9 @@ def test_deterministic() -> None:
     assert [again.choose(P, O) for P, O in positions] == first
     P = np.array([p for p, _ in positions], dtype=np.uint64)
     O = np.array([o for _, o in positions], dtype=np.uint64)
-    assert list(choices(search_all(P, O, w, s), s.tie)) == first
+    assert list(predict(w, s, P, O)) == first  # the batch path decides alike
+    fixed = SearchSettings(depth=3, phases=2)  # without a budget the window changes nothing
+    assert list(choices(search_all(P, O, w, fixed), fixed.tie)) == list(predict(w, fixed, P, O))
 
 
 def test_pv_leaf_features_are_the_value_gradient() -> None:
@@ -134,3 +143,35 @@ def test_settings_are_checked() -> None:
         SearchSettings(endgame_mode="maybe")
     with pytest.raises(ValueError):
         LinearSearch(np.zeros(3), SearchSettings())
+
+
+@pytest.mark.parametrize("depth", [2, 4])
+def test_narrowed_root_windows_give_the_same_answers(depth: int) -> None:
+    """DECIDE chooses what the full window chooses under every tie rule; the fit's window is
+    exact for the target's move and for every move within the margin of the best."""
+    w = np.random.default_rng(depth).normal(size=num_features(2))
+    search = LinearSearch(w, SearchSettings(depth=depth, phases=2))
+    positions = random_positions(25, seed=40 + depth) + random_positions(5, seed=6, with_pass=True)
+    for P, O in positions:
+        full = search.root(P, O)
+        dec = search.root(P, O, DECIDE)
+        assert full.exact.all()
+        for tie in TIE_RULES:
+            assert pick(dec.squares, dec.values, tie) == pick(full.squares, full.values, tie)
+        np.testing.assert_allclose(dec.values[dec.exact], full.values[dec.exact], rtol=1e-12)
+        assert (dec.values[~dec.exact] >= full.values[~dec.exact] - 1e-9).all()  # upper bounds
+    P = np.array([p for p, _ in positions], dtype=np.uint64)
+    O = np.array([o for _, o in positions], dtype=np.uint64)
+    targets = np.array([moves_of(p, o)[-1] for p, o in positions])
+    margin = 1.5
+    fitres = search_all(P, O, w, SearchSettings(depth=depth, phases=2), margin=margin,
+                        targets=targets)
+    ref = search_all(P, O, w, SearchSettings(depth=depth, phases=2))
+    assert ref.exact.all()
+    pos = np.repeat(np.arange(len(P)), np.diff(ref.offsets))
+    best = np.maximum.reduceat(ref.values, ref.offsets[:-1])[pos]
+    must = (ref.squares == targets[pos]) | (ref.values > best - margin + 1e-9)
+    assert fitres.exact[must].all()
+    np.testing.assert_allclose(fitres.values[fitres.exact], ref.values[fitres.exact],
+                               rtol=1e-12)
+    assert fitres.nodes.sum() < ref.nodes.sum()

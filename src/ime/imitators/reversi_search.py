@@ -8,8 +8,16 @@ in MMTO / comparison training).
 
 Search: negamax alpha-beta, fail-soft, on :func:`ime.imitators.reversi_features.evaluate`.
 
-* **Root**: every legal move is searched with a full window, so each root value is the exact
-  depth-limited minimax value of that move (independent of move ordering) and ties are real ties.
+* **Root**: every legal move gets a value. With a full window (``margin = FULL``, what
+  :meth:`LinearSearch.root` and the tests use) each is the exact depth-limited minimax value of
+  that move (independent of move ordering) and ties are real ties. Two narrower windows give the
+  same answers for less: to *decide* (``margin = DECIDE``), each move after the first is
+  searched with alpha just below the best so far, so only moves that could be best or tied get
+  exact values (the others fail low); to *fit* (``margin = m > 0``, the fitter's), the target's
+  move is searched first with a full window and the others with alpha ``m`` below the best so
+  far, so every move whose softmax weight is at least ``exp(-m)`` of the best's is exact and
+  the rest are upper bounds (flagged ``exact = False``). The root's moves are searched best
+  static evaluation first.
 * **Inside**: plain alpha-beta; at nodes with ``order_min`` or more plies left the children are
   searched best static evaluation first (ordering changes the node count, never a value).
 * **Passes** cost no depth (a pass is always followed by a move or the end). A finished game is
@@ -18,7 +26,10 @@ Search: negamax alpha-beta, fail-soft, on :func:`ime.imitators.reversi_features.
 * **Depth / node budget**: ``budget = 0`` searches exactly ``depth`` plies. ``budget > 0``
   deepens iteratively from 1 ply up to ``depth`` and keeps the last iteration that finished
   within ``budget`` nodes in all (iteration 1 always finishes). Nodes are counted, never time,
-  so a decision is a pure function of (position, weights, settings).
+  so a decision is a pure function of (position, weights, settings). The budget counts the
+  nodes of the search as run, and a narrower root window searches fewer: a decision
+  (:meth:`LinearSearch.choose`, :func:`ime.imitators.search_fit.predict`) counts the deciding
+  window's (the full window's where the exact endgame applies).
 * **Ties** (root values within ``TIE_EPS`` relative): ``first``/``last`` take the lowest/highest
   square ``y * 8 + x`` (row-major scan); ``first_col``/``last_col`` the same in column-major
   order (``x * 8 + y``), the two usual ways a bot enumerates a board.
@@ -45,6 +56,8 @@ U64 = np.uint64
 ZERO = U64(0)
 ONE = U64(1)
 INF = 1e30
+FULL = 1e30  # root margin: every move exact
+DECIDE = -1.0  # root margin: exact only where a move could be best or tied
 TERMINAL = 1e6
 TIE_EPS = 1e-9
 MAX_PLY = 128  # plies from the root, passes included
@@ -182,26 +195,58 @@ def _negamax(P, O, depth, alpha, beta, w, phases, buf, pv, pvlen, mv, key, ply, 
 
 @njit(cache=True)
 def _root_once(P, O, depth, w, phases, buf, pv, pvlen, mv, key, counters, budget, order_min,
-               out_sq, out_val, out_lp, out_lo, out_sign, out_term):
-    """Every root move searched ``depth`` plies with a full window; per move its value and its
-    PV leaf (the leaf's boards, the sign that turns the leaf's value into the root mover's, and
-    whether the leaf is a finished game). Returns the move count, or -1 when the budget ran out.
-    """
+               margin, target, out_sq, out_val, out_lp, out_lo, out_sign, out_term, out_exact):
+    """Every root move searched ``depth`` plies (window by ``margin``, see the module doc;
+    ``target``: the square searched first with a full window, -1 for none); per move, in square
+    order, its value, whether it is exact, and its PV leaf (the leaf's boards, the sign that
+    turns the leaf's value into the root mover's, and whether the leaf is a finished game).
+    Returns the move count, or -1 when the budget ran out."""
     moves = legal_moves_inline(P, O)
     n = 0
     while moves:
         sq = cttz(moves)
         moves &= moves - ONE
+        out_sq[n] = sq
+        n += 1
+    # search order: the target, then best static evaluation first (``key[0]``, ``mv[0]``)
+    for i in range(n):
+        sq = out_sq[i]
+        f = flips_inline(P, O, sq)
+        key[0, i] = -INF if sq == target else evaluate(O ^ f, P | f | (ONE << U64(sq)), w,
+                                                      phases, buf[0])
+        mv[0, i] = i
+    for i in range(1, n):  # insertion sort, ascending key (stable: square order on ties)
+        kv = key[0, i]
+        idx = mv[0, i]
+        j = i - 1
+        while j >= 0 and key[0, j] > kv:
+            key[0, j + 1] = key[0, j]
+            mv[0, j + 1] = mv[0, j]
+            j -= 1
+        key[0, j + 1] = kv
+        mv[0, j + 1] = idx
+    best = -INF
+    for r in range(n):
+        i = mv[0, r]
+        sq = out_sq[i]
         f = flips_inline(P, O, sq)
         cP = O ^ f
         cO = P | f | (ONE << U64(sq))
+        alpha = -INF
+        if r > 0 and margin < FULL:
+            if margin < 0.0:
+                alpha = best - 2.0 * TIE_EPS * max(1.0, abs(best))
+            else:
+                alpha = best - margin
         # every scalar typed explicitly: a literal argument (``1``) would compile a second
         # signature of the recursive kernel, and numba crashes reloading that from its cache
-        v = -_negamax(cP, cO, np.int64(depth - 1), np.float64(-INF), np.float64(INF), w, phases,
-                      buf, pv, pvlen, mv, key, np.int64(1), counters, np.int64(budget),
+        v = -_negamax(cP, cO, np.int64(depth - 1), np.float64(-INF), np.float64(-alpha), w,
+                      phases, buf, pv, pvlen, mv, key, np.int64(1), counters, np.int64(budget),
                       np.int64(order_min))
         if counters[1]:
             return -1
+        if v > best:
+            best = v
         # replay the child's PV to its leaf
         lp = cP
         lo = cO
@@ -217,35 +262,34 @@ def _root_once(P, O, depth, w, phases, buf, pv, pvlen, mv, key, counters, budget
                 tmp = lo ^ ff
                 lo = lp | ff | (ONE << U64(s))
                 lp = tmp
-        out_sq[n] = sq
-        out_val[n] = v
-        out_lp[n] = lp
-        out_lo[n] = lo
-        out_sign[n] = 1.0 if k % 2 == 1 else -1.0
-        out_term[n] = (legal_moves_inline(lp, lo) == ZERO) and (legal_moves_inline(lo, lp) == ZERO)
-        n += 1
+        out_val[i] = v
+        out_exact[i] = v > alpha
+        out_lp[i] = lp
+        out_lo[i] = lo
+        out_sign[i] = 1.0 if k % 2 == 1 else -1.0
+        out_term[i] = (legal_moves_inline(lp, lo) == ZERO) and (legal_moves_inline(lo, lp) == ZERO)
     return n
 
 
 @njit(cache=True)
-def _root(P, O, depth, w, phases, buf, pv, pvlen, mv, key, counters, budget, order_min,
-          out_sq, out_val, out_lp, out_lo, out_sign, out_term, tmp_sq, tmp_val, tmp_lp, tmp_lo,
-          tmp_sign, tmp_term):
+def _root(P, O, depth, w, phases, buf, pv, pvlen, mv, key, counters, budget, order_min, margin,
+          target, out_sq, out_val, out_lp, out_lo, out_sign, out_term, out_exact, tmp_sq,
+          tmp_val, tmp_lp, tmp_lo, tmp_sign, tmp_term, tmp_exact):
     """Fixed depth (``budget == 0``) or iterative deepening within ``budget`` nodes; returns
     (moves, depth reached, nodes)."""
     counters[0] = 0
     counters[1] = 0
     if budget == 0:
         n = _root_once(P, O, depth, w, phases, buf, pv, pvlen, mv, key, counters, np.int64(0),
-                       order_min,
-                       out_sq, out_val, out_lp, out_lo, out_sign, out_term)
+                       order_min, margin, target, out_sq, out_val, out_lp, out_lo, out_sign,
+                       out_term, out_exact)
         return n, depth, counters[0]
     n = 0
     reached = 0
     for d in range(1, depth + 1):
         m = _root_once(P, O, np.int64(d), w, phases, buf, pv, pvlen, mv, key, counters,
-                       np.int64(budget if d > 1 else 0), order_min,
-                       tmp_sq, tmp_val, tmp_lp, tmp_lo, tmp_sign, tmp_term)
+                       np.int64(budget if d > 1 else 0), order_min, margin, target,
+                       tmp_sq, tmp_val, tmp_lp, tmp_lo, tmp_sign, tmp_term, tmp_exact)
         if m < 0:
             break
         n = m
@@ -257,17 +301,18 @@ def _root(P, O, depth, w, phases, buf, pv, pvlen, mv, key, counters, budget, ord
             out_lo[i] = tmp_lo[i]
             out_sign[i] = tmp_sign[i]
             out_term[i] = tmp_term[i]
+            out_exact[i] = tmp_exact[i]
         if counters[0] >= budget:
             break
     return n, reached, counters[0]
 
 
 @njit(cache=True)
-def search_batch(Ps, Os, depth, w, phases, budget, order_min, offsets, out_sq, out_val, out_lp,
-                 out_lo, out_sign, out_term, nodes):
+def search_batch(Ps, Os, depth, w, phases, budget, order_min, margin, targets, offsets, out_sq,
+                 out_val, out_lp, out_lo, out_sign, out_term, out_exact, nodes):
     """:func:`_root` over many positions (the fit's inner loop): position ``i``'s moves land in
     rows ``offsets[i]:offsets[i + 1]`` of the ``out_*`` arrays (its legal moves, square order);
-    ``nodes[i]`` gets its node count."""
+    ``targets[i]`` is searched first (-1: none); ``nodes[i]`` gets its node count."""
     nf = w.shape[0]
     buf = np.zeros((MAX_PLY, nf), dtype=np.float64)
     pv = np.zeros((MAX_PLY, MAX_PLY), dtype=np.int64)
@@ -281,16 +326,19 @@ def search_batch(Ps, Os, depth, w, phases, budget, order_min, offsets, out_sq, o
     t_lo = np.zeros(MAX_MOVES, dtype=np.uint64)
     t_sign = np.zeros(MAX_MOVES, dtype=np.float64)
     t_term = np.zeros(MAX_MOVES, dtype=np.bool_)
+    t_exact = np.zeros(MAX_MOVES, dtype=np.bool_)
     r_sq = np.zeros(MAX_MOVES, dtype=np.int64)
     r_val = np.zeros(MAX_MOVES, dtype=np.float64)
     r_lp = np.zeros(MAX_MOVES, dtype=np.uint64)
     r_lo = np.zeros(MAX_MOVES, dtype=np.uint64)
     r_sign = np.zeros(MAX_MOVES, dtype=np.float64)
     r_term = np.zeros(MAX_MOVES, dtype=np.bool_)
+    r_exact = np.zeros(MAX_MOVES, dtype=np.bool_)
     for i in range(Ps.shape[0]):
         n, _, cnt = _root(Ps[i], Os[i], depth, w, phases, buf, pv, pvlen, mv, key, counters,
-                          budget, order_min, r_sq, r_val, r_lp, r_lo, r_sign, r_term,
-                          t_sq, t_val, t_lp, t_lo, t_sign, t_term)
+                          budget, order_min, margin, targets[i], r_sq, r_val, r_lp, r_lo,
+                          r_sign, r_term, r_exact, t_sq, t_val, t_lp, t_lo, t_sign, t_term,
+                          t_exact)
         nodes[i] = cnt
         o = offsets[i]
         for j in range(n):
@@ -300,6 +348,7 @@ def search_batch(Ps, Os, depth, w, phases, budget, order_min, offsets, out_sq, o
             out_lo[o + j] = r_lo[j]
             out_sign[o + j] = r_sign[j]
             out_term[o + j] = r_term[j]
+            out_exact[o + j] = r_exact[j]
 
 
 @njit(cache=True)
@@ -378,6 +427,7 @@ class RootResult:
     values: np.ndarray
     depth: int
     nodes: int
+    exact: np.ndarray  # bool per move: False for an upper bound (a narrowed window failed low)
 
 
 class LinearSearch:
@@ -391,19 +441,21 @@ class LinearSearch:
         self.w = w
         self.settings = settings
         self._ws = Workspace(settings.phases)
-        # the results and, apart, the iteration in progress (12 distinct arrays)
+        # the results and, apart, the iteration in progress (14 distinct arrays)
         self._out = [np.zeros(MAX_MOVES, dtype=t) for _ in range(2) for t in
-                     (np.int64, np.float64, np.uint64, np.uint64, np.float64, np.bool_)]
+                     (np.int64, np.float64, np.uint64, np.uint64, np.float64, np.bool_,
+                      np.bool_)]
 
-    def root(self, P: int, O: int) -> RootResult:
-        """Search the position (side to move owns ``P``); every legal move's value."""
+    def root(self, P: int, O: int, margin: float = FULL) -> RootResult:
+        """Search the position (side to move owns ``P``); every legal move's value (exact with
+        the default full window; ``margin``: see the module doc)."""
         s, ws = self.settings, self._ws
         n, reached, nodes = _root(U64(P), U64(O), np.int64(s.depth), self.w,
                                   np.int64(s.phases), ws.buf, ws.pv, ws.pvlen, ws.mv, ws.key,
                                   ws.counters, np.int64(s.budget), np.int64(s.order_min),
-                                  *self._out)
+                                  np.float64(margin), np.int64(-1), *self._out)
         return RootResult(self._out[0][:n].copy(), self._out[1][:n].copy(), int(reached),
-                          int(nodes))
+                          int(nodes), self._out[6][:n].copy())
 
     def choose(self, P: int, O: int) -> int:
         """The imitator's move in the position: a square, or ``PASS`` when there is none."""
@@ -412,8 +464,10 @@ class LinearSearch:
             return PASS
         s = self.settings
         allowed = None
+        margin = DECIDE
         if s.endgame and 64 - bin(int(P64) | int(O64)).count("1") <= s.endgame:
             allowed = endgame_moves(int(P64), int(O64), s.endgame_mode)
-        r = self.root(int(P64), int(O64))
+            margin = FULL  # the solver may rule out the search's best: compare the rest exactly
+        r = self.root(int(P64), int(O64), margin)
         return pick(r.squares, r.values, s.tie, allowed)
 

@@ -42,7 +42,9 @@ from ime.games.reversi.bitboard import PASS, legal_moves
 from ime.imitators.data import Decisions, empties
 from ime.imitators.reversi_features import feature_names, num_features
 from ime.imitators.reversi_search import (
+    DECIDE,
     ENDGAME_MODES,
+    FULL,
     MAX_MOVES,
     TIE_RULES,
     LinearSearch,
@@ -62,17 +64,21 @@ GAME = "reversi"
 @dataclass
 class FitConfig:
     """What the fit tries. ``depths``: search depths fitted in turn (each warm-started from the
-    previous); ``passes``: MMTO passes per depth above 1; ``inner_iters``: L-BFGS iterations per
-    pass; ``l2``: penalty on the scaled weights; ``phases``: evaluation phase counts tried;
+    previous); ``passes``: MMTO passes per depth above 1 (one number, or one per depth);
+    ``inner_iters``: L-BFGS iterations per pass; ``l2``: penalty on the scaled weights;
+    ``margin``: the fit's root window (moves valued more than this below the best are left out
+    of the loss: their softmax weight is below ``exp(-margin)``); ``phases``: evaluation phase
+    counts tried;
     ``ties``/``endgames``/``endgame_modes``/``budgets``: the selection grid (``endgames`` 0: no
     solve; ``budgets`` 0: fixed depth, else iterative deepening up to the depth within that many
     nodes); ``max_fit``: at most this many training positions per pass (a seeded subsample;
     None: all)."""
 
     depths: Sequence[int] = (1, 2, 3, 4)
-    passes: int = 3
+    passes: int | Sequence[int] = 3
     inner_iters: int = 40
     l2: float = 1e-4
+    margin: float = 12.0
     phases: Sequence[int] = (1, 2)
     ties: Sequence[str] = TIE_RULES
     endgames: Sequence[int] = (0, 8, 10, 12, 14)
@@ -93,6 +99,7 @@ class SearchResults:
     features: np.ndarray  # float64[M, K]: signed PV-leaf features (0 for finished games)
     terminal: np.ndarray  # bool[M]
     nodes: np.ndarray  # int64[N]
+    exact: np.ndarray  # bool[M]: False where a narrowed root window gave an upper bound
 
 
 def legal_offsets(P: np.ndarray, O: np.ndarray) -> np.ndarray:
@@ -108,9 +115,12 @@ def legal_offsets(P: np.ndarray, O: np.ndarray) -> np.ndarray:
 
 
 def search_all(P: np.ndarray, O: np.ndarray, w: np.ndarray, settings: SearchSettings,
-               offsets: np.ndarray | None = None) -> SearchResults:
+               offsets: np.ndarray | None = None, margin: float = FULL,
+               targets: np.ndarray | None = None) -> SearchResults:
     """Search every position with weights ``w`` (one compiled loop); every root move's value and
-    PV-leaf features."""
+    PV-leaf features. ``margin`` sets the root window (:mod:`ime.imitators.reversi_search`:
+    ``FULL``, ``DECIDE`` or a softmax margin); ``targets``: per position the move searched first
+    with a full window (the target's, when fitting)."""
     P = np.ascontiguousarray(P, dtype=np.uint64)
     O = np.ascontiguousarray(O, dtype=np.uint64)
     off = legal_offsets(P, O) if offsets is None else offsets
@@ -121,13 +131,16 @@ def search_all(P: np.ndarray, O: np.ndarray, w: np.ndarray, settings: SearchSett
     lo = np.zeros(m, dtype=np.uint64)
     sign = np.zeros(m, dtype=np.float64)
     term = np.zeros(m, dtype=np.bool_)
+    exact = np.zeros(m, dtype=np.bool_)
     nodes = np.zeros(len(P), dtype=np.int64)
     w = np.ascontiguousarray(w, dtype=np.float64)
+    tg = (np.full(len(P), -1, dtype=np.int64) if targets is None
+          else np.ascontiguousarray(targets, dtype=np.int64))
     search_batch(P, O, np.int64(settings.depth), w, np.int64(settings.phases),
-                 np.int64(settings.budget), np.int64(settings.order_min), off, sq, val, lp, lo,
-                 sign, term, nodes)
+                 np.int64(settings.budget), np.int64(settings.order_min), np.float64(margin), tg,
+                 off, sq, val, lp, lo, sign, term, exact, nodes)
     feats = leaf_features(lp, lo, sign, term, np.int64(settings.phases), np.int64(len(w)))
-    return SearchResults(off, sq, val, feats, term, nodes)
+    return SearchResults(off, sq, val, feats, term, nodes, exact)
 
 
 def choices(res: SearchResults, tie: str) -> np.ndarray:
@@ -186,17 +199,21 @@ class _Problem:
 
 
 def _problem(res: SearchResults, action: np.ndarray, scale: np.ndarray) -> _Problem:
+    """Rows with exact values (moves outside the fit's window carry a softmax weight below
+    ``exp(-margin)`` and are left out) of the positions with no finished game among them."""
     n = len(res.offsets) - 1
     pos_all = np.repeat(np.arange(n), np.diff(res.offsets))
+    rows = chosen_rows(res, action)
+    if not res.exact[rows].all():
+        raise ValueError("the target's move must be searched exactly (targets=)")
     has_term = np.zeros(n, dtype=bool)
-    np.logical_or.at(has_term, pos_all, res.terminal)
+    np.logical_or.at(has_term, pos_all, res.terminal & res.exact)
+    keep_rows = res.exact & ~has_term[pos_all]
     keep_pos = np.flatnonzero(~has_term)
-    keep_rows = ~has_term[pos_all]
     X = res.features[keep_rows] / scale
-    counts = np.diff(res.offsets)[keep_pos]
+    counts = np.bincount(pos_all[keep_rows], minlength=n)[keep_pos]
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
     pos = np.repeat(np.arange(len(keep_pos)), counts)
-    rows = chosen_rows(res, action)
     new_index = np.cumsum(keep_rows) - 1
     chosen = new_index[rows[keep_pos]]
     return _Problem(X, pos, starts, chosen, len(keep_pos))
@@ -274,11 +291,12 @@ class SearchImitator:
 def predict(w: np.ndarray, settings: SearchSettings, P: np.ndarray, O: np.ndarray) -> np.ndarray:
     """Moves for many positions (each must have a legal move): search, tie rule, and the exact
     endgame where ``settings.endgame`` allows."""
-    res = search_all(P, O, w, settings)
-    out = choices(res, settings.tie)
+    out = choices(search_all(P, O, w, settings, margin=DECIDE), settings.tie)
     if settings.endgame:
-        for i in np.flatnonzero(empties(P, O) <= settings.endgame):
-            out[i] = _endgame_pick(res, int(i), settings.tie,
+        end = np.flatnonzero(empties(P, O) <= settings.endgame)
+        full = search_all(P[end], O[end], w, settings)  # exact values for the solver's moves
+        for j, i in enumerate(end):
+            out[i] = _endgame_pick(full, j, settings.tie,
                                    endgame_moves(P[i], O[i], settings.endgame_mode))
     return out
 
@@ -316,12 +334,17 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
         k = num_features(phases)
         w = np.zeros(k)
         scale: np.ndarray | None = None
-        for depth in sorted(cfg.depths):
+        depths = sorted(cfg.depths)
+        per_depth = ([int(cfg.passes)] * len(depths) if isinstance(cfg.passes, int)
+                     else [int(x) for x in cfg.passes])
+        if len(per_depth) != len(depths):
+            raise ValueError(f"passes {cfg.passes} do not match depths {depths}")
+        for depth, n_passes in zip(depths, per_depth, strict=True):
             settings = SearchSettings(depth=depth, phases=phases, order_min=cfg.order_min)
-            passes = 1 if depth == 1 else cfg.passes
+            passes = 1 if depth == 1 else n_passes
             for it in range(passes):
                 ts = time.perf_counter()
-                res = search_all(P, O, w, settings, off)
+                res = search_all(P, O, w, settings, off, cfg.margin, A)
                 t_search = time.perf_counter() - ts
                 if scale is None:
                     keep = ~res.terminal
@@ -363,17 +386,20 @@ def _score_candidate(w: np.ndarray, settings: SearchSettings, select: Decisions,
     """The best (tie, endgame, endgame mode, budget) for weights ``w`` at ``settings``' depth,
     by agreement on the selection positions (``solved``: the solver's moves by (mode, row))."""
     best: dict[str, Any] = {"acc": -1.0}
+    end = np.flatnonzero(sel_empties <= max(cfg.endgames, default=0))
     for budget in cfg.budgets:
         s = SearchSettings(depth=settings.depth, budget=budget, phases=settings.phases,
                            order_min=settings.order_min)
-        res = search_all(select.P, select.O, w, s, sel_off)
+        res = search_all(select.P, select.O, w, s, sel_off, DECIDE)
+        full = search_all(select.P[end], select.O[end], w, s)
         for tie in cfg.ties:
             base = choices(res, tie)
             for endgame in cfg.endgames:
                 for mode in cfg.endgame_modes if endgame else cfg.endgame_modes[:1]:
                     pred = base.copy()
-                    for i in np.flatnonzero(sel_empties <= endgame) if endgame else ():
-                        pred[i] = _endgame_pick(res, int(i), tie, solved[(mode, int(i))])
+                    for j, i in enumerate(end):
+                        if sel_empties[i] <= endgame:
+                            pred[i] = _endgame_pick(full, j, tie, solved[(mode, int(i))])
                     acc = float(np.mean(pred == select.action)) * 100
                     if acc > best["acc"] + 1e-12:
                         best = {"acc": acc, "tie": tie, "endgame": int(endgame),
