@@ -58,6 +58,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budgets", type=_ints, default=(0,))
     ap.add_argument("--passes", type=_ints, default=(3,),
                     help="MMTO passes per depth: one number, or one per depth")
+    ap.add_argument("--patience", type=int, default=None,
+                    help="stop deepening after this many depths without a better selection "
+                         "agreement")
     ap.add_argument("--max-fit", type=int, default=None,
                     help="at most this many fit positions per pass (seeded subsample)")
     ap.add_argument("--net", type=Path, action="append", default=[],
@@ -76,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     inner = Split("kfold", 5, 0.0, args.seed + 1).indices(train.match_id, 0)
     fit_rows, sel_rows = train.subset(inner[0]), train.subset(inner[1])
     cfg = FitConfig(depths=args.depths, phases=args.phases, endgames=args.endgames,
-                    budgets=args.budgets, max_fit=args.max_fit,
+                    budgets=args.budgets, max_fit=args.max_fit, patience=args.patience,
                     passes=args.passes[0] if len(args.passes) == 1 else args.passes,
                     endgame_modes=tuple(args.endgame_modes.split(",")))
     print(f"{args.dataset} fold {args.fold}: {len(fit_rows)} fit rows, {len(sel_rows)} selection "

@@ -86,3 +86,17 @@ def test_unseen_positions_are_deduplicated() -> None:
     assert list(u.rows) == [1]  # c once
     assert u.seen_share == pytest.approx(40.0)
     assert u.conflicting == 1  # c played two ways
+
+
+def test_patience_stops_deepening() -> None:
+    positions = random_positions(160, seed=5, min_ply=2, max_ply=40)
+    moves = [LinearSearch(hidden_weights(positions), SearchSettings()).choose(P, O)
+             for P, O in positions]
+    train, select = decisions(positions[:120], moves[:120], "t"), decisions(
+        positions[120:], moves[120:], "s")
+    base = {"depths": (1, 2, 3), "phases": (1,), "passes": 1, "endgames": (0,),
+            "ties": ("first",)}
+    every = fit(train, select, FitConfig(**base))
+    assert sorted({g["depth"] for g in every.summary["grid"]}) == [1, 2, 3]
+    none_better = fit(train, select, FitConfig(**base, patience=0))
+    assert {g["depth"] for g in none_better.summary["grid"]} == {1}

@@ -63,16 +63,18 @@ GAME = "reversi"
 
 @dataclass
 class FitConfig:
-    """What the fit tries. ``depths``: search depths fitted in turn (each warm-started from the
-    previous); ``passes``: MMTO passes per depth above 1 (one number, or one per depth);
-    ``inner_iters``: L-BFGS iterations per pass; ``l2``: penalty on the scaled weights;
-    ``margin``: the fit's root window (moves valued more than this below the best are left out
-    of the loss: their softmax weight is below ``exp(-margin)``); ``phases``: evaluation phase
-    counts tried;
+    """What the fit tries.
+
+    ``depths``: search depths fitted in turn (each warm-started from the previous); ``passes``:
+    MMTO passes per depth above 1 (one number, or one per depth); ``inner_iters``: L-BFGS
+    iterations per pass; ``l2``: penalty on the scaled weights; ``margin``: the fit's root window
+    (moves valued more than this below the best are left out of the loss: their softmax weight
+    is below ``exp(-margin)``); ``phases``: evaluation phase counts tried;
     ``ties``/``endgames``/``endgame_modes``/``budgets``: the selection grid (``endgames`` 0: no
     solve; ``budgets`` 0: fixed depth, else iterative deepening up to the depth within that many
-    nodes); ``max_fit``: at most this many training positions per pass (a seeded subsample;
-    None: all)."""
+    nodes); ``patience``: stop deepening after this many depths in a row without a better
+    selection agreement (None: fit every depth); ``max_fit``: at most this many training
+    positions per pass (a seeded subsample; None: all)."""
 
     depths: Sequence[int] = (1, 2, 3, 4)
     passes: int | Sequence[int] = 3
@@ -85,6 +87,7 @@ class FitConfig:
     endgame_modes: Sequence[str] = ENDGAME_MODES
     budgets: Sequence[int] = (0,)
     order_min: int = 2
+    patience: int | None = None
     max_fit: int | None = None
     seed: int = 0
 
@@ -339,7 +342,13 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
                      else [int(x) for x in cfg.passes])
         if len(per_depth) != len(depths):
             raise ValueError(f"passes {cfg.passes} do not match depths {depths}")
+        best_acc, stale = -1.0, 0
         for depth, n_passes in zip(depths, per_depth, strict=True):
+            if cfg.patience is not None and best_acc >= 0 and stale >= cfg.patience:
+                say(f"phases={phases}: no better selection agreement for {stale} depths; "
+                    f"depth {depth} and above not fitted")
+                break
+            depth_best = -1.0
             settings = SearchSettings(depth=depth, phases=phases, order_min=cfg.order_min)
             passes = 1 if depth == 1 else n_passes
             for it in range(passes):
@@ -359,11 +368,14 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
                             train_acc_before=train_acc, search_s=t_search,
                             mean_nodes=float(res.nodes.mean()))
                 candidates.append(cand)
+                depth_best = max(depth_best, cand["acc"])
                 say(f"phases={phases} depth={depth} pass={it}: train acc (before step) "
                     f"{train_acc:.2f}%, select acc {cand['acc']:.2f}% "
                     f"({cand['tie']}, endgame {cand['endgame']} {cand['endgame_mode']}, "
                     f"budget {cand['budget']}), "
                     f"search {t_search:.1f}s, {cand['mean_nodes']:.0f} nodes/position")
+            stale = 0 if depth_best > best_acc else stale + 1
+            best_acc = max(best_acc, depth_best)
     best = max(candidates, key=lambda c: (round(c["acc"], 9), -c["depth"], -c["phases"],
                                           -c["pass_"]))
     settings = SearchSettings(depth=best["depth"], budget=best["budget"], tie=best["tie"],
