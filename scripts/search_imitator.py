@@ -61,6 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--patience", type=int, default=None,
                     help="stop deepening after this many depths without a better selection "
                          "agreement")
+    ap.add_argument("--pass-patience", type=int, default=None,
+                    help="at one depth, stop the passes once this many in a row did not raise "
+                         "the selection agreement")
     ap.add_argument("--max-fit", type=int, default=None,
                     help="at most this many fit positions per pass (seeded subsample)")
     ap.add_argument("--net", type=Path, action="append", default=[],
@@ -80,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     fit_rows, sel_rows = train.subset(inner[0]), train.subset(inner[1])
     cfg = FitConfig(depths=args.depths, phases=args.phases, endgames=args.endgames,
                     budgets=args.budgets, max_fit=args.max_fit, patience=args.patience,
+                    pass_patience=args.pass_patience,
                     passes=args.passes[0] if len(args.passes) == 1 else args.passes,
                     endgame_modes=tuple(args.endgame_modes.split(",")))
     print(f"{args.dataset} fold {args.fold}: {len(fit_rows)} fit rows, {len(sel_rows)} selection "

@@ -100,3 +100,9 @@ def test_patience_stops_deepening() -> None:
     assert sorted({g["depth"] for g in every.summary["grid"]}) == [1, 2, 3]
     none_better = fit(train, select, FitConfig(**base, patience=0))
     assert {g["depth"] for g in none_better.summary["grid"]} == {1}
+    one_pass = fit(train, select, FitConfig(**{**base, "passes": 6}, pass_patience=0))
+    assert [g["pass_"] for g in one_pass.summary["grid"]] == [0, 0, 0]
+    some = fit(train, select, FitConfig(**{**base, "passes": 6}, pass_patience=1))
+    for depth in (2, 3):  # stops after the first pass that did not raise the depth's best
+        accs = [g["acc"] for g in some.summary["grid"] if g["depth"] == depth]
+        assert len(accs) == 6 or accs[-1] <= max(accs[:-1])

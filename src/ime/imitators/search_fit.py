@@ -73,7 +73,9 @@ class FitConfig:
     ``ties``/``endgames``/``endgame_modes``/``budgets``: the selection grid (``endgames`` 0: no
     solve; ``budgets`` 0: fixed depth, else iterative deepening up to the depth within that many
     nodes); ``patience``: stop deepening after this many depths in a row without a better
-    selection agreement (None: fit every depth); ``max_fit``: at most this many training
+    selection agreement (None: fit every depth); ``pass_patience``: at one depth, stop the passes
+    once this many in a row did not raise its selection agreement (``passes`` is then the
+    most); ``max_fit``: at most this many training
     positions per pass (a seeded subsample; None: all)."""
 
     depths: Sequence[int] = (1, 2, 3, 4)
@@ -88,6 +90,7 @@ class FitConfig:
     budgets: Sequence[int] = (0,)
     order_min: int = 2
     patience: int | None = None
+    pass_patience: int | None = None
     max_fit: int | None = None
     seed: int = 0
 
@@ -351,7 +354,10 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
             depth_best = -1.0
             settings = SearchSettings(depth=depth, phases=phases, order_min=cfg.order_min)
             passes = 1 if depth == 1 else n_passes
+            since_better = 0
             for it in range(passes):
+                if it > 0 and cfg.pass_patience is not None and since_better >= cfg.pass_patience:
+                    break
                 ts = time.perf_counter()
                 res = search_all(P, O, w, settings, off, cfg.margin, A)
                 t_search = time.perf_counter() - ts
@@ -368,6 +374,7 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
                             train_acc_before=train_acc, search_s=t_search,
                             mean_nodes=float(res.nodes.mean()))
                 candidates.append(cand)
+                since_better = 0 if cand["acc"] > depth_best else since_better + 1
                 depth_best = max(depth_best, cand["acc"])
                 say(f"phases={phases} depth={depth} pass={it}: train acc (before step) "
                     f"{train_acc:.2f}%, select acc {cand['acc']:.2f}% "
