@@ -31,7 +31,6 @@ def decisions(positions: list[tuple[int, int]], moves: list[int], tag: str) -> D
                      np.array([f"{tag}{i // 20}" for i in range(len(moves))], dtype=object))
 
 
-@pytest.mark.slow
 def test_fit_reproduces_a_synthetic_search_target() -> None:
     positions = random_positions(1500, seed=460, min_ply=2, max_ply=48)
     target = LinearSearch(hidden_weights(positions), SearchSettings(depth=2, tie="last"))
