@@ -100,7 +100,7 @@ def test_a_real_run_is_parsed_and_projected(tmp_path: Path) -> None:
             shell: "cat {input} > {output}"
     """))
     (tmp_path / "burn.py").write_text(
-        "import time\nt = time.process_time()\nwhile time.process_time() - t < 1.5:\n    pass\n")
+        "import time\nt = time.process_time()\nwhile time.process_time() - t < 3.0:\n    pass\n")
     run = subprocess.run([sys.executable, "-m", "snakemake", "-j1"], cwd=tmp_path,
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-2000:]
@@ -117,7 +117,9 @@ def test_a_real_run_is_parsed_and_projected(tmp_path: Path) -> None:
     join, = by_rule["join"]
     assert join.priority == 5 and {jobs[d].rule for d in join.deps} == {"burn"}
     assert len(join.deps) == 2
-    assert all(1.2 < j.cpu_s < 3.0 for j in by_rule["burn"])  # measured process CPU
+    # Snakemake samples a job's CPU about once a second, so its figure can miss the last second
+    # (more when a loaded machine starves the sampler): 3 s burned reads as 1.5-4.5 s.
+    assert all(1.5 < j.cpu_s < 4.5 for j in by_rule["burn"]), [j.cpu_s for j in by_rule["burn"]]
 
     one = pc.project(jobs, pc.Machine(cores=1))
     two = pc.project(jobs, pc.Machine(cores=2))
