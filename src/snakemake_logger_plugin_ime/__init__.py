@@ -21,6 +21,7 @@ step, ``<UTC time> <done> <total> <percent>``, appended to ``--logger-ime-path``
 import functools
 import os
 import re
+import shlex
 import sys
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -59,6 +60,17 @@ def refused_message(entries: list[str]) -> str:
         + "\n(targets go before --config; docs/usage.md)"))
 
 
+def targets_message(entries: list[str], targets: list[str]) -> str:
+    """IME's message for targets written after ``--config`` (which takes every word after it)."""
+    from ime.workflow.errors import config_exit
+
+    kept = [e for e in entries if e not in targets]
+    return str(config_exit(
+        f"--config {' '.join(entries)}: {', '.join(targets)} is no name=value entry: --config "
+        "takes every word after it, so targets go before it:\n    snakemake ... "
+        + " ".join([*targets, "--config", *(shlex.quote(e) for e in kept)])))
+
+
 def _wrap_parse_config() -> None:
     try:
         import snakemake.cli as cli
@@ -75,6 +87,10 @@ def _wrap_parse_config() -> None:
         except ValueError:
             if refused_entries(entries):
                 print(refused_message(list(entries)), file=sys.stderr)
+                raise SystemExit(1) from None
+            targets = [e for e in entries or [] if "=" not in e]
+            if targets:  # `--config overrides=[...] results/x.csv`: --config took the target
+                print(targets_message(list(entries), targets), file=sys.stderr)
                 raise SystemExit(1) from None
             raise
 

@@ -150,6 +150,10 @@ class GamePlugin:
     results: Mapping[str, ResultHook] = field(default_factory=dict)
     tools: GameTools = field(default_factory=GameTools)
     docs: str = ""
+    imitators: Mapping[str, str] = field(default_factory=dict)
+    """Imitator families the game offers beside the policy nets: family name (a ``kind`` of
+    ``config/net/``, e.g. ``search``) -> ``"module:attribute"`` of its
+    :class:`ime.imitators.family.ImitatorFamily`, imported only when used."""
 
     @property
     def name(self) -> str:

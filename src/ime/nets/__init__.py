@@ -105,6 +105,10 @@ def build_net(
     """
     sizes = head_sizes(num_actions)
     kind = config.get("kind")
+    from ime.imitators.family import build_imitator, is_family
+
+    if is_family(config):  # an imitator family's fitted module (ime.imitators.family)
+        return build_imitator(config)  # type: ignore[return-value]
     if kind == "branches":  # separate nets over plane slices (ime.nets.branches)
         from ime.nets.branches import build_branches
 

@@ -53,6 +53,7 @@ from tqdm.auto import tqdm
 
 from ime.core.registry import get_encoder
 from ime.core.seeding import derive_seed
+from ime.imitators.family import fit_member, is_family
 from ime.nets import MaskedPolicyNet, MultiHeadPolicyNet, build_net
 from ime.train.augment import Symmetries
 from ime.train.folds import Split
@@ -142,9 +143,13 @@ def train_bots(jobs: Mapping[str, tuple[str | Path, Sequence[Member]]],
     groups: dict[str, list[int]] = {}
     alone: list[int] = []
     runs: list[_Run] = []
+    families: list[tuple[str, Member]] = []  # imitator families: fitted, not trained here
     for bot, (_, members) in jobs.items():
         splits: dict[int, TensorData] = {}
         for mem in members:
+            if is_family(mem.net_config):
+                families.append((bot, mem))
+                continue
             if mem.fold not in splits:
                 splits[mem.fold] = _shifted(split_fold(base, arrs[bot], mem.fold, split),
                                             offsets[bot])
@@ -176,10 +181,13 @@ def train_bots(jobs: Mapping[str, tuple[str | Path, Sequence[Member]]],
                             metrics_path=r.member.metrics_path, threads=threads,
                             progress=progress)
     assert all(m is not None for m in out)
-    result: dict[str, list[dict[str, Any]]] = {bot: [] for bot in jobs}
-    for r, m in zip(runs, out, strict=True):
-        result[r.bot].append(m)  # type: ignore[arg-type]
-    return result
+    by_member: dict[int, dict[str, Any]] = {
+        id(r.member): m for r, m in zip(runs, out, strict=True)}  # type: ignore[misc]
+    for bot, mem in families:
+        by_member[id(mem)] = fit_member(jobs[bot][0], mem.net_config, mem.fold,
+                                        mem.checkpoint_path, mem.metrics_path, train_cfg,
+                                        bot=bot)
+    return {bot: [by_member[id(mem)] for mem in members] for bot, (_, members) in jobs.items()}
 
 
 def _concat(datas: Mapping[str, TensorData]) -> tuple[TensorData, dict[str, int]]:

@@ -354,7 +354,15 @@ class WorkflowIndex:
         return self.results[rdir]
 
     def table_nets(self, v: Variant) -> list[str]:
-        return list(v.cfg["train"]["nets"])
+        """Table 4.4's nets: ``train.nets``, and the imitators' own when it is an imitator
+        family (``imitator=search``: its rows beside the nets they are compared with)."""
+        from ime.imitators.family import is_family
+
+        nets = list(v.cfg["train"]["nets"])
+        own = v.cfg["evaluate"]["imitator"]["net"]
+        if own not in nets and is_family(v.cfg["nets"][own]):
+            nets.append(own)
+        return nets
 
     def metrics_paths(self, v: Variant, nets: Sequence[str] | None = None) -> list[str]:
         nets = list(nets) if nets is not None else self.table_nets(v)

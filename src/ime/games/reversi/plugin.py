@@ -58,4 +58,5 @@ PLUGIN = register_game(GamePlugin(
     },
     tools=TOOLS,
     docs="docs/zoo.md",
+    imitators={"search": "ime.imitators.reversi_family:FAMILY"},
 ))

@@ -34,12 +34,52 @@ class Branch(Section):
         return self
 
 
+class SearchFit(Section):
+    """``kind: search``: how a search imitator is fitted (:mod:`ime.imitators.search_fit`,
+    docs/imitators.md). Every list is tried; the selection fold chooses."""
+
+    depths: Annotated[list[PositiveInt], Field(min_length=1)]
+    """Search depths fitted in turn, each warm-started from the previous."""
+    passes: PositiveInt | Annotated[list[PositiveInt], Field(min_length=1)]
+    """MMTO passes per depth above 1: one number, or one per depth."""
+    patience: PositiveInt | None
+    """Stop deepening after this many depths without a better selection agreement."""
+    pass_patience: PositiveInt | None
+    """At one depth, stop its passes after this many without a better selection agreement."""
+    phases: Annotated[list[Literal[1, 2]], Field(min_length=1)]
+    """Evaluation phase counts tried (2: a tapered opening/endgame evaluation)."""
+    ties: Annotated[list[Literal["first", "last", "first_col", "last_col"]], Field(min_length=1)]
+    endgames: Annotated[list[NonNegativeInt], Field(min_length=1)]
+    """Exact-solve thresholds in empty squares tried (0: never solve)."""
+    endgame_modes: Annotated[list[Literal["exact", "wld"]], Field(min_length=1)]
+    budgets: Annotated[list[NonNegativeInt], Field(min_length=1)]
+    """Node budgets tried (0: fixed depth; else iterative deepening within that many nodes)."""
+    max_fit: PositiveInt | None
+    """At most this many fit positions per pass (a seeded subsample; null: all)."""
+    inner_iters: PositiveInt
+    l2: float = Field(ge=0)
+    margin: float = Field(gt=0)
+    order_min: PositiveInt
+    select_share: float = Field(gt=0, lt=1)
+    """Share of the fold's training matches held out of the fit to choose the settings."""
+
+    @model_validator(mode="after")
+    def _passes_fit(self) -> SearchFit:
+        if isinstance(self.passes, list) and len(self.passes) != len(self.depths):
+            raise ValueError(f"passes {self.passes} needs one entry per depth {self.depths}")
+        return self
+
+
 class Net(Section):
     name: str
-    kind: Literal["mlp", "conv", "resnet", "branches"]
+    kind: Literal["mlp", "conv", "resnet", "branches", "search"]
+    """A policy net's architecture, or ``search``: an imitator family fitted instead of trained
+    (:mod:`ime.imitators.family`; the game must offer it)."""
+    search: SearchFit | None = None
+    """kind: search only: the fit's settings."""
     branches: Annotated[list[Branch], Field(min_length=1)] | None = None
     """branches only: the branches, in head order."""
-    hidden: list[PositiveInt]
+    hidden: list[PositiveInt] = []
     channels: Annotated[list[PositiveInt], Field(min_length=1)] | None = None
     """conv only: the convolutions' output channels."""
     kernel: int | None = Field(default=None, ge=1)
@@ -62,12 +102,19 @@ class Net(Section):
     thesis_params: int | list[int] | None = None
     """The parameter count the thesis lists (Table 4.3), for comparison; a branches net lists
     one per branch (Table 5.5)."""
-    init_std: float | None = Field(gt=0)
-    mask_input: bool
-    dropout: float = Field(ge=0, lt=1)
+    init_std: float | None = Field(default=None, gt=0)
+    mask_input: bool = False
+    dropout: float = Field(default=0.0, ge=0, lt=1)
 
     @model_validator(mode="after")
     def _kind_fits(self) -> Net:
+        if (self.kind == "search") != (self.search is not None):
+            raise ValueError("kind: search needs a search: section, and only it takes one")
+        if self.kind == "search":
+            if self.hidden or self.channels or self.mask_input or self.dropout:
+                raise ValueError("a search imitator has no hidden layers, channels, "
+                                 "mask_input or dropout")
+            return self
         if self.kind == "branches":
             if not self.branches:
                 raise ValueError("a branches net needs branches: a non-empty list")

@@ -1,0 +1,132 @@
+"""Imitator families as plug-ins: what the train stage calls for an imitator that is not a net.
+
+Why: the pipeline's imitators were policy nets, built by :func:`ime.nets.build_net` and trained
+by :mod:`ime.train.ensemble`. A *family* (issue 46) is another way to make an imitator from the
+same decisions, e.g. a search whose evaluation is fitted to the target's moves
+(:mod:`ime.imitators.reversi_family`). It is selected like a net (``config/net/<name>.yaml``
+with ``kind: <family>``, or the ``imitator=<family>`` config group), trained by the same rule
+into the same model folders (``fold<k>.pt`` and ``fold<k>.json`` per fold, the same fold
+split), and loaded back as a module with the nets' call signature
+``model(planes[N, C, H, W], mask[N, A]) -> masked logits[N, A]``, so every downstream stage
+(Table 4.4, S1/S2 in-sample and held-out, tournaments, the reports) uses it unchanged.
+
+A game offers a family through its plug-in (``GamePlugin.imitators``: family name -> the
+``"module:attribute"`` of an :class:`ImitatorFamily`); no stage names a game. A family learns
+only from the rows it is given: never from a bot's config or code (tests/imitators/
+test_no_zoo.py).
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+import torch
+from torch import nn
+
+from ime.core.seeding import derive_seed
+from ime.train.folds import Split
+
+log = logging.getLogger("ime.train")
+
+FAMILY_KINDS = ("search",)
+"""``kind`` values of ``config/net/`` that name an imitator family rather than a net."""
+
+
+class ImitatorFamily(Protocol):
+    """What a game's family provides."""
+
+    def fit(self, planes: np.ndarray, actions: np.ndarray, fit_rows: np.ndarray,
+            select_rows: np.ndarray, config: Mapping[str, Any], *, seed: int,
+            say: Callable[[str], None]) -> nn.Module:
+        """A fitted imitator module from the dataset's rows ``fit_rows`` (its evaluation) and
+        ``select_rows`` (matches held out of the fit, which choose its settings)."""
+
+    def build(self, config: Mapping[str, Any]) -> nn.Module:
+        """The module of a saved imitator from its fitted ``config`` (weights come from the
+        checkpoint's state dict)."""
+
+
+def is_family(config: Mapping[str, Any]) -> bool:
+    """Whether a ``config/net/`` entry names an imitator family (not a policy net)."""
+    return str(config.get("kind")) in FAMILY_KINDS
+
+
+def get_family(game: str, kind: str) -> ImitatorFamily:
+    """The game's implementation of family ``kind``; a clear error when it has none."""
+    from ime.core.registry import get_plugin
+
+    plugin = get_plugin(game)
+    where = dict(plugin.imitators).get(kind)
+    if where is None:
+        offered = sorted(plugin.imitators) or ["none"]
+        raise ValueError(f"game {game!r} has no {kind!r} imitator family (its families: "
+                         f"{', '.join(offered)}; the policy nets work for every game); "
+                         f"choose imitator=policy or a net")
+    module, _, attr = where.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def build_imitator(config: Mapping[str, Any]) -> nn.Module:
+    """A saved family imitator's module (:func:`ime.nets.build_net` for ``kind: <family>``);
+    its fitted config names its game."""
+    game = config.get("game")
+    if not game:
+        raise ValueError(f"a {config.get('kind')!r} imitator's config names no game: it is "
+                         f"built by fitting (the train stage), not from config/net/")
+    return get_family(str(game), str(config["kind"])).build(config)
+
+
+def select_split(match_ids: np.ndarray, train_rows: np.ndarray, share: float,
+                 seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The fold's training rows split again by match into (fit rows, selection rows): about
+    ``share`` of its matches choose the settings (at least one match; none with one match)."""
+    ids = np.asarray(match_ids)[train_rows]
+    k = max(2, int(round(1.0 / share))) if share > 0 else 0
+    if k == 0 or len(set(ids.tolist())) < 2:
+        return train_rows, train_rows[:0]
+    fit_local, sel_local = Split("kfold", k, 0.0, seed).indices(ids, 0)
+    return train_rows[np.sort(fit_local)], train_rows[np.sort(sel_local)]
+
+
+def fit_member(dataset_path: str | Path, net_config: Mapping[str, Any], fold: int,
+               checkpoint_path: str | Path, metrics_path: str | Path,
+               train_cfg: Mapping[str, Any], *, bot: str) -> dict[str, Any]:
+    """Fit fold ``fold`` of a family imitator and write its checkpoint and metrics JSON with the
+    nets' own code (:func:`ime.train.loop.write_fold`: the same split, the same accuracy
+    columns), so Table 4.4 and every later stage read it as they read a net's."""
+    from ime.train.loop import load_dataset, split_fold, write_fold
+
+    split = Split.of(train_cfg)
+    device = torch.device("cpu")  # the searches run on the CPU (numba)
+    data, arr = load_dataset(dataset_path, device)
+    data = split_fold(data, arr, fold, split)
+    family = get_family(data.game, str(net_config["kind"]))
+    name = str(net_config.get("name", net_config["kind"]))
+    settings = dict(net_config.get("search") or {})
+    run_seed = derive_seed("train", split.seed, bot, name, fold)
+    train_rows = data.train_idx.cpu().numpy()
+    fit_rows, select_rows = select_split(arr.match_id, train_rows,
+                                         float(settings.get("select_share", 0.2)), run_seed)
+    planes = data.planes.cpu().numpy()
+    actions = data.action.cpu().numpy()
+
+    def say(line: str) -> None:
+        log.info("%s %s fold %d: %s", bot, name, fold, line)
+
+    say(f"fitting on {len(fit_rows)} rows, choosing settings on {len(select_rows)} rows of "
+        f"held-out training matches")
+    t0 = time.perf_counter()
+    model = family.fit(planes, actions, fit_rows, select_rows, {**settings, "name": name},
+                       seed=run_seed, say=say)
+    fit_s = time.perf_counter() - t0
+    timing = {"device": "cpu", "threads": 1, "train_seconds": fit_s,
+              "samples": int(len(fit_rows))}
+    return write_fold(model, data, bot=bot, net_config=net_config, train_cfg=train_cfg,
+                      fold=fold, history=[], best_epoch=0, timing=timing,
+                      checkpoint_path=checkpoint_path, metrics_path=metrics_path)

@@ -1,0 +1,119 @@
+"""Reversi's ``search`` imitator family: the fitted alpha-beta of :mod:`ime.imitators.search_fit`
+as a module the pipeline trains, saves, loads and plays like a policy net.
+
+Why a module: every downstream stage calls an imitator as ``model(planes, mask) -> logits``
+(:class:`ime.bots.imitator.ImitatorBot`, :func:`ime.train.loop.evaluate`). The dataset's planes
+are already from the side to move's view (plane 0 its discs, plane 1 the opponent's), which is
+the whole position a Reversi search needs, so the module turns planes back into the engine's
+bitboards (:func:`ime.imitators.data.planes_to_bitboards`), runs the search with its fitted
+weights and settings, and returns logits that put the search's move first: ``0`` for it,
+``-CHOICE_GAP`` for every other legal move, the nets' mask value for illegal ones. An ensemble of
+folds (``evaluate.imitator.fold: ensemble``, the mean of the folds' softmax) is then a vote of
+the folds' moves (a tied vote: the lowest square, as the nets' argmax).
+
+The fit's knobs are ``config/net/search.yaml``'s ``search:`` section (docs/imitators.md); the
+fitted settings and the fit's selection grid are saved in the checkpoint's net config, the
+weights as its state dict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from ime.imitators.data import Decisions, planes_to_bitboards
+from ime.imitators.reversi_features import feature_names, num_features
+from ime.imitators.reversi_search import SearchSettings
+from ime.imitators.search_fit import FitConfig, fit, predict
+
+CHOICE_GAP = 20.0
+"""Logit distance between the search's move and the other legal moves (softmax ~1 - 1e-8)."""
+
+FIT_KEYS = ("depths", "passes", "patience", "pass_patience", "phases", "ties", "endgames",
+            "endgame_modes", "budgets", "max_fit", "inner_iters", "l2", "margin", "order_min")
+"""Keys of ``net.search`` that go to :class:`ime.imitators.search_fit.FitConfig` (the rest, e.g.
+``select_share``, are the train stage's)."""
+
+
+class ReversiSearchPolicy(nn.Module):
+    """A fitted Reversi search imitator with the nets' call signature."""
+
+    def __init__(self, config: Mapping[str, Any]):
+        super().__init__()
+        self.config = dict(config)
+        self.name = str(config.get("name", "search"))
+        self.settings = SearchSettings(**dict(config["settings"]))
+        k = num_features(self.settings.phases)
+        # a parameter (not a buffer) so that Table 4.4's parameter count shows the fitted weights
+        self.weights = nn.Parameter(torch.zeros(k, dtype=torch.float64), requires_grad=True)
+
+    def moves(self, planes: np.ndarray) -> np.ndarray:
+        """The search's move for each position given as ``[N, 2, 8, 8]`` planes (each must have a
+        legal move)."""
+        P, O = planes_to_bitboards(np.asarray(planes).round().astype(np.uint8))
+        w = self.weights.detach().cpu().numpy().astype(np.float64)
+        return predict(w, self.settings, P, O)
+
+    def forward(self, planes: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        legal = mask > 0
+        out = torch.full(mask.shape, -1.0e9, dtype=torch.float32, device=mask.device)
+        rows = torch.nonzero(legal.any(dim=1)).flatten()
+        if len(rows) == 0:
+            return out
+        chosen = torch.as_tensor(self.moves(planes[rows].detach().cpu().numpy()),
+                                 device=mask.device)
+        if not bool(legal[rows, chosen].all()):
+            bad = int(rows[~legal[rows, chosen]][0])
+            raise RuntimeError(f"search imitator: row {bad}'s move is not in the encoder's "
+                               f"legal mask (planes and mask disagree)")
+        out[rows] = torch.where(legal[rows], torch.tensor(-CHOICE_GAP), torch.tensor(-1.0e9))
+        out[rows, chosen] = 0.0
+        return out
+
+
+def _decisions(planes: np.ndarray, actions: np.ndarray, rows: np.ndarray) -> Decisions:
+    P, O = planes_to_bitboards(np.asarray(planes[rows]).round().astype(np.uint8))
+    return Decisions(P, O, np.asarray(actions[rows], dtype=np.int64),
+                     np.zeros(len(rows), dtype=object))
+
+
+class ReversiSearchFamily:
+    """:class:`ime.imitators.family.ImitatorFamily` for Reversi."""
+
+    def fit(self, planes: np.ndarray, actions: np.ndarray, fit_rows: np.ndarray,
+            select_rows: np.ndarray, config: Mapping[str, Any], *, seed: int,
+            say: Callable[[str], None]) -> nn.Module:
+        if tuple(planes.shape[1:]) != (2, 8, 8):
+            raise ValueError(f"Reversi's search imitator reads [N, 2, 8, 8] planes, got "
+                             f"{tuple(planes.shape[1:])}")
+        unknown = sorted(set(config) - set(FIT_KEYS) - {"name", "select_share"})
+        if unknown:
+            raise ValueError(f"net.search: unknown keys {unknown} (known: "
+                             f"{', '.join(FIT_KEYS + ('select_share',))})")
+        kw = {k: config[k] for k in FIT_KEYS if config.get(k) is not None}
+        for k in ("depths", "phases", "ties", "endgames", "endgame_modes", "budgets"):
+            if k in kw:
+                kw[k] = tuple(kw[k])
+        if "passes" in kw and not isinstance(kw["passes"], int):
+            kw["passes"] = tuple(int(x) for x in kw["passes"])
+        train = _decisions(planes, actions, fit_rows)
+        select = _decisions(planes, actions, select_rows if len(select_rows) else fit_rows)
+        imitator = fit(train, select, FitConfig(**kw, seed=seed), log=say)
+        summary = {k: v for k, v in imitator.summary.items() if k != "fit_seconds"}
+        model = ReversiSearchPolicy({
+            "name": str(config.get("name", "search")), "kind": "search", "game": "reversi",
+            "settings": imitator.settings.to_dict(),
+            "features": feature_names(imitator.settings.phases), "fit": summary})
+        with torch.no_grad():
+            model.weights.copy_(torch.as_tensor(imitator.weights, dtype=torch.float64))
+        return model
+
+    def build(self, config: Mapping[str, Any]) -> nn.Module:
+        return ReversiSearchPolicy(config)
+
+
+FAMILY = ReversiSearchFamily()
