@@ -372,6 +372,8 @@ def _compose(cdir: Path, overrides: list[str]) -> DictConfig:
     scale = cfg.hydra.runtime.choices.get("scale")
     given = {o.lstrip("+~").split("=", 1)[0] for o in overrides}
     given |= _experiment_keys(cdir, cfg.hydra.runtime.choices.get("experiment"))
+    if cfg.hydra.runtime.choices.get("imitator") not in (None, "policy"):
+        given.add("net")  # imitator=search selects net=search: a game's own net must not win
     per_scale = [o for o in _scale_overrides(cfg, scale) if o.split("=", 1)[0] not in given]
     if per_scale:
         try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ime.imitators.family import FAMILY_KINDS
 from ime.train.folds import trained_models
 from ime.workflow.schema.common import Section
 from ime.workflow.schema.dataset import Dataset
@@ -81,6 +82,19 @@ def cross_section_problems(c: Mapping[str, Any]) -> list[str]:
     if isinstance(im["fold"], int) and im["fold"] >= folds:
         problems.append(f"evaluate.imitator.fold={im['fold']} but only folds 0..{folds - 1} "
                         "are trained (train.folds / train.run_folds / train.split)")
+    kind = c["net"].get("kind")
+    if kind in FAMILY_KINDS:
+        from ime.core.registry import get_plugin
+
+        try:
+            plugin = get_plugin(g["name"])
+        except KeyError:  # an unknown game: reported where the game is validated
+            plugin = None
+        if plugin is not None and kind not in plugin.imitators:
+            problems.append(f"net={c['net']['name']} (imitator={kind}): game {g['name']!r} "
+                            f"offers no {kind!r} imitator family (its families: "
+                            f"{', '.join(sorted(plugin.imitators)) or 'none'}); use "
+                            f"imitator=policy, its policy nets")
     if im["net"] not in t["nets"] and im["net"] != c["net"]["name"]:
         problems.append(f"evaluate.imitator.net={im['net']!r} is not trained "
                         f"(train.nets={t['nets']})")

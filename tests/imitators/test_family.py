@@ -1,0 +1,137 @@
+"""The search imitator as a pipeline family (issue 46, Deliver 1): selected by config, fitted by
+the train stage's own entry point with the nets' split and files, loaded back and played as a
+net is, and refused clearly where a game offers no such family."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from ime.bots.imitator import ImitatorBot
+from ime.datasets.schema import make_table, write_table
+from ime.games.reversi.encode import ENCODER_VERSION, encode_boards
+from ime.imitators.family import get_family, is_family, select_split
+from ime.imitators.reversi_family import ReversiSearchPolicy
+from ime.imitators.reversi_search import LinearSearch, SearchSettings
+from ime.nets import load_checkpoint
+from ime.train.ensemble import Member, train_members
+from ime.workflow import make_plan
+from ime.workflow.compose import compose_plain
+from ime.workflow.index import WorkflowIndex
+from imitators.helpers import random_positions
+from imitators.test_fit import hidden_weights
+
+TRAIN = {"folds": 4, "seed": 3, "lr": 5e-3, "batch_size": 64, "max_epochs": 8, "patience": 2,
+         "device": "cpu", "weight_decay": 0.0, "split": "kfold", "run_folds": None,
+         "holdout": 0.1, "monitor": "val_acc", "lr_decay": 1.0, "augment": "none"}
+MLP = {"name": "mlp", "kind": "mlp", "hidden": [32]}
+FAST = {"depths": [1, 2], "passes": 2, "patience": None, "pass_patience": None, "phases": [1],
+        "ties": ["first", "last"], "endgames": [0], "endgame_modes": ["exact"], "budgets": [0],
+        "max_fit": None, "inner_iters": 40, "l2": 1e-4, "margin": 12.0, "order_min": 2,
+        "select_share": 0.2}
+SEARCH = {"name": "search", "kind": "search", "search": FAST}
+
+
+def _dataset(path: Path, n: int = 1200, per_match: int = 20) -> LinearSearch:
+    """A Reversi dataset of a synthetic deterministic target (a depth-2 search with hidden
+    weights, tie rule ``last``): ``n`` decisions in matches of ``per_match``."""
+    positions = random_positions(n, seed=461, min_ply=2, max_ply=48)
+    target = LinearSearch(hidden_weights(positions), SearchSettings(depth=2, tie="last"))
+    P = np.array([p for p, _ in positions], dtype=np.uint64)
+    O = np.array([o for _, o in positions], dtype=np.uint64)
+    planes, mask = encode_boards(P, O)
+    cols = {"bot": ["t"] * n, "match_id": [f"m{i // per_match:03d}" for i in range(n)],
+            "ply": np.arange(n) % per_match, "seat": np.zeros(n), "players": [["t", "o"]] * n,
+            "response": ["{}"] * n, "state": planes.reshape(n, -1), "mask": mask,
+            "action": np.array([target.choose(int(p), int(o)) for p, o in positions])}
+    write_table(make_table(cols, 128, 64), path,
+                {"game": "reversi", "encoder_version": ENCODER_VERSION, "state_shape": [2, 8, 8],
+                 "num_actions": 64})
+    return target
+
+
+def test_imitator_search_selects_the_search_family_and_names_the_variant() -> None:
+    c = compose_plain(["imitator=search"])
+    assert c["net"]["name"] == c["evaluate"]["imitator"]["net"] == "search"
+    assert is_family(c["net"]) and not is_family(c["nets"]["conv"])
+    default = compose_plain([])
+    assert default == compose_plain(["imitator=policy"])  # policy: the thesis's nets, unchanged
+    v = make_plan(["imitator=search"]).main
+    assert v.results_dir == "results/reversi/quick__net-search"
+    assert v.model_dir("search") == "data/reversi/models/quick/search"
+    # Table 4.4's rows: train.nets and the search imitators beside them
+    assert WorkflowIndex.table_nets(None, v) == [  # type: ignore[arg-type]
+        "mlp1", "mlp2", "conv", "search"]
+
+
+@pytest.mark.parametrize("override,message", [
+    ("net.search.depthz=[1]", "depthz"),
+    ("net.search.passes=[1,2]", "one entry per depth"),
+    ("net.search.ties=[lowest]", "ties"),
+])
+def test_a_bad_search_setting_is_refused_before_any_job(override: str, message: str) -> None:
+    from ime.workflow.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=message):
+        make_plan(["imitator=search", override])
+
+
+def test_a_game_without_the_family_says_so() -> None:
+    from ime.workflow.errors import ConfigError
+
+    with pytest.raises(ValueError, match="game 'snake' has no 'search' imitator family"):
+        get_family("snake", "search")
+    # before any job: the game's own net does not silently replace the family asked for
+    with pytest.raises(ConfigError, match="game 'snake' offers no 'search' imitator family"):
+        make_plan(["game=snake", "imitator=search"])
+
+
+def test_selection_split_is_by_match_and_disjoint() -> None:
+    ids = np.array([f"m{i // 10}" for i in range(200)], dtype=object)
+    rows = np.arange(0, 200)
+    fit_rows, sel = select_split(ids, rows, 0.2, seed=1)
+    assert len(fit_rows) + len(sel) == 200 and not set(fit_rows) & set(sel)
+    assert not set(ids[fit_rows]) & set(ids[sel])  # no match on both sides
+    assert 30 <= len(sel) <= 60
+
+
+@pytest.mark.slow
+def test_the_train_stage_fits_saves_loads_and_plays_a_search_imitator(tmp_path: Path) -> None:
+    ds = tmp_path / "t.parquet"
+    target = _dataset(ds)
+    members = [Member(SEARCH, 0, tmp_path / "s0.pt", tmp_path / "s0.json"),
+               Member(MLP, 0, tmp_path / "m0.pt", tmp_path / "m0.json")]
+    search, mlp = train_members(ds, members, TRAIN, bot="t", progress=False)
+    # the nets' metrics, same split: the same validation rows and unseen rows
+    assert search["val_rows"] == mlp["val_rows"] and search["val_unseen_rows"] > 100
+    assert search["val_unseen_rows"] == mlp["val_unseen_rows"]
+    assert search["net"] == "search" and search["params"] == 25  # the fitted weights
+    assert search["val_acc_unseen"] >= 90.0, search
+    assert search["val_acc_unseen"] > mlp["val_acc_unseen"] + 30, (search, mlp)
+    # the checkpoint loads as a module with the nets' signature, with the fitted settings
+    model = load_checkpoint(tmp_path / "s0.pt")
+    assert isinstance(model, ReversiSearchPolicy) and model.settings.tie == "last"
+    assert model.checkpoint["game"] == "reversi"
+    saved = json.loads((tmp_path / "s0.json").read_text())
+    assert saved["val_acc_unseen"] == search["val_acc_unseen"]
+    # and plays: the imitator bot (as every later stage builds it) picks what the search picks
+    bot = ImitatorBot.from_checkpoints("im", [tmp_path / "s0.pt"])
+    P = np.array([p for p, _ in random_positions(40, seed=9)], dtype=np.uint64)
+    O = np.array([o for _, o in random_positions(40, seed=9)], dtype=np.uint64)
+    planes, mask = encode_boards(P, O)
+    chosen = bot.choose(planes.astype(np.float32), mask.astype(np.float32))
+    np.testing.assert_array_equal(chosen, model.moves(planes))
+    agree = np.mean([c == target.choose(int(p), int(o)) for c, p, o in zip(chosen, P, O)])
+    assert agree >= 0.85
+    logits = model(torch.as_tensor(planes, dtype=torch.float32),
+                   torch.as_tensor(mask, dtype=torch.float32))
+    assert bool((logits[torch.as_tensor(mask) == 0] < -1e8).all())  # illegal: masked
+    # the same config gives the same bytes (torch.save names its archive after the file)
+    (tmp_path / "again").mkdir()
+    again = [Member(SEARCH, 0, tmp_path / "again" / "s0.pt", tmp_path / "again" / "s0.json")]
+    train_members(ds, again, TRAIN, bot="t", progress=False)
+    assert (tmp_path / "again" / "s0.pt").read_bytes() == (tmp_path / "s0.pt").read_bytes()
