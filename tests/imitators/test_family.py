@@ -111,6 +111,9 @@ def test_the_train_stage_fits_saves_loads_and_plays_a_search_imitator(tmp_path: 
     assert search["val_unseen_rows"] == mlp["val_unseen_rows"]
     assert search["net"] == "search" and search["params"] == 25  # the fitted weights
     assert search["val_acc_unseen"] >= 90.0, search
+    # Maia's columns: every distinct unseen position once, the opening apart
+    assert 0 < search["val_unseen_positions"] <= search["val_unseen_rows"]
+    assert search["val_acc_unseen_distinct"] >= 90.0 and search["opening_plies"] == 10
     assert search["val_acc_unseen"] > mlp["val_acc_unseen"] + 30, (search, mlp)
     # the checkpoint loads as a module with the nets' signature, with the fitted settings
     model = load_checkpoint(tmp_path / "s0.pt")
@@ -125,7 +128,8 @@ def test_the_train_stage_fits_saves_loads_and_plays_a_search_imitator(tmp_path: 
     planes, mask = encode_boards(P, O)
     chosen = bot.choose(planes.astype(np.float32), mask.astype(np.float32))
     np.testing.assert_array_equal(chosen, model.moves(planes))
-    agree = np.mean([c == target.choose(int(p), int(o)) for c, p, o in zip(chosen, P, O)])
+    agree = np.mean([c == target.choose(int(p), int(o))
+                     for c, p, o in zip(chosen, P, O, strict=True)])
     assert agree >= 0.85
     logits = model(torch.as_tensor(planes, dtype=torch.float32),
                    torch.as_tensor(mask, dtype=torch.float32))

@@ -221,7 +221,11 @@ def _shifted(split: TensorData, offset: int) -> TensorData:
         return split
     return dataclasses.replace(
         split, train_idx=split.train_idx + offset, val_idx=split.val_idx + offset,
-        val_unseen_idx=split.val_unseen_idx + offset)
+        val_unseen_idx=split.val_unseen_idx + offset,
+        val_unseen_distinct_idx=(None if split.val_unseen_distinct_idx is None
+                                 else split.val_unseen_distinct_idx + offset),
+        val_opening_idx=(None if split.val_opening_idx is None
+                         else split.val_opening_idx + offset))
 
 
 def _train_group(runs: list[_Run], base: TensorData, cfg: Mapping[str, Any], *,

@@ -39,7 +39,7 @@ from tqdm.auto import tqdm
 
 from ime.core.registry import get_encoder
 from ime.core.seeding import derive_seed
-from ime.datasets.build import seen_states
+from ime.datasets.build import seen_states, state_keys
 from ime.datasets.schema import DecisionArrays, position_part, read_arrays
 from ime.nets import (
     MaskedPolicyNet,
@@ -79,6 +79,11 @@ def set_determinism(threads: int, device: torch.device) -> None:
         torch.backends.cudnn.benchmark = False
 
 
+OPENING_PLIES = 10
+"""Plies of a match counted as its opening (Maia drops its first 10 plies); the validation rows
+before it are scored apart (``val_acc_opening``)."""
+
+
 @dataclass
 class TensorData:
     """A dataset on the device: planes/masks as float, actions as int64, rows by match fold.
@@ -103,6 +108,12 @@ class TensorData:
     first_head: str = "action"
     """The first head's name (``major`` for Doudizhu): multi-head metrics report its own
     accuracy as ``train_acc_<name>`` / ``val_acc_<name>``."""
+    val_unseen_distinct_idx: torch.Tensor | None = None
+    """Maia's protocol: the unseen validation rows counted once per distinct position (the
+    first occurrence; ``val_acc_unseen_distinct``)."""
+    val_opening_idx: torch.Tensor | None = None
+    """Validation rows of the opening (ply < :data:`OPENING_PLIES`), apart
+    (``val_acc_opening``)."""
 
     @property
     def num_heads(self) -> int:
@@ -169,11 +180,18 @@ def split_fold(data: TensorData, arr: DecisionArrays, fold: int, split: Split) -
     """``data`` with the rows of model ``fold`` of ``split`` (by match: a k-fold's fold, or the
     hold-out's one model) as its indices; the tensors are shared, not copied."""
     tr, va = split.indices(arr.match_id, fold)
-    unseen = va[~seen_states(position_part(arr.state, arr.metadata), tr, va)]
+    position = position_part(arr.state, arr.metadata)
+    unseen = va[~seen_states(position, tr, va)]
+    _, first = np.unique(state_keys(position[unseen]), return_index=True)
+    distinct = unseen[np.sort(first)]
+    opening = va[np.asarray(arr.ply)[va] < OPENING_PLIES]
     device = data.planes.device
-    return dataclasses.replace(data, train_idx=torch.from_numpy(tr).to(device),
-                               val_idx=torch.from_numpy(va).to(device),
-                               val_unseen_idx=torch.from_numpy(unseen).to(device))
+
+    def t(rows: np.ndarray) -> torch.Tensor:
+        return torch.from_numpy(np.ascontiguousarray(rows, dtype=np.int64)).to(device)
+
+    return dataclasses.replace(data, train_idx=t(tr), val_idx=t(va), val_unseen_idx=t(unseen),
+                               val_unseen_distinct_idx=t(distinct), val_opening_idx=t(opening))
 
 
 def load_fold(path: str | Path, fold: int, split: Split, device: torch.device) -> TensorData:
@@ -391,6 +409,14 @@ def write_fold(model: MaskedPolicyNet | MultiHeadPolicyNet, data: TensorData, *,
     train_loss, train_acc = evaluate(model, data, data.train_idx)
     val_loss, val_acc = evaluate(model, data, data.val_idx)
     _, val_acc_unseen = evaluate(model, data, data.val_unseen_idx)
+    maia: dict[str, Any] = {}  # Maia's columns, where the split made them (not a bench's)
+    if data.val_unseen_distinct_idx is not None and data.val_opening_idx is not None:
+        maia = {"val_unseen_positions": int(data.val_unseen_distinct_idx.numel()),
+                "val_acc_unseen_distinct": evaluate(model, data,
+                                                    data.val_unseen_distinct_idx)[1],
+                "val_opening_rows": int(data.val_opening_idx.numel()),
+                "val_acc_opening": evaluate(model, data, data.val_opening_idx)[1],
+                "opening_plies": OPENING_PLIES}
     folds = Split.of(train_cfg).models  # models of the split: k, or 1 for a hold-out
     net_name = str(net_config.get("name", net_config.get("kind")))
     n_tr = int(data.train_idx.numel())
@@ -414,6 +440,8 @@ def write_fold(model: MaskedPolicyNet | MultiHeadPolicyNet, data: TensorData, *,
         "val_unseen_rows": n_unseen,
         "val_acc_unseen": val_acc_unseen,
         "val_seen_share": 100.0 * (n_va - n_unseen) / n_va if n_va else float("nan"),
+        # Maia's protocol (issue 46): each distinct unseen position once, the opening apart
+        **maia,
         "train_loss": train_loss,
         "val_loss": val_loss,
         **({f"train_acc_{data.first_head}": first_head_accuracy(model, data, data.train_idx),

@@ -58,6 +58,13 @@ def _mean_of(ms: Sequence[Mapping[str, Any]], key: str) -> float:
     return round(float(np.mean([float(v) for v in vals])), 2)
 
 
+MAIA_KEYS = ("val_acc_unseen_distinct", "val_unseen_positions", "val_acc_opening",
+             "val_opening_rows")
+"""Maia's protocol in a fold's metrics (issue 46): accuracy on each distinct unseen validation
+position once, how many there are, and the opening's validation rows apart
+(:data:`ime.train.loop.OPENING_PLIES`); Table 4.4 adds their means over folds."""
+
+
 def table4_4(metrics: Sequence[Mapping[str, Any]],
              dataset_stats: Mapping[str, Mapping[str, Any]],
              bots: Sequence[str], nets: Sequence[str], *,
@@ -72,6 +79,10 @@ def table4_4(metrics: Sequence[Mapping[str, Any]],
     ``val_acc_mean`` that is. A multi-head net adds its first head's own accuracies
     (``train_acc_major_mean``, ``val_acc_major_mean``: Doudizhu's major-only accuracy beside the
     one that needs every kicker right).
+
+    Models whose metrics hold Maia's columns (:data:`MAIA_KEYS`) add their means:
+    ``val_acc_unseen_distinct_mean`` (each distinct unseen position once),
+    ``val_unseen_positions_mean``, ``val_acc_opening_mean`` and ``val_opening_rows_mean``.
 
     ``ceilings`` (the self-agreement files, :mod:`ime.evaluate.ceiling`) add
     ``self_agreement`` and its CI per bot: how often the bot itself replays its logged action,
@@ -102,6 +113,8 @@ def table4_4(metrics: Sequence[Mapping[str, Any]],
                 "val_acc_unseen_mean": _mean_of(ms, "val_acc_unseen"),
                 "val_seen_share_mean": _mean_of(ms, "val_seen_share"),
                 **{f"{k}_mean": _mean_of(ms, k) for k in _first_head_keys(ms)},
+                **{f"{k}_mean": _mean_of(ms, k) for k in MAIA_KEYS
+                   if all(k in m for m in ms)},
                 **ceiling,
             })
     ceiling_cols = [c for c in CEILING_COLUMNS if ceilings is not None]
@@ -130,7 +143,7 @@ def _split_of(ms: Sequence[Mapping[str, Any]], bot: str, net: str) -> str:
 def _first_head_keys(ms: Sequence[Mapping[str, Any]]) -> list[str]:
     """A multi-head net's first-head accuracies (``train_acc_major``, ``val_acc_major``), which
     the metrics hold beside the whole-action ones (Doudizhu's "major only")."""
-    plain = {"train_acc", "val_acc", "val_acc_unseen", "train_acc_running"}
+    plain = {"train_acc", "val_acc", "val_acc_unseen", "train_acc_running", *MAIA_KEYS}
     return sorted(k for k in ms[0] if k.startswith(("train_acc_", "val_acc_")) and k not in plain)
 
 
