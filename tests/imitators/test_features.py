@@ -20,10 +20,10 @@ from imitators.helpers import SYMMETRIES, random_positions, transform
 
 def test_names_and_sizes() -> None:
     assert num_features(1) == NUM_BASE == len(BASE_NAMES) == len(set(BASE_NAMES))
-    assert num_features(2) == 2 * NUM_BASE
+    assert num_features(2) == 2 * NUM_BASE and num_features(4) == 4 * NUM_BASE
     assert feature_names(2)[0] == "sq0@open" and feature_names(2)[NUM_BASE] == "sq0@end"
     with pytest.raises(ValueError):
-        feature_names(3)
+        feature_names(5)
 
 
 def test_square_classes_partition_the_board() -> None:
@@ -51,7 +51,7 @@ def test_swapping_sides_negates_the_differences() -> None:
         np.testing.assert_allclose(features(P, O)[sym], -features(O, P)[sym], atol=1e-12)
 
 
-@pytest.mark.parametrize("phases", [1, 2])
+@pytest.mark.parametrize("phases", [1, 2, 3, 4])
 def test_the_8_symmetric_positions_have_the_same_features(phases: int) -> None:
     for P, O in random_positions(30, seed=11, max_ply=58):
         ref = features(P, O, phases)
@@ -64,3 +64,23 @@ def test_phases_split_each_feature_by_the_empties() -> None:
     for P, O in random_positions(10, seed=2):
         one, two = features(P, O, 1), features(P, O, 2)
         np.testing.assert_allclose(two[:NUM_BASE] + two[NUM_BASE:], one, atol=1e-12)
+        e = (64 - bin(P | O).count("1")) / 60
+        np.testing.assert_allclose(two[:NUM_BASE], one * e, atol=1e-12)  # @open: e
+        for phases in (3, 4):  # the blocks sum to the base features; at most two are nonzero
+            many = features(P, O, phases).reshape(phases, NUM_BASE)
+            np.testing.assert_allclose(many.sum(axis=0), one, atol=1e-12)
+            assert (np.abs(many).sum(axis=1) > 0).sum() <= 2
+
+
+def test_phase_anchors_interpolate() -> None:
+    from ime.imitators.reversi_features import feature_names, phase_anchors
+
+    assert phase_anchors(3) == [60, 30, 0] and phase_anchors(4) == [60, 40, 20, 0]
+    assert feature_names(3)[NUM_BASE] == "sq0@e30"
+    # 30 empties with 3 phases: all weight on the middle block
+    P, O = random_positions(200, seed=3, min_ply=28, max_ply=32)[0]
+    while 64 - bin(P | O).count("1") != 30:
+        P, O = random_positions(1, seed=P % 1000, min_ply=30, max_ply=31)[0]
+    many = features(P, O, 3).reshape(3, NUM_BASE)
+    np.testing.assert_allclose(many[1], features(P, O, 1), atol=1e-12)
+    assert not many[0].any() and not many[2].any()

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from ime.datasets.schema import make_table, write_table
-from ime.games.reversi.encode import encode_boards
+from ime.games.reversi.encode import ENCODER_VERSION, encode_boards
 from ime.imitators.reversi_features import num_features
 from ime.imitators.reversi_search import LinearSearch, SearchSettings
 from imitators.helpers import random_positions
@@ -25,7 +25,10 @@ CHILD = textwrap.dedent('''
     import importlib.abc, json, os, sys
     from pathlib import Path
 
-    BLOCKED_MODULES = ("ime.games.reversi.bots.", "ime.bots", "ime.games.reversi.edax")
+    PIPELINE = len(sys.argv) > 3  # the train stage's path: it builds the game's plug-in, which
+    # imports (never runs) the game's bot kinds; the zoo's configs stay off-limits
+    BLOCKED_MODULES = (("ime.games.reversi.bots.", "ime.bots", "ime.games.reversi.edax")
+                       if not PIPELINE else ("ime.games.reversi.edax",))
     BLOCKED_PATH = os.path.join("config", "bots")
     refused = []
 
@@ -50,7 +53,7 @@ CHILD = textwrap.dedent('''
     sys.addaudithook(no_zoo_configs)
     # the blockers work
     for probe in (lambda: open("config/bots/reversi.yaml"),
-                  lambda: __import__("ime.games.reversi.bots.search")):
+                  lambda: __import__("ime.games.reversi.edax")):
         try:
             probe()
         except (PermissionError, ImportError):
@@ -60,6 +63,24 @@ CHILD = textwrap.dedent('''
     refused.clear()
 
     import numpy as np
+    if PIPELINE:  # the train stage's entry point, then the checkpoint every later stage loads
+        from ime.imitators.family import fit_member
+        from ime.nets import load_checkpoint
+
+        fast = {"depths": [1, 2], "passes": 2, "patience": None, "pass_patience": None,
+                "phases": [1], "ties": ["first"], "endgames": [0, 8],
+                "endgame_modes": ["exact"], "budgets": [0], "max_fit": None,
+                "inner_iters": 40, "l2": 1e-4, "margin": 12.0, "order_min": 2,
+                "select_share": 0.2}
+        m = fit_member(sys.argv[1], {"name": "search", "kind": "search", "search": fast}, 0,
+                       sys.argv[2], sys.argv[3], {"split": "kfold", "folds": 4, "seed": 0,
+                                                  "holdout": 0.1, "run_folds": None},
+                       bot="target")
+        load_checkpoint(sys.argv[2])
+        print(json.dumps({"agree": m["val_acc_unseen"] / 100, "refused": refused,
+                          "bot_modules": sorted(m for m in sys.modules
+                                                if m.startswith(BLOCKED_MODULES))}))
+        raise SystemExit(0)
     from ime.imitators.data import load_decisions
     from ime.imitators.search_fit import FitConfig, SearchImitator, fit
 
@@ -77,7 +98,8 @@ CHILD = textwrap.dedent('''
 
 
 @pytest.mark.slow
-def test_fits_with_the_zoo_unavailable(tmp_path: Path) -> None:
+@pytest.mark.parametrize("path", ["library", "pipeline"])
+def test_fits_with_the_zoo_unavailable(tmp_path: Path, path: str) -> None:
     positions = random_positions(900, seed=77, min_ply=2, max_ply=50)
     w = np.random.default_rng(77).normal(size=num_features(1))
     target = LinearSearch(w, SearchSettings(depth=1))
@@ -91,18 +113,23 @@ def test_fits_with_the_zoo_unavailable(tmp_path: Path) -> None:
                         "action": [target.choose(p, o) for p, o in positions],
                         "response": [""] * n}, 128, 64)
     data = tmp_path / "target.parquet"
-    write_table(table, data, {"state_shape": [2, 8, 8]})
+    write_table(table, data, {"state_shape": [2, 8, 8], "game": "reversi",
+                              "encoder_version": ENCODER_VERSION, "num_actions": 64})
     script = tmp_path / "child.py"
     script.write_text(CHILD)
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    out = subprocess.run([sys.executable, str(script), str(data), str(tmp_path / "im.json")],
+    args = ([str(tmp_path / "fold0.pt"), str(tmp_path / "fold0.json")] if path == "pipeline"
+            else [str(tmp_path / "im.json")])
+    out = subprocess.run([sys.executable, str(script), str(data), *args],
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-3000:]
     result = json.loads(out.stdout.strip().splitlines()[-1])
     assert result["refused"] == []  # nothing tried to read a config or import a bot
     assert result["bot_modules"] == []
     assert result["agree"] >= 0.9  # a depth-1 target from 600 decisions (chance: ~10 %)
-    assert json.loads((tmp_path / "im.json").read_text())["format"] == "ime-search-imitator-v1"
+    if path == "library":
+        assert json.loads((tmp_path / "im.json").read_text())["format"] == \
+            "ime-search-imitator-v1"
 
 
 def test_the_package_names_no_bot_nor_zoo_config() -> None:

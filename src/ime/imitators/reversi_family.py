@@ -2,7 +2,7 @@
 as a module the pipeline trains, saves, loads and plays like a policy net.
 
 Why a module: every downstream stage calls an imitator as ``model(planes, mask) -> logits``
-(:class:`ime.bots.imitator.ImitatorBot`, :func:`ime.train.loop.evaluate`). The dataset's planes
+(the imitator bot of every later stage, :func:`ime.train.loop.evaluate`). The dataset's planes
 are already from the side to move's view (plane 0 its discs, plane 1 the opponent's), which is
 the whole position a Reversi search needs, so the module turns planes back into the engine's
 bitboards (:func:`ime.imitators.data.planes_to_bitboards`), runs the search with its fitted

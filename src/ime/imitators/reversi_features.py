@@ -27,7 +27,9 @@ Base features (:data:`BASE_NAMES`, in this order):
   same depth and matters only across passes).
 
 With ``phases=2`` every base feature appears twice, multiplied by ``e`` and ``1 - e`` where
-``e = empties / 60`` (a linearly tapered evaluation: opening and endgame weights). Every
+``e = empties / 60`` (a linearly tapered evaluation: opening and endgame weights). With 3 or 4
+phases each feature gets one block per anchor (empties 60/30/0 or 60/40/20/0), interpolated
+linearly between the two anchors around the position's empties (2 phases is the same rule). Every
 feature is invariant under the 8 symmetries of the board (tests/imitators/test_features.py).
 """
 
@@ -53,20 +55,31 @@ BASE_NAMES: tuple[str, ...] = (
     "tempo",
 )
 NUM_BASE = len(BASE_NAMES)
-PHASES = (1, 2)
+PHASES = (1, 2, 3, 4)
+
+
+def phase_anchors(phases: int) -> list[int]:
+    """The empties at which each phase's block of weights applies fully (60 ... 0)."""
+    if phases not in PHASES:
+        raise ValueError(f"phases must be one of {PHASES}, got {phases}")
+    if phases == 1:
+        return []
+    return [round(60 * (1 - j / (phases - 1))) for j in range(phases)]
 
 
 def feature_names(phases: int) -> list[str]:
-    """Names of the ``NUM_BASE * phases`` features (``name@open``/``name@end`` with 2 phases)."""
+    """Names of the ``NUM_BASE * phases`` features: ``name@open``/``name@end`` with 2 phases,
+    ``name@e<empties>`` per anchor with 3 or 4."""
+    anchors = phase_anchors(phases)
     if phases == 1:
         return list(BASE_NAMES)
     if phases == 2:
         return [f"{n}@open" for n in BASE_NAMES] + [f"{n}@end" for n in BASE_NAMES]
-    raise ValueError(f"phases must be 1 or 2, got {phases}")
+    return [f"{n}@e{a}" for a in anchors for n in BASE_NAMES]
 
 
 def num_features(phases: int) -> int:
-    """Length of the feature vector for ``phases`` (1 or 2)."""
+    """Length of the feature vector for ``phases`` (1 to 4)."""
     return len(feature_names(phases))
 
 
@@ -152,12 +165,21 @@ def base_features(P, O, out):
 def features_into(P, O, phases, out):
     """Fill ``out[:NUM_BASE * phases]`` with the features of the position (see the module doc)."""
     base_features(P, O, out)
-    if phases == 2:
-        e = ctpop(~(P | O)) / 60.0
+    if phases >= 2:
+        # piecewise-linear in the empties between the anchors 60, ..., 0 (phase_anchors)
+        u = (1.0 - ctpop(~(P | O)) / 60.0) * (phases - 1)
+        if u < 0.0:
+            u = 0.0
+        j = int(u)
+        if j > phases - 2:
+            j = phases - 2
+        t = u - j
         for k in range(NUM_BASE):
             v = out[k]
-            out[k] = v * e
-            out[NUM_BASE + k] = v * (1.0 - e)
+            for b in range(phases):
+                out[b * NUM_BASE + k] = 0.0
+            out[j * NUM_BASE + k] = v * (1.0 - t)
+            out[(j + 1) * NUM_BASE + k] = v * t
 
 
 @njit(cache=True)

@@ -50,7 +50,7 @@ from numba import njit
 
 from ime.core.bits import ctpop, cttz
 from ime.games.reversi.bitboard import PASS, flips, flips_inline, legal_moves, legal_moves_inline
-from ime.imitators.reversi_features import evaluate, features_into, num_features
+from ime.imitators.reversi_features import PHASES, evaluate, features_into, num_features
 
 U64 = np.uint64
 ZERO = U64(0)
@@ -72,7 +72,7 @@ class SearchSettings:
 
     ``depth``: plies (the deepest iteration with a budget); ``budget``: node budget, 0 for a
     fixed depth; ``tie``: one of :data:`TIE_RULES`; ``endgame``: solve at or below this many
-    empties (0: never), ``endgame_mode`` one of :data:`ENDGAME_MODES`; ``phases``: 1 or 2
+    empties (0: never), ``endgame_mode`` one of :data:`ENDGAME_MODES`; ``phases``: 1 to 4
     evaluation phases; ``order_min``: sort children at nodes with at least this many plies left.
     """
 
@@ -96,8 +96,8 @@ class SearchSettings:
         if self.endgame_mode not in ENDGAME_MODES:
             raise ValueError(f"endgame_mode must be one of {ENDGAME_MODES}, "
                              f"got {self.endgame_mode!r}")
-        if self.phases not in (1, 2):
-            raise ValueError(f"phases must be 1 or 2, got {self.phases}")
+        if self.phases not in PHASES:
+            raise ValueError(f"phases must be one of {PHASES}, got {self.phases}")
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values (for the imitator's JSON file)."""

@@ -46,7 +46,7 @@ class SearchFit(Section):
     """Stop deepening after this many depths without a better selection agreement."""
     pass_patience: PositiveInt | None
     """At one depth, stop its passes after this many without a better selection agreement."""
-    phases: Annotated[list[Literal[1, 2]], Field(min_length=1)]
+    phases: Annotated[list[Literal[1, 2, 3, 4]], Field(min_length=1)]
     """Evaluation phase counts tried (2: a tapered opening/endgame evaluation)."""
     ties: Annotated[list[Literal["first", "last", "first_col", "last_col"]], Field(min_length=1)]
     endgames: Annotated[list[NonNegativeInt], Field(min_length=1)]
