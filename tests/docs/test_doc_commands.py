@@ -187,9 +187,12 @@ def _segments(line: str) -> list[str]:
 
 
 def _program(words: list[str]) -> list[str] | None:
-    """``words`` from ``snakemake`` / ``ime`` on (env assignments dropped), or None."""
+    """``words`` from ``snakemake`` / ``ime`` on (env assignments and ``nice`` dropped), or
+    None."""
     while words and re.match(r"^[A-Z_][A-Z0-9_]*=", words[0]):
         words = words[1:]
+    if words[:1] == ["nice"]:  # `nice -n 19 snakemake ...`: the command under nice
+        words = words[3:] if words[1:2] == ["-n"] else words[1:]
     if words[:3] == ["python3", "-m", "snakemake"]:
         words = ["snakemake", *words[3:]]
     if words and words[0] in ("snakemake", "ime"):
