@@ -139,3 +139,44 @@ def test_the_train_stage_fits_saves_loads_and_plays_a_search_imitator(tmp_path: 
     again = [Member(SEARCH, 0, tmp_path / "again" / "s0.pt", tmp_path / "again" / "s0.json")]
     train_members(ds, again, TRAIN, bot="t", progress=False)
     assert (tmp_path / "again" / "s0.pt").read_bytes() == (tmp_path / "s0.pt").read_bytes()
+
+
+@pytest.mark.parametrize("tie", ["first", "last_col"])
+def test_the_module_plays_the_searchs_move_and_an_ensemble_weighs_values(tie: str) -> None:
+    """Its decision window (margin 12) chooses as the deciding search does; half the mass goes to
+    that move, the rest is the softmax of the root values, so two folds that disagree are
+    settled by how they value the two moves, not by the square's number."""
+    from ime.imitators.reversi_features import num_features
+    from ime.imitators.search_fit import predict
+
+    positions = random_positions(150, seed=12, min_ply=4, max_ply=50)
+    P = np.array([p for p, _ in positions], dtype=np.uint64)
+    O = np.array([o for _, o in positions], dtype=np.uint64)
+    planes, mask = encode_boards(P, O)
+    rng = np.random.default_rng(3)
+    models = []
+    for _ in range(2):
+        m = ReversiSearchPolicy({"name": "search", "kind": "search", "game": "reversi",
+                                 "settings": {"depth": 3, "tie": tie, "phases": 2}})
+        with torch.no_grad():
+            m.weights.copy_(torch.as_tensor(rng.normal(size=num_features(2))))
+        models.append(m)
+        chosen, soft = m.decide(planes)
+        w = m.weights.detach().numpy()
+        np.testing.assert_array_equal(chosen, predict(w, m.settings, P, O))
+        np.testing.assert_allclose(soft.sum(axis=1), 1.0)
+        assert (soft[mask == 0] == 0).all()
+    bot = ImitatorBot("ens", models, game="reversi")
+    x = torch.as_tensor(planes, dtype=torch.float32)
+    mk = torch.as_tensor(mask, dtype=torch.float32)
+    probs = [torch.softmax(m(x, mk).double(), dim=1).numpy() for m in models]
+    ens = bot.choose(planes.astype(np.float32), mask.astype(np.float32))
+    a, b = (m.moves(planes) for m in models)
+    agree = a == b
+    np.testing.assert_array_equal(ens[agree], a[agree])  # both vote for it
+    split = np.flatnonzero(~agree)
+    assert len(split) > 10
+    mean = (probs[0] + probs[1]) / 2
+    for i in split:  # a tied vote goes to the higher mean value-softmax of the two moves
+        assert ens[i] in (a[i], b[i])
+        assert mean[i, ens[i]] >= mean[i, [a[i], b[i]]].max() - 1e-12

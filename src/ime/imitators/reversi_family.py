@@ -6,10 +6,11 @@ Why a module: every downstream stage calls an imitator as ``model(planes, mask) 
 are already from the side to move's view (plane 0 its discs, plane 1 the opponent's), which is
 the whole position a Reversi search needs, so the module turns planes back into the engine's
 bitboards (:func:`ime.imitators.data.planes_to_bitboards`), runs the search with its fitted
-weights and settings, and returns logits that put the search's move first: ``0`` for it,
-``-CHOICE_GAP`` for every other legal move, the nets' mask value for illegal ones. An ensemble of
-folds (``evaluate.imitator.fold: ensemble``, the mean of the folds' softmax) is then a vote of
-the folds' moves (a tied vote: the lowest square, as the nets' argmax).
+weights and settings, and returns log-probabilities that put the search's move first: half of
+the mass on it, the other half spread as the softmax of the root values (the distribution the fit
+trained), the nets' mask value for illegal moves. One model so always plays its search's move; an
+ensemble of folds (``evaluate.imitator.fold: ensemble``, the mean of the folds' softmax) is a
+vote of the folds' moves whose ties go to the move the folds value most.
 
 The fit's knobs are ``config/net/search.yaml``'s ``search:`` section (docs/imitators.md); the
 fitted settings and the fit's selection grid are saved in the checkpoint's net config, the
@@ -28,10 +29,14 @@ from torch import nn
 from ime.imitators.data import Decisions, planes_to_bitboards
 from ime.imitators.reversi_features import feature_names, num_features
 from ime.imitators.reversi_search import SearchSettings
-from ime.imitators.search_fit import FitConfig, fit, predict
+from ime.imitators.search_fit import FitConfig, choices, fit, predict, search_all
 
-CHOICE_GAP = 20.0
-"""Logit distance between the search's move and the other legal moves (softmax ~1 - 1e-8)."""
+CHOICE_SHARE = 0.5
+"""Probability the module gives the search's move; the rest is the softmax of the root values
+(so one model always plays its move, and folds that disagree are weighed by their values)."""
+SOFT_MARGIN = 12.0
+"""Root window of a decision: moves valued more than this below the best get a bound, not a
+value (their softmax weight is below e^-12)."""
 
 FIT_KEYS = ("depths", "passes", "patience", "pass_patience", "phases", "ties", "endgames",
             "endgame_modes", "budgets", "max_fit", "inner_iters", "l2", "margin", "order_min")
@@ -54,9 +59,26 @@ class ReversiSearchPolicy(nn.Module):
     def moves(self, planes: np.ndarray) -> np.ndarray:
         """The search's move for each position given as ``[N, 2, 8, 8]`` planes (each must have a
         legal move)."""
+        return self.decide(planes)[0]
+
+    def decide(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The search's moves and, per position, the softmax of its root values over the 64
+        squares (the distribution the fit trained; 0 off the legal moves)."""
         P, O = planes_to_bitboards(np.asarray(planes).round().astype(np.uint8))
         w = self.weights.detach().cpu().numpy().astype(np.float64)
-        return predict(w, self.settings, P, O)
+        s = self.settings
+        res = search_all(P, O, w, s, margin=SOFT_MARGIN)
+        # margin 12 gives exact values to every move that could be best or tied: the tie rule
+        # then chooses as the deciding window would; a node budget counts the deciding window's
+        # nodes, so with one the move comes from that search itself
+        chosen = predict(w, s, P, O) if (s.budget or s.endgame) else choices(res, s.tie)
+        soft = np.zeros((len(P), 64), dtype=np.float64)
+        for i in range(len(P)):
+            a, b = res.offsets[i], res.offsets[i + 1]
+            v = res.values[a:b]
+            e = np.exp(v - v.max())
+            soft[i, res.squares[a:b]] = e / e.sum()
+        return chosen, soft
 
     def forward(self, planes: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         legal = mask > 0
@@ -64,14 +86,19 @@ class ReversiSearchPolicy(nn.Module):
         rows = torch.nonzero(legal.any(dim=1)).flatten()
         if len(rows) == 0:
             return out
-        chosen = torch.as_tensor(self.moves(planes[rows].detach().cpu().numpy()),
-                                 device=mask.device)
-        if not bool(legal[rows, chosen].all()):
-            bad = int(rows[~legal[rows, chosen]][0])
+        chosen, soft = self.decide(planes[rows].detach().cpu().numpy())
+        chosen_t = torch.as_tensor(chosen, device=mask.device)
+        if not bool(legal[rows, chosen_t].all()):
+            bad = int(rows[~legal[rows, chosen_t]][0])
             raise RuntimeError(f"search imitator: row {bad}'s move is not in the encoder's "
                                f"legal mask (planes and mask disagree)")
-        out[rows] = torch.where(legal[rows], torch.tensor(-CHOICE_GAP), torch.tensor(-1.0e9))
-        out[rows, chosen] = 0.0
+        # log(CHOICE_SHARE * onehot + (1 - CHOICE_SHARE) * soft): the move has most of the mass,
+        # so one model plays it; an ensemble's tied vote goes to the moves the folds value most
+        p = (1.0 - CHOICE_SHARE) * soft
+        p[np.arange(len(chosen)), chosen] += CHOICE_SHARE
+        logp = torch.as_tensor(np.log(np.maximum(p, 1e-30)), dtype=torch.float32,
+                               device=mask.device)
+        out[rows] = torch.where(legal[rows], logp, torch.tensor(-1.0e9))
         return out
 
 
