@@ -63,6 +63,12 @@ def _bench_edax(quick: bool) -> dict:
     return bench_edax(quick)
 
 
+def _bench_search_imitator(quick: bool) -> dict:
+    from ime.imitators.bench import bench_search_imitator
+
+    return bench_search_imitator(quick)
+
+
 def _positions(n: int, seed: int) -> list:
     from ime.games.reversi.bots.analysis import random_midgame_positions
 
@@ -83,6 +89,6 @@ def _round_robin(bots: list[str], rounds: int, seed: int) -> dict:
 
 TOOLS = GameTools(perft=perft_leaves, solve=solve_board, position_help=POSITION_HELP,
                   positions=_positions, bench={"perft": _bench_perft, "solver": _bench_solver,
-                         "edax": _bench_edax},
+                         "edax": _bench_edax, "search_imitator": _bench_search_imitator},
                   zoo={"agreement": _agreement, "roundrobin": _round_robin},
                   default_bots=("rev1", "rev2", "rev3", "rev4", "rev5"))

@@ -1,0 +1,17 @@
+"""``ime bench reversi --only search_imitator``: the fit's and the decisions' costs are measured,
+and the fitted imitator beats chance on its synthetic target (so the timings are of a real fit)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ime.cli.main import main
+
+
+@pytest.mark.slow
+def test_the_search_imitator_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "reversi", "--only", "search_imitator", "--quick"]) == 0
+    out = capsys.readouterr().out
+    assert "fit_s_per_1000_positions_by_depth" in out and "decision_ms_by_depth" in out
+    agreement = float(out.split("synthetic_target_agreement_pct:")[1].split()[0])
+    assert agreement >= 70.0  # chance is about 12 % (8-9 legal moves)
