@@ -79,6 +79,8 @@ def set_determinism(threads: int, device: torch.device) -> None:
         torch.backends.cudnn.benchmark = False
 
 
+DECISION_SAMPLE = 200
+"""Validation rows timed one at a time for a model's ``timing.ms_per_decision``."""
 OPENING_PLIES = 10
 """Plies of a match counted as its opening (Maia drops its first 10 plies); the validation rows
 before it are scored apart (``val_acc_opening``)."""
@@ -222,6 +224,27 @@ def evaluate(model: nn.Module, data: TensorData, idx: torch.Tensor,
         loss_sum += float(nn.functional.cross_entropy(logits, data.action[i], reduction="sum"))
         correct += int((logits.argmax(dim=1) == data.action[i]).sum())
     return loss_sum / n, 100.0 * correct / n
+
+
+@torch.no_grad()
+def ms_per_decision(model: nn.Module, data: TensorData, idx: torch.Tensor,
+                    n: int = DECISION_SAMPLE) -> float | None:
+    """Milliseconds per decision of ``model`` asked one position at a time (as the imitator bot
+    asks it in S1/S2 and tournaments), over the first ``n`` rows of ``idx``; None without rows.
+    A timing: it varies run to run and stays out of every deterministic field."""
+    model.eval()
+    rows = idx[:n]
+    if int(rows.numel()) == 0:
+        return None
+    t = time.perf_counter()
+    for i in rows:
+        j = i.reshape(1)
+        if data.num_heads > 1:
+            x, ms, _ = data.batch(j)
+            model(x, ms)
+        else:
+            model(data.planes[j], data.mask[j])
+    return (time.perf_counter() - t) / int(rows.numel()) * 1000
 
 
 @torch.no_grad()
@@ -454,7 +477,8 @@ def write_fold(model: MaskedPolicyNet | MultiHeadPolicyNet, data: TensorData, *,
         # timing differs run to run; everything above is deterministic on CPU
         "timing": {"device": str(timing["device"]), "threads": timing["threads"],
                    "train_seconds": train_time,
-                   "samples_per_s": samples / train_time if train_time > 0 else None},
+                   "samples_per_s": samples / train_time if train_time > 0 else None,
+                   "ms_per_decision": ms_per_decision(model, data, data.val_idx)},
     }
     extra: dict[str, Any] = {"bot": bot, "metrics": {k: metrics[k] for k in (
         "train_acc", "val_acc", "best_epoch", "epochs", "folds")}}

@@ -1,0 +1,35 @@
+"""The family x bot table of issue 46's Deliver 5, from archived result tables."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pandas as pd
+
+from ime.paths import repo_root
+from ime.report.imitator_table import family_table, main
+
+QUICK = repo_root() / "reproduction" / "quick" / "reversi"
+
+
+def test_rows_goals_and_ceiling_flags(tmp_path: Path) -> None:
+    df = family_table([QUICK])
+    assert list(df.bot) == ["rev1", "rev2", "rev3", "rev4", "rev5"]
+    assert set(df.family) == {"policy"} and set(df.net) == {"conv"}
+    acc = pd.read_csv(QUICK / "table4_4.csv").set_index(["bot", "net"])
+    rev1 = df.set_index("bot").loc["rev1"]
+    assert rev1.val_acc_unseen == acc.loc[("rev1", "conv"), "val_acc_unseen_mean"]
+    assert rev1.ceiling == 100 and rev1.goal.startswith("unseen >= 95") and not rev1.goal_met
+    assert df.set_index("bot").loc["rev3"].goal.startswith("unseen within 5")
+    # an imitator above its bot's ceiling CI is flagged (the ceiling would be wrong)
+    bad = tmp_path / "reversi"
+    shutil.copytree(QUICK, bad)
+    t = pd.read_csv(bad / "table4_4.csv")
+    t.loc[(t.bot == "rev3") & (t.net == "conv"), "val_acc_unseen_mean"] = 99.0
+    t.to_csv(bad / "table4_4.csv", index=False)
+    flagged = family_table([bad]).set_index("bot")
+    assert flagged.loc["rev3"].above_ceiling and flagged.loc["rev3"].goal_met
+    assert not flagged.loc["rev1"].above_ceiling
+    assert main([str(bad), "--out", str(tmp_path / "t.md"), "--csv", str(tmp_path / "t.csv")]) == 0
+    assert "above their ceiling's CI: 1 (rev3/policy)" in (tmp_path / "t.md").read_text()
