@@ -55,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--phases", type=_ints, default=(1, 2))
     ap.add_argument("--endgames", type=_ints, default=(0, 8, 10, 12, 14))
     ap.add_argument("--endgame-modes", default="exact,wld", help="exact and/or wld")
+    ap.add_argument("--endgames-wld", type=_ints, default=(0,),
+                    help="win/draw/loss-solve thresholds tried above the endgame's (0: none)")
     ap.add_argument("--budgets", type=_ints, default=(0,))
     ap.add_argument("--passes", type=_ints, default=(3,),
                     help="MMTO passes per depth: one number, or one per depth")
@@ -83,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     fit_rows, sel_rows = train.subset(inner[0]), train.subset(inner[1])
     cfg = FitConfig(depths=args.depths, phases=args.phases, endgames=args.endgames,
                     budgets=args.budgets, max_fit=args.max_fit, patience=args.patience,
+                    endgames_wld=args.endgames_wld,
                     pass_patience=args.pass_patience,
                     passes=args.passes[0] if len(args.passes) == 1 else args.passes,
                     endgame_modes=tuple(args.endgame_modes.split(",")))

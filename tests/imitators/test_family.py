@@ -30,7 +30,8 @@ TRAIN = {"folds": 4, "seed": 3, "lr": 5e-3, "batch_size": 64, "max_epochs": 8, "
          "holdout": 0.1, "monitor": "val_acc", "lr_decay": 1.0, "augment": "none"}
 MLP = {"name": "mlp", "kind": "mlp", "hidden": [32]}
 FAST = {"depths": [1, 2], "passes": 2, "patience": None, "pass_patience": None, "phases": [1],
-        "ties": ["first", "last"], "endgames": [0], "endgame_modes": ["exact"], "budgets": [0],
+        "ties": ["first", "last"], "endgames": [0], "endgame_modes": ["exact"],
+        "endgames_wld": [0], "budgets": [0],
         "max_fit": None, "inner_iters": 40, "l2": 1e-4, "margin": 12.0, "order_min": 2,
         "select_share": 0.2}
 SEARCH = {"name": "search", "kind": "search", "search": FAST}

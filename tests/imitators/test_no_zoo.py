@@ -69,7 +69,7 @@ CHILD = textwrap.dedent('''
 
         fast = {"depths": [1, 2], "passes": 2, "patience": None, "pass_patience": None,
                 "phases": [1], "ties": ["first"], "endgames": [0, 8],
-                "endgame_modes": ["exact"], "budgets": [0], "max_fit": None,
+                "endgame_modes": ["exact"], "endgames_wld": [0], "budgets": [0], "max_fit": None,
                 "inner_iters": 40, "l2": 1e-4, "margin": 12.0, "order_min": 2,
                 "select_share": 0.2}
         m = fit_member(sys.argv[1], {"name": "search", "kind": "search", "search": fast}, 0,

@@ -175,3 +175,25 @@ def test_narrowed_root_windows_give_the_same_answers(depth: int) -> None:
     np.testing.assert_allclose(fitres.values[fitres.exact], ref.values[fitres.exact],
                                rtol=1e-12)
     assert fitres.nodes.sum() < ref.nodes.sum()
+
+
+def test_a_win_draw_loss_solve_above_the_exact_one() -> None:
+    """``endgame_wld``: above the exact threshold and up to it, the outcome's best moves compete;
+    at or below the exact threshold the disc difference's; above both, the search alone."""
+    from ime.imitators.reversi_search import endgame_moves, solver_mode
+    from ime.imitators.search_fit import predict
+
+    w = np.zeros(num_features(1))
+    hybrid = SearchSettings(depth=1, endgame=4, endgame_wld=12, tie="last")
+    assert [solver_mode(hybrid, e) for e in (3, 4, 5, 12, 13)] == ["exact", "exact", "wld",
+                                                                  "wld", None]
+    positions = random_positions(6, seed=32, min_ply=52, max_ply=55)
+    P = np.array([p for p, _ in positions], dtype=np.uint64)
+    O = np.array([o for _, o in positions], dtype=np.uint64)
+    for (p, o), got in zip(positions, predict(w, hybrid, P, O), strict=True):
+        empties = 64 - bin(p | o).count("1")
+        assert 5 <= empties <= 12
+        wins = endgame_moves(p, o, "wld")
+        assert got == max(wins) == LinearSearch(w, hybrid).choose(p, o)
+    with pytest.raises(ValueError, match="endgame_wld"):
+        SearchSettings(endgame=10, endgame_wld=8)

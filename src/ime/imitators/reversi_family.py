@@ -39,7 +39,8 @@ SOFT_MARGIN = 12.0
 value (their softmax weight is below e^-12)."""
 
 FIT_KEYS = ("depths", "passes", "patience", "pass_patience", "phases", "ties", "endgames",
-            "endgame_modes", "budgets", "max_fit", "inner_iters", "l2", "margin", "order_min")
+            "endgame_modes", "endgames_wld", "budgets", "max_fit", "inner_iters", "l2", "margin",
+            "order_min")
 """Keys of ``net.search`` that go to :class:`ime.imitators.search_fit.FitConfig` (the rest, e.g.
 ``select_share``, are the train stage's)."""
 
@@ -71,7 +72,8 @@ class ReversiSearchPolicy(nn.Module):
         # margin 12 gives exact values to every move that could be best or tied: the tie rule
         # then chooses as the deciding window would; a node budget counts the deciding window's
         # nodes, so with one the move comes from that search itself
-        chosen = predict(w, s, P, O) if (s.budget or s.endgame) else choices(res, s.tie)
+        chosen = (predict(w, s, P, O) if (s.budget or s.endgame or s.endgame_wld)
+                  else choices(res, s.tie))
         soft = np.zeros((len(P), 64), dtype=np.float64)
         for i in range(len(P)):
             a, b = res.offsets[i], res.offsets[i + 1]
@@ -122,7 +124,8 @@ class ReversiSearchFamily:
             raise ValueError(f"net.search: unknown keys {unknown} (known: "
                              f"{', '.join(FIT_KEYS + ('select_share',))})")
         kw = {k: config[k] for k in FIT_KEYS if config.get(k) is not None}
-        for k in ("depths", "phases", "ties", "endgames", "endgame_modes", "budgets"):
+        for k in ("depths", "phases", "ties", "endgames", "endgame_modes", "endgames_wld",
+                  "budgets"):
             if k in kw:
                 kw[k] = tuple(kw[k])
         if "passes" in kw and not isinstance(kw["passes"], int):

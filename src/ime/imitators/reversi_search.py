@@ -37,7 +37,9 @@ Search: negamax alpha-beta, fail-soft, on :func:`ime.imitators.reversi_features.
   by the engine's solver (:mod:`ime.games.reversi.solver`): ``endgame_mode="exact"`` keeps the
   root moves of the best final disc difference, ``"wld"`` those of the best win/draw/loss
   outcome (a cheaper solve many programs use); among those the search's values and then the
-  tie rule choose.
+  tie rule choose. ``endgame_wld = M > endgame`` adds a win/draw/loss solve for the positions
+  with more than ``endgame`` and at most ``M`` empties (many programs solve for the outcome a
+  few plies before they solve for the disc difference).
 """
 
 from __future__ import annotations
@@ -83,6 +85,7 @@ class SearchSettings:
     phases: int = 1
     order_min: int = 2
     endgame_mode: str = "exact"
+    endgame_wld: int = 0
 
     def __post_init__(self) -> None:
         if self.depth < 1:
@@ -93,6 +96,9 @@ class SearchSettings:
             raise ValueError(f"tie must be one of {TIE_RULES}, got {self.tie!r}")
         if self.endgame < 0:
             raise ValueError(f"endgame must be >= 0, got {self.endgame}")
+        if self.endgame_wld and self.endgame_wld <= self.endgame:
+            raise ValueError(f"endgame_wld {self.endgame_wld} must be 0 or above endgame "
+                             f"{self.endgame}")
         if self.endgame_mode not in ENDGAME_MODES:
             raise ValueError(f"endgame_mode must be one of {ENDGAME_MODES}, "
                              f"got {self.endgame_mode!r}")
@@ -400,6 +406,27 @@ def pick(squares: np.ndarray | list[int], values: np.ndarray | list[float], tie:
     return min((s for s, v in pairs if v >= best - tol), key=lambda s: order_of(s, tie))
 
 
+def solver_threshold(s: SearchSettings) -> int:
+    """The most empties at which ``s`` solves at all (0: never)."""
+    return max(s.endgame, s.endgame_wld)
+
+
+def solver_mode(s: SearchSettings, n_empties: int) -> str | None:
+    """Which solve ``s`` makes at ``n_empties`` (``exact``/``wld``), or None: the search alone."""
+    if s.endgame and n_empties <= s.endgame:
+        return s.endgame_mode
+    if s.endgame_wld and n_empties <= s.endgame_wld:
+        return "wld"
+    return None
+
+
+def solver_moves(P: int, O: int, s: SearchSettings) -> set[int] | None:
+    """The root moves the solver keeps under ``s`` in the position, or None where it does not
+    solve."""
+    mode = solver_mode(s, 64 - bin(int(P) | int(O)).count("1"))
+    return None if mode is None else endgame_moves(P, O, mode)
+
+
 def endgame_moves(P: int, O: int, mode: str) -> set[int]:
     """The root moves the solver keeps (see the module doc): ``exact``, the moves of the best
     final disc difference; ``wld``, the moves of the best win/draw/loss outcome."""
@@ -463,10 +490,9 @@ class LinearSearch:
         if int(legal_moves(P64, O64)) == 0:
             return PASS
         s = self.settings
-        allowed = None
         margin = DECIDE
-        if s.endgame and 64 - bin(int(P64) | int(O64)).count("1") <= s.endgame:
-            allowed = endgame_moves(int(P64), int(O64), s.endgame_mode)
+        allowed = solver_moves(int(P64), int(O64), s)
+        if allowed is not None:
             margin = FULL  # the solver may rule out the search's best: compare the rest exactly
         r = self.root(int(P64), int(O64), margin)
         return pick(r.squares, r.values, s.tie, allowed)

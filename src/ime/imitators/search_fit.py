@@ -55,6 +55,8 @@ from ime.imitators.reversi_search import (
     order_of,
     pick,
     search_batch,
+    solver_moves,
+    solver_threshold,
 )
 
 FORMAT = "ime-search-imitator-v1"
@@ -70,12 +72,13 @@ class FitConfig:
     iterations per pass; ``l2``: penalty on the scaled weights; ``margin``: the fit's root window
     (moves valued more than this below the best are left out of the loss: their softmax weight
     is below ``exp(-margin)``); ``phases``: evaluation phase counts tried;
-    ``ties``/``endgames``/``endgame_modes``/``budgets``: the selection grid (``endgames`` 0: no
-    solve; ``budgets`` 0: fixed depth, else iterative deepening up to the depth within that many
-    nodes); ``patience``: stop deepening after this many depths in a row without a better
-    selection agreement (None: fit every depth); ``pass_patience``: at one depth, stop the passes
-    once this many in a row did not raise its selection agreement (``passes`` is then the
-    most); ``max_fit``: at most this many training
+    ``ties``/``endgames``/``endgame_modes``/``endgames_wld``/``budgets``: the selection grid
+    (``endgames`` 0: no solve; ``endgames_wld``: a win/draw/loss solve above the endgame's
+    threshold up to this many empties, 0: none; ``budgets`` 0: fixed depth, else iterative
+    deepening up to the depth within that many nodes); ``patience``: stop deepening after this
+    many depths in a row without a better selection agreement (None: fit every depth);
+    ``pass_patience``: at one depth, stop the passes once this many in a row did not raise its
+    selection agreement (``passes`` is then the most); ``max_fit``: at most this many training
     positions per pass (a seeded subsample; None: all)."""
 
     depths: Sequence[int] = (1, 2, 3, 4)
@@ -87,6 +90,7 @@ class FitConfig:
     ties: Sequence[str] = TIE_RULES
     endgames: Sequence[int] = (0, 8, 10, 12, 14)
     endgame_modes: Sequence[str] = ENDGAME_MODES
+    endgames_wld: Sequence[int] = (0,)
     budgets: Sequence[int] = (0,)
     order_min: int = 2
     patience: int | None = None
@@ -257,8 +261,8 @@ class SearchImitator:
             return {PASS: 1.0}
         r = self._search.root(P, O)
         keep = np.ones(len(r.squares), dtype=bool)
-        if s.endgame and int(empties(np.array([P]), np.array([O]))[0]) <= s.endgame:
-            allowed = endgame_moves(P, O, s.endgame_mode)
+        allowed = solver_moves(P, O, s)
+        if allowed is not None:
             keep = np.isin(r.squares, sorted(allowed))
         v = r.values[keep]
         e = np.exp(v - v.max())
@@ -298,12 +302,13 @@ def predict(w: np.ndarray, settings: SearchSettings, P: np.ndarray, O: np.ndarra
     """Moves for many positions (each must have a legal move): search, tie rule, and the exact
     endgame where ``settings.endgame`` allows."""
     out = choices(search_all(P, O, w, settings, margin=DECIDE), settings.tie)
-    if settings.endgame:
-        end = np.flatnonzero(empties(P, O) <= settings.endgame)
+    if solver_threshold(settings):
+        end = np.flatnonzero(empties(P, O) <= solver_threshold(settings))
         full = search_all(P[end], O[end], w, settings)  # exact values for the solver's moves
         for j, i in enumerate(end):
-            out[i] = _endgame_pick(full, j, settings.tie,
-                                   endgame_moves(P[i], O[i], settings.endgame_mode))
+            allowed = solver_moves(P[i], O[i], settings)
+            assert allowed is not None
+            out[i] = _endgame_pick(full, j, settings.tie, allowed)
     return out
 
 
@@ -332,9 +337,13 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
     sel_off = legal_offsets(select.P, select.O)
     sel_empties = select.empties()
     max_end = max(cfg.endgames) if cfg.endgames else 0
+    max_wld = max(cfg.endgames_wld) if cfg.endgames_wld else 0
     solved = {(mode, int(i)): endgame_moves(select.P[i], select.O[i], mode)
               for mode in cfg.endgame_modes
               for i in np.flatnonzero(sel_empties <= max_end)} if max_end else {}
+    solved.update({("wld", int(i)): endgame_moves(select.P[i], select.O[i], "wld")
+                   for i in np.flatnonzero(sel_empties <= max_wld)
+                   if ("wld", int(i)) not in solved})
     candidates: list[dict[str, Any]] = []
     for phases in cfg.phases:
         k = num_features(phases)
@@ -378,7 +387,8 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
                 depth_best = max(depth_best, cand["acc"])
                 say(f"phases={phases} depth={depth} pass={it}: train acc (before step) "
                     f"{train_acc:.2f}%, select acc {cand['acc']:.2f}% "
-                    f"({cand['tie']}, endgame {cand['endgame']} {cand['endgame_mode']}, "
+                    f"({cand['tie']}, endgame {cand['endgame']} {cand['endgame_mode']}"
+                    f"{' + wld ' + str(cand['endgame_wld']) if cand['endgame_wld'] else ''}, "
                     f"budget {cand['budget']}), "
                     f"search {t_search:.1f}s, {cand['mean_nodes']:.0f} nodes/position")
             stale = 0 if depth_best > best_acc else stale + 1
@@ -387,12 +397,14 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
                                           -c["pass_"]))
     settings = SearchSettings(depth=best["depth"], budget=best["budget"], tie=best["tie"],
                               endgame=best["endgame"], phases=best["phases"],
-                              order_min=cfg.order_min, endgame_mode=best["endgame_mode"])
+                              order_min=cfg.order_min, endgame_mode=best["endgame_mode"],
+                              endgame_wld=best["endgame_wld"])
     summary = {
         "select_acc": best["acc"], "train_positions": int(len(idx)),
         "select_positions": int(len(select)), "fit_seconds": time.perf_counter() - t0,
         "grid": [{k2: c[k2] for k2 in ("phases", "depth", "pass_", "tie", "endgame",
-                                        "endgame_mode", "budget", "acc", "train_acc_before")}
+                                        "endgame_mode", "endgame_wld", "budget", "acc",
+                                        "train_acc_before")}
                  for c in candidates],
     }
     say(f"chosen: {settings} select acc {best['acc']:.2f}% in {summary['fit_seconds']:.0f}s")
@@ -405,7 +417,7 @@ def _score_candidate(w: np.ndarray, settings: SearchSettings, select: Decisions,
     """The best (tie, endgame, endgame mode, budget) for weights ``w`` at ``settings``' depth,
     by agreement on the selection positions (``solved``: the solver's moves by (mode, row))."""
     best: dict[str, Any] = {"acc": -1.0}
-    end = np.flatnonzero(sel_empties <= max(cfg.endgames, default=0))
+    end = np.flatnonzero(sel_empties <= max(*cfg.endgames, *cfg.endgames_wld, 0))
     for budget in cfg.budgets:
         s = SearchSettings(depth=settings.depth, budget=budget, phases=settings.phases,
                            order_min=settings.order_min)
@@ -413,14 +425,25 @@ def _score_candidate(w: np.ndarray, settings: SearchSettings, select: Decisions,
         full = search_all(select.P[end], select.O[end], w, s)
         for tie in cfg.ties:
             base = choices(res, tie)
+            # each row's pick under each solve, computed once for every threshold below
+            row_of = {int(i): j for j, i in enumerate(end)}
+            picks = {key: _endgame_pick(full, row_of[key[1]], tie, moves)
+                     for key, moves in solved.items() if key[1] in row_of}
             for endgame in cfg.endgames:
                 for mode in cfg.endgame_modes if endgame else cfg.endgame_modes[:1]:
-                    pred = base.copy()
-                    for j, i in enumerate(end):
-                        if sel_empties[i] <= endgame:
-                            pred[i] = _endgame_pick(full, j, tie, solved[(mode, int(i))])
-                    acc = float(np.mean(pred == select.action)) * 100
-                    if acc > best["acc"] + 1e-12:
-                        best = {"acc": acc, "tie": tie, "endgame": int(endgame),
-                                "endgame_mode": mode, "budget": int(budget)}
+                    for wld in cfg.endgames_wld:
+                        if wld and wld <= endgame:
+                            continue
+                        pred = base.copy()
+                        for i in row_of:
+                            e = sel_empties[i]
+                            if endgame and e <= endgame:
+                                pred[i] = picks[(mode, i)]
+                            elif wld and e <= wld:
+                                pred[i] = picks[("wld", i)]
+                        acc = float(np.mean(pred == select.action)) * 100
+                        if acc > best["acc"] + 1e-12:
+                            best = {"acc": acc, "tie": tie, "endgame": int(endgame),
+                                    "endgame_mode": mode, "endgame_wld": int(wld),
+                                    "budget": int(budget)}
     return best

@@ -52,6 +52,8 @@ class SearchFit(Section):
     endgames: Annotated[list[NonNegativeInt], Field(min_length=1)]
     """Exact-solve thresholds in empty squares tried (0: never solve)."""
     endgame_modes: Annotated[list[Literal["exact", "wld"]], Field(min_length=1)]
+    endgames_wld: Annotated[list[NonNegativeInt], Field(min_length=1)]
+    """Win/draw/loss-solve thresholds tried above the endgame's (0: none)."""
     budgets: Annotated[list[NonNegativeInt], Field(min_length=1)]
     """Node budgets tried (0: fixed depth; else iterative deepening within that many nodes)."""
     max_fit: PositiveInt | None
