@@ -135,6 +135,22 @@ def test_the_train_stage_fits_saves_loads_and_plays_a_search_imitator(tmp_path: 
     logits = model(torch.as_tensor(planes, dtype=torch.float32),
                    torch.as_tensor(mask, dtype=torch.float32))
     assert bool((logits[torch.as_tensor(mask) == 0] < -1e8).all())  # illegal: masked
+    # where it disagrees, with counts (scripts/imitator_disagreements.py), on the same fold
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "imitator_disagreements", Path(__file__).parents[2] / "scripts" /
+        "imitator_disagreements.py")
+    script = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(script)  # type: ignore[union-attr]
+    assert script.main([str(ds), str(tmp_path / "s0.pt"), "--folds", "4", "--seed", "3",
+                        "--solve-sample", "3", "--out", str(tmp_path / "dis.json")]) == 0
+    dis = json.loads((tmp_path / "dis.json").read_text())
+    assert dis["positions"] == search["val_unseen_positions"]
+    assert dis["agreement"] == pytest.approx(search["val_acc_unseen_distinct"], abs=0.01)
+    assert dis["disagreements"] == sum(b["disagreements"] for b in dis["by_empties"])
+    assert dis["disagreements"] == (dis["wrong_target_tied_best"] + dis["wrong_target_second"]
+                                    + dis["wrong_target_third_or_lower"])
     # the same config gives the same bytes (torch.save names its archive after the file)
     (tmp_path / "again").mkdir()
     again = [Member(SEARCH, 0, tmp_path / "again" / "s0.pt", tmp_path / "again" / "s0.json")]
