@@ -31,6 +31,9 @@ def test_a_flipped_verdict_is_listed_with_both_numbers(tmp_path: Path) -> None:
     mine.loc[mine.id == cid, "numbers"] = "S1 99 against 1"
     mine.to_csv(other / "conclusions.csv", index=False)
 
+    gone = mine[mine.id != cid].id.iloc[0]  # untestable in one report: no change of verdict
+    mine.loc[mine.id == gone, "verdict"] = "cannot be tested"
+    mine.to_csv(other / "conclusions.csv", index=False)
     changes = verdict_changes(table, mine)
     assert list(changes.id) == [cid]  # the others agree; conclusions of one report only: left
     assert main([str(base), str(other)]) == 0

@@ -23,11 +23,23 @@ OUT_NAME = "verdict_changes"
 """``<archive>/verdict_changes.md`` and ``.csv``, written into the second archive."""
 
 
-def verdict_changes(base: pd.DataFrame, other: pd.DataFrame) -> pd.DataFrame:
-    """One row per conclusion in both reports whose verdict differs (``base`` then ``other``)."""
+UNTESTABLE = "cannot be tested"
+"""A verdict that compares nothing: a conclusion of a game the report leaves out, or one no
+result of ours can test."""
+
+
+def tested_by_both(base: pd.DataFrame, other: pd.DataFrame) -> pd.DataFrame:
+    """The conclusions both reports test (neither says it cannot be tested), side by side."""
     cols = ["id", "section", "statement", "verdict", "numbers", "test", "p", "n"]
     both = base[cols].merge(other[cols], on=["id", "section", "statement"],
                             suffixes=("_base", "_other"))
+    return both[(both.verdict_base != UNTESTABLE) & (both.verdict_other != UNTESTABLE)]
+
+
+def verdict_changes(base: pd.DataFrame, other: pd.DataFrame) -> pd.DataFrame:
+    """One row per conclusion both reports test whose verdict differs (``base`` then
+    ``other``)."""
+    both = tested_by_both(base, other)
     return both[both.verdict_base != both.verdict_other].reset_index(drop=True)
 
 
@@ -42,7 +54,7 @@ def _commit(archive: Path) -> str:
 def render(base_dir: Path, other_dir: Path, base: pd.DataFrame, other: pd.DataFrame,
            changes: pd.DataFrame) -> str:
     """The Markdown page: what was compared, the counts, then each change with its numbers."""
-    shared = sorted(set(base.id) & set(other.id))
+    shared = sorted(tested_by_both(base, other).id)
     tally = other[other.id.isin(shared)].verdict.value_counts().to_dict()
     lines = [
         f"# Verdicts that change: `{other_dir.name}` against `{base_dir.name}`",
@@ -51,8 +63,9 @@ def render(base_dir: Path, other_dir: Path, base: pd.DataFrame, other: pd.DataFr
         f"archives' `conclusions.csv` (commits {_commit(base_dir)} and {_commit(other_dir)}); "
         "do not edit.",
         "",
-        f"Conclusions tested by both reports: **{len(shared)}** "
-        f"(of {len(base)} and {len(other)}); the verdict differs for **{len(changes)}** and "
+        f"Conclusions tested by both reports: **{len(shared)}** (of {len(base)} and "
+        f"{len(other)}; the rest cannot be tested in one of them, e.g. a game a partial report "
+        f"leaves out); the verdict differs for **{len(changes)}** and "
         f"agrees for {len(shared) - len(changes)}. Verdicts in `{other_dir.name}` over the shared "
         "conclusions: " + ", ".join(f"{k} {v}" for k, v in sorted(tally.items())) + ".",
         "",
