@@ -42,6 +42,8 @@ END_TO_END_ONLY = {
     "tests/workflow/test_noop_imports.py": "a no-op snakemake run's imports",
     "tests/workflow/test_game_from_target.py": "dry runs of the snakemake CLI, one per game",
     "tests/workflow/test_slurm.py": "opt-in: a SLURM cluster (-m slurm)",
+    "tests/workflow/test_search_imitator_e2e.py": "imitator=search on a copy of the tiny run",
+    "tests/imitators/test_bench.py": "ime bench's search imitator fits and searches (5 s)",
     # real ime commands or long engine work, file by file
     "tests/golden/test_golden_keys.py": "mines a key set with the zoo (the golden keys)",
     "tests/reliability/test_dash_board.py": "real `ime solve` processes",

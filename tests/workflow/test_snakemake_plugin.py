@@ -43,9 +43,19 @@ def test_a_refused_key_stops_with_the_right_form(capsys: pytest.CaptureFixture[s
             in err), err
 
 
+def test_a_target_after_config_is_named(capsys: pytest.CaptureFixture[str]) -> None:
+    """--config takes every word after it: a target written there gets IME's message with the
+    command in the right order, not Snakemake's traceback."""
+    with pytest.raises(SystemExit) as stop:
+        cli.parse_config(["overrides=[imitator=search]", "results/reversi/x/table4_4.csv"])
+    assert stop.value.code == 1
+    err = capsys.readouterr().err
+    assert "results/reversi/x/table4_4.csv is no name=value entry" in err
+    assert ("results/reversi/x/table4_4.csv --config 'overrides=[imitator=search]'"
+            in err.replace("\n", " "))
+
+
 def test_other_refusals_stay_snakemakes() -> None:
-    with pytest.raises(ValueError, match="name=value"):
-        cli.parse_config(["no-equals-sign"])
     # Snakemake refuses what its pattern does not match, one-letter keys included
     assert plugin.refused_entries(["xy=1", "a.b=2", "+c=3", "~d", "e_f=4", "x=5"]) == [
         "a.b=2", "+c=3", "x=5"]
