@@ -34,8 +34,18 @@ def test_every_game_has_a_plugin() -> None:
 @pytest.mark.parametrize("scale", _options("scale"))
 @pytest.mark.slow
 def test_every_game_scale_and_net_composes(game: str, scale: str) -> None:
+    """Every net composes with every game and scale; an imitator family (net=search) only with
+    the games that offer it, and the others refuse it by name before any job."""
+    from ime.core.registry import get_plugin
+    from ime.workflow.errors import ConfigError
+
     for net in _options("net"):
-        v = make_plan([f"game={game}", f"scale={scale}", f"net={net}"]).main
+        overrides = [f"game={game}", f"scale={scale}", f"net={net}"]
+        if net == "search" and "search" not in get_plugin(game).imitators:
+            with pytest.raises(ConfigError, match=f"game '{game}' offers no 'search'"):
+                make_plan(overrides)
+            continue
+        v = make_plan(overrides).main
         assert v.game == game and v.cfg["run"]["choices"]["scale"] == scale
         assert v.logs_tag == v.dataset_tag == scale
         assert "scales" not in v.cfg["game"]

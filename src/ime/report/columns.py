@@ -90,8 +90,10 @@ TABLE4_5_PERCENT = ("S1", "S2", "baseline_S1", "S1_heldout", "S2_heldout",
 _ACC = "accuracy of the imitator, the share of decisions on which its top action is the bot's"
 _TABLE4_4 = ("bot", "baseline", "net", "train_acc_mean", "train_acc_std", "val_acc_mean",
              "val_acc_std", "folds", "split", "pairs", "epochs_mean", "val_acc_unseen_mean",
-             "val_seen_share_mean", "self_agreement", "self_agreement_lo", "self_agreement_hi",
-             "train_acc_<head>_mean", "val_acc_<head>_mean")
+             "val_seen_share_mean", "val_acc_unseen_distinct_mean", "val_unseen_positions_mean",
+             "val_acc_opening_mean", "val_opening_rows_mean", "self_agreement",
+             "self_agreement_lo", "self_agreement_hi", "train_acc_<head>_mean",
+             "val_acc_<head>_mean")
 
 TABLES: dict[str, tuple[str, ...]] = {
     "dataset_stats.csv": ("bot", "pairs", "baseline"),
@@ -167,6 +169,15 @@ COLUMNS: dict[str, Column] = {
     "val_acc_unseen_std": Column("sample std over folds of val_acc_unseen", PERCENT),
     "val_seen_share_mean": Column("share of validation rows whose position also occurs in "
                                   "training; mean over folds", PERCENT),
+    "val_acc_unseen_distinct_mean": Column("Maia's protocol: validation accuracy on each "
+                                           "distinct unseen position once (its first row); "
+                                           "mean over folds", PERCENT),
+    "val_unseen_positions_mean": Column("distinct validation positions that never occur in the "
+                                        "fold's training rows; mean over folds", "count"),
+    "val_acc_opening_mean": Column("validation accuracy on the opening's rows (plies under "
+                                   "10), apart; mean over folds", PERCENT),
+    "val_opening_rows_mean": Column("validation rows of the opening (plies under 10); mean "
+                                    "over folds", "count"),
     **_ci("self_agreement", "the bot against itself: how often it replays its logged action "
                             "when asked again under another seed, the most an imitator can "
                             "reach", PERCENT),
