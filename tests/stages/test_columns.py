@@ -77,6 +77,10 @@ def test_the_dictionary_lists_the_writers_columns() -> None:
 
     n = len(TABLE4_4_COLUMNS) + len(CEILING_COLUMNS)
     assert list(C.TABLES["imitation_accuracy.csv"])[:n] == [*TABLE4_4_COLUMNS, *CEILING_COLUMNS]
+    from ime.train.tables import MAIA_KEYS  # Maia's columns, where the metrics have them
+
+    assert list(C.TABLES["imitation_accuracy.csv"])[n:n + len(MAIA_KEYS)] == [
+        f"{k}_mean" for k in MAIA_KEYS]
     assert C.TABLES["accuracy_clusters.csv"] == tuple(ACCURACY_CLUSTER_COLUMNS)
     assert C.TABLES["similarity.csv"] == tuple(Similarity.__dataclass_fields__)
     empty = pairwise_similarity({}, {}, [])

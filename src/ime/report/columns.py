@@ -90,10 +90,9 @@ TABLE4_5_PERCENT = ("S1", "S2", "baseline_S1", "S1_heldout", "S2_heldout",
 _ACC = "accuracy of the imitator, the share of decisions on which its top action is the bot's"
 _TABLE4_4 = ("bot", "baseline", "net", "train_acc_mean", "train_acc_std", "val_acc_mean",
              "val_acc_std", "folds", "split", "pairs", "epochs_mean", "val_acc_unseen_mean",
-             "val_seen_share_mean", "val_acc_unseen_distinct_mean", "val_unseen_positions_mean",
-             "val_acc_opening_mean", "val_opening_rows_mean", "self_agreement",
-             "self_agreement_lo", "self_agreement_hi", "train_acc_<head>_mean",
-             "val_acc_<head>_mean")
+             "val_seen_share_mean", "self_agreement", "self_agreement_lo", "self_agreement_hi",
+             "val_acc_unseen_distinct_mean", "val_unseen_positions_mean", "val_acc_opening_mean",
+             "val_opening_rows_mean", "train_acc_<head>_mean", "val_acc_<head>_mean")
 
 TABLES: dict[str, tuple[str, ...]] = {
     "dataset_stats.csv": ("bot", "pairs", "baseline"),
