@@ -158,15 +158,17 @@ def test_the_train_stage_fits_saves_loads_and_plays_a_search_imitator(tmp_path: 
     assert (tmp_path / "again" / "s0.pt").read_bytes() == (tmp_path / "s0.pt").read_bytes()
 
 
-@pytest.mark.parametrize("tie", ["first", "last_col"])
-def test_the_module_plays_the_searchs_move_and_an_ensemble_weighs_values(tie: str) -> None:
+@pytest.mark.parametrize("tie,solve", [("first", {}), ("last_col", {}),
+                                       ("last", {"endgame": 10, "endgame_wld": 14})])
+def test_the_module_plays_the_searchs_move_and_an_ensemble_weighs_values(tie: str,
+                                                                        solve: dict) -> None:
     """Its decision window (margin 12) chooses as the deciding search does; half the mass goes to
     that move, the rest is the softmax of the root values, so two folds that disagree are
     settled by how they value the two moves, not by the square's number."""
     from ime.imitators.reversi_features import num_features
     from ime.imitators.search_fit import predict
 
-    positions = random_positions(150, seed=12, min_ply=4, max_ply=50)
+    positions = random_positions(150, seed=12, min_ply=4, max_ply=56)
     P = np.array([p for p, _ in positions], dtype=np.uint64)
     O = np.array([o for _, o in positions], dtype=np.uint64)
     planes, mask = encode_boards(P, O)
@@ -174,7 +176,8 @@ def test_the_module_plays_the_searchs_move_and_an_ensemble_weighs_values(tie: st
     models = []
     for _ in range(2):
         m = ReversiSearchPolicy({"name": "search", "kind": "search", "game": "reversi",
-                                 "settings": {"depth": 3, "tie": tie, "phases": 2}})
+                                 "settings": {"depth": 3, "tie": tie, "phases": 2,
+                                              **solve}})
         with torch.no_grad():
             m.weights.copy_(torch.as_tensor(rng.normal(size=num_features(2))))
         models.append(m)

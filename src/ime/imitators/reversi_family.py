@@ -29,7 +29,14 @@ from torch import nn
 from ime.imitators.data import Decisions, planes_to_bitboards
 from ime.imitators.reversi_features import feature_names, num_features
 from ime.imitators.reversi_search import SearchSettings
-from ime.imitators.search_fit import FitConfig, choices, fit, predict, search_all
+from ime.imitators.search_fit import (
+    FitConfig,
+    choices,
+    fit,
+    predict,
+    search_all,
+    solve_endgames,
+)
 
 CHOICE_SHARE = 0.5
 """Probability the module gives the search's move; the rest is the softmax of the root values
@@ -70,10 +77,11 @@ class ReversiSearchPolicy(nn.Module):
         s = self.settings
         res = search_all(P, O, w, s, margin=SOFT_MARGIN)
         # margin 12 gives exact values to every move that could be best or tied: the tie rule
-        # then chooses as the deciding window would; a node budget counts the deciding window's
-        # nodes, so with one the move comes from that search itself
-        chosen = (predict(w, s, P, O) if (s.budget or s.endgame or s.endgame_wld)
-                  else choices(res, s.tie))
+        # then chooses as the deciding window would, and the solver's positions as predict's;
+        # a node budget counts the deciding window's nodes, so with one the move comes from
+        # that search itself
+        chosen = (predict(w, s, P, O) if s.budget
+                  else solve_endgames(w, s, P, O, choices(res, s.tie)))
         soft = np.zeros((len(P), 64), dtype=np.float64)
         for i in range(len(P)):
             a, b = res.offsets[i], res.offsets[i + 1]

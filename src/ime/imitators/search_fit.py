@@ -301,7 +301,14 @@ class SearchImitator:
 def predict(w: np.ndarray, settings: SearchSettings, P: np.ndarray, O: np.ndarray) -> np.ndarray:
     """Moves for many positions (each must have a legal move): search, tie rule, and the exact
     endgame where ``settings.endgame`` allows."""
-    out = choices(search_all(P, O, w, settings, margin=DECIDE), settings.tie)
+    return solve_endgames(w, settings, P, O,
+                          choices(search_all(P, O, w, settings, margin=DECIDE), settings.tie))
+
+
+def solve_endgames(w: np.ndarray, settings: SearchSettings, P: np.ndarray, O: np.ndarray,
+                   out: np.ndarray) -> np.ndarray:
+    """``out`` (the search's moves) with the positions the solver decides under ``settings``
+    replaced by the solver's move there (its best moves compared by exact values)."""
     if solver_threshold(settings):
         end = np.flatnonzero(empties(P, O) <= solver_threshold(settings))
         full = search_all(P[end], O[end], w, settings)  # exact values for the solver's moves
