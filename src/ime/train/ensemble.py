@@ -131,6 +131,18 @@ def train_bots(jobs: Mapping[str, tuple[str | Path, Sequence[Member]]],
     files, exactly as if its bot were trained alone. The datasets are concatenated on the device
     (one gather per step for every member); they must share the encoder's shapes.
     """
+    families = [(bot, m) for bot, (_, ms) in jobs.items() for m in ms if is_family(m.net_config)]
+    if families:  # imitator families are fitted (ime.imitators.family), the nets trained here
+        net_jobs = {bot: (path, [m for m in ms if not is_family(m.net_config)])
+                    for bot, (path, ms) in jobs.items()}
+        net_jobs = {bot: job for bot, job in net_jobs.items() if job[1]}
+        trained = {bot: iter(ms) for bot, ms in (train_bots(
+            net_jobs, train_cfg, threads=threads, progress=progress, mode=mode)
+            if net_jobs else {}).items()}
+        fitted = {id(m): fit_member(jobs[bot][0], m.net_config, m.fold, m.checkpoint_path,
+                                    m.metrics_path, train_cfg, bot=bot) for bot, m in families}
+        return {bot: [fitted[id(m)] if id(m) in fitted else next(trained[bot]) for m in ms]
+                for bot, (_, ms) in jobs.items()}
     device = pick_device(str(train_cfg.get("device", "auto")))
     set_determinism(threads, device)
     split = Split.of(train_cfg)  # k-fold or hold-out: each bot split by its own match ids
@@ -143,13 +155,9 @@ def train_bots(jobs: Mapping[str, tuple[str | Path, Sequence[Member]]],
     groups: dict[str, list[int]] = {}
     alone: list[int] = []
     runs: list[_Run] = []
-    families: list[tuple[str, Member]] = []  # imitator families: fitted, not trained here
     for bot, (_, members) in jobs.items():
         splits: dict[int, TensorData] = {}
         for mem in members:
-            if is_family(mem.net_config):
-                families.append((bot, mem))
-                continue
             if mem.fold not in splits:
                 splits[mem.fold] = _shifted(split_fold(base, arrs[bot], mem.fold, split),
                                             offsets[bot])
@@ -181,13 +189,10 @@ def train_bots(jobs: Mapping[str, tuple[str | Path, Sequence[Member]]],
                             metrics_path=r.member.metrics_path, threads=threads,
                             progress=progress)
     assert all(m is not None for m in out)
-    by_member: dict[int, dict[str, Any]] = {
-        id(r.member): m for r, m in zip(runs, out, strict=True)}  # type: ignore[misc]
-    for bot, mem in families:
-        by_member[id(mem)] = fit_member(jobs[bot][0], mem.net_config, mem.fold,
-                                        mem.checkpoint_path, mem.metrics_path, train_cfg,
-                                        bot=bot)
-    return {bot: [by_member[id(mem)] for mem in members] for bot, (_, members) in jobs.items()}
+    result: dict[str, list[dict[str, Any]]] = {bot: [] for bot in jobs}
+    for r, m in zip(runs, out, strict=True):
+        result[r.bot].append(m)  # type: ignore[arg-type]
+    return result
 
 
 def _concat(datas: Mapping[str, TensorData]) -> tuple[TensorData, dict[str, int]]:
