@@ -97,6 +97,25 @@ class Encoder(ABC):
     so that "the same position" (duplicates, conflicting states, positions seen in training) is
     judged on the position alone."""
 
+    afterstate_planes: ClassVar[int | None] = None
+    """Planes of the positions a first-head move leads to (:meth:`afterstates`), which the
+    lookahead imitator values (:mod:`ime.nets.lookahead`); ``None``: the game offers none."""
+
+    def afterstates(self, planes: Any, codes: Any) -> Any:
+        """The position each move leads to, from the mover's view: ``planes`` (a float
+        ``torch.Tensor[M, *state_shape]``) with first-head codes ``codes`` (``int64[M]``, each
+        legal) -> ``Tensor[M, afterstate_planes, H, W]`` on the same device. A game that offers
+        it sets :attr:`afterstate_planes`; what the planes hold is the game's to say."""
+        raise ValueError(f"encoder {self.version} has no afterstates, so the lookahead imitator "
+                         f"cannot be used for this game; use a policy net")
+
+    @property
+    def afterstate_shape(self) -> tuple[int, ...] | None:
+        """``(afterstate_planes, H, W)``, or ``None`` when the game offers no afterstates."""
+        if self.afterstate_planes is None:
+            return None
+        return (int(self.afterstate_planes), *self.state_shape[1:])
+
     @abstractmethod
     def encode(self, states: Sequence[State], players: Sequence[int] | None = None,
                actions: Sequence[Action] | None = None) -> Observation:

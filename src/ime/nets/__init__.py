@@ -20,6 +20,8 @@ Architectures are plain dicts (``config/net/<name>.yaml``):
   -> batch norm -> ReLU -> flatten -> [dense(hidden) -> ReLU]* -> dense(A);
 * ``kind: resnet``: a residual tower (``blocks`` x ``width``) with a 1x1 policy head, deeper
   than the thesis's nets (issue 16's capacity question): :mod:`ime.nets.resnet`;
+* ``kind: lookahead``: each legal move scored by a learned value of the position it leads to
+  (the game's afterstates; the imitator of issue 46's Deliver 3): :mod:`ime.nets.lookahead`;
 * ``kind: branches``: separate small nets over slices of the planes, each serving one or more
   heads (the thesis's Doudizhu major and minor nets): :mod:`ime.nets.branches`.
 * ``kernels`` / ``strides`` / ``padding`` / ``batch_norm: all`` on an mlp or conv: per-layer
@@ -113,6 +115,10 @@ def build_net(
         from ime.nets.branches import build_branches
 
         return build_branches(config, in_shape, sizes, seed)
+    if kind == "lookahead":  # a value of each legal move's afterstate (ime.nets.lookahead)
+        from ime.nets.lookahead import build_lookahead
+
+        return build_lookahead(config, in_shape, sizes, seed)  # type: ignore[return-value]
     from ime.nets.layers import build_layered, uses_layers
 
     if uses_layers(config):  # per-layer kernels/strides/padding, BN everywhere (ime.nets.layers)
@@ -146,7 +152,8 @@ def build_net(
         layers.append(nn.Flatten())
         width = prev * h * w
     else:
-        raise ValueError(f"unknown net kind {kind!r} (expected mlp, conv, resnet or branches)")
+        raise ValueError(f"unknown net kind {kind!r} (expected mlp, conv, resnet, lookahead or "
+                         f"branches)")
     for units in hidden:
         layers += [nn.Linear(width, units), nn.ReLU()]
         width = units
@@ -190,6 +197,10 @@ def count_params(model: nn.Module) -> int:
 def describe(config: Mapping[str, Any], in_shape: Sequence[int],
              num_actions: int | Sequence[int]) -> str:
     """A one-line layer description for Table 4.3 (heads joined by ``+``: ``309+28``)."""
+    if config.get("kind") == "lookahead":
+        from ime.nets.lookahead import describe_lookahead
+
+        return describe_lookahead(config, in_shape)
     if config.get("kind") == "branches":
         from ime.nets.branches import describe_branches
 

@@ -695,6 +695,15 @@ def load_net_file(config_dir: str | Path, name: str) -> dict[str, Any]:
     return arch
 
 
+def bind_game(arch: dict[str, Any], game: Mapping[str, Any]) -> dict[str, Any]:
+    """A net's architecture with what it needs of the game: a lookahead net builds its game's
+    encoder (:mod:`ime.nets.lookahead`), so it gets ``game`` and ``game_params`` (the game
+    section's ``name`` and ``params``); other nets are returned as they are."""
+    if arch.get("kind") != "lookahead":
+        return arch
+    return {**arch, "game": str(game["name"]), "game_params": game.get("params") or None}
+
+
 def _resolve_nets(cfg: DictConfig, cdir: Path, overrides: Sequence[str]) -> None:
     """``cfg.nets[name]`` for every net trained: the selected ``net`` (with its overrides) or the
     group file ``config/net/<name>.yaml`` as it stands."""
@@ -715,5 +724,8 @@ def _resolve_nets(cfg: DictConfig, cdir: Path, overrides: Sequence[str]) -> None
                               f"{name!r}, but there is no {path}; known nets: {known}")
         nets[name] = load_net_file(cdir, name)
         validate_net(nets[name], f"config/net/{name}.yaml", overrides)
+    game = OmegaConf.to_container(cfg.game, resolve=True)
+    assert isinstance(game, dict)
+    nets = {name: bind_game(arch, game) for name, arch in nets.items()}
     with _open(cfg):
         cfg.nets = nets

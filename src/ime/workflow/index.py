@@ -354,13 +354,15 @@ class WorkflowIndex:
         return self.results[rdir]
 
     def table_nets(self, v: Variant) -> list[str]:
-        """Table 4.4's nets: ``train.nets``, and the imitators' own when it is an imitator
-        family (``imitator=search``: its rows beside the nets they are compared with)."""
+        """Table 4.4's nets: ``train.nets``, and the imitators' own when it is another imitator
+        family (``imitator=search`` or ``lookahead``: its rows beside the nets they are
+        compared with)."""
         from ime.imitators.family import is_family
 
         nets = list(v.cfg["train"]["nets"])
         own = v.cfg["evaluate"]["imitator"]["net"]
-        if own not in nets and is_family(v.cfg["nets"][own]):
+        arch = v.cfg["nets"][own]
+        if own not in nets and (arch.get("kind") == "lookahead" or is_family(arch)):
             nets.append(own)
         return nets
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from ime.workflow import paths as P
 from ime.workflow.compose import (
+    bind_game,
     compose_plain,
     default_config_dir,
     load_net_file,
@@ -255,7 +256,7 @@ def make_variant(
     ref_nets = dict(ref["nets"])
     for name, arch in c["nets"].items():
         if name not in ref_nets:
-            ref_nets[name] = load_net_file(cdir, name)
+            ref_nets[name] = bind_game(load_net_file(cdir, name), c["game"])
         net_dirs[name] = name if arch == ref_nets[name] else f"{name}-{digest(arch, 8)}"
     rname = c["run"]["name"]
     if rname is None:

@@ -69,6 +69,13 @@ class Connect4Encoder(Encoder):
         )
         self.geometry = geometry
 
+    afterstate_planes = 4  # ime.games.connect4.afterstate
+
+    def afterstates(self, planes, codes):  # type: ignore[no-untyped-def]
+        from ime.games.connect4.afterstate import afterstates
+
+        return afterstates(planes, codes)
+
     def _check(self, states: Sequence[State]) -> None:
         for s in states:
             if s.game.geometry != self.geometry:  # type: ignore[attr-defined]

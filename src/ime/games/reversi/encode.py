@@ -75,6 +75,13 @@ class ReversiEncoder(Encoder):
             symmetry_groups=tuple(_SYMMETRY_GROUPS),
         )
 
+    afterstate_planes = 6  # ime.games.reversi.afterstate
+
+    def afterstates(self, planes, codes):  # type: ignore[no-untyped-def]
+        from ime.games.reversi.afterstate import afterstates
+
+        return afterstates(planes, codes)
+
     def encode(self, states: Sequence[State], players: Sequence[int] | None = None,
                actions: Sequence[Action] | None = None) -> Observation:
         if players is None:

@@ -103,6 +103,16 @@ class SnakeEncoder(Encoder):
     cols: int
     keep_forced: bool = False
 
+    @property
+    def afterstate_shape(self) -> tuple[int, ...]:
+        """The encoder's own planes with the head moved (:mod:`ime.games.snake.afterstate`)."""
+        return tuple(self.state_shape)
+
+    def afterstates(self, planes, codes):  # type: ignore[no-untyped-def]
+        from ime.games.snake.afterstate import afterstates
+
+        return afterstates(planes, codes)
+
     def masks(self, states: Sequence[State], players: Sequence[int]) -> np.ndarray:
         """The legal masks as rows: :func:`legal_masks`, a single legal direction emptied
         unless ``keep_forced`` (the row carries no choice for a net to learn)."""

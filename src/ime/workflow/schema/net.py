@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, NonNegativeInt, PositiveInt, model_validator
 
@@ -74,9 +74,18 @@ class SearchFit(Section):
 
 class Net(Section):
     name: str
-    kind: Literal["mlp", "conv", "resnet", "branches", "search"]
-    """A policy net's architecture, or ``search``: an imitator family fitted instead of trained
-    (:mod:`ime.imitators.family`; the game must offer it)."""
+    kind: Literal["mlp", "conv", "resnet", "branches", "lookahead", "search"]
+    """A policy net's architecture; ``lookahead``: a value of each legal move's afterstate
+    (:mod:`ime.nets.lookahead`; the game's encoder must offer afterstates); or ``search``: an
+    imitator family fitted instead of trained (:mod:`ime.imitators.family`; the game must offer
+    it)."""
+    game: str | None = None
+    """lookahead only: the game whose afterstates it values; filled in by the composition."""
+    game_params: dict[str, Any] | None = None
+    """lookahead only: the game's board options (``game.params``); filled in by the composition."""
+    action_bias: bool | None = None
+    """lookahead only: learn one bias per action code (a bot's position-independent preferences,
+    such as its tie order; default true)."""
     search: SearchFit | None = None
     """kind: search only: the fit's settings."""
     branches: Annotated[list[Branch], Field(min_length=1)] | None = None
@@ -116,6 +125,19 @@ class Net(Section):
             if self.hidden or self.channels or self.mask_input or self.dropout:
                 raise ValueError("a search imitator has no hidden layers, channels, "
                                  "mask_input or dropout")
+            return self
+        lookahead_keys = (self.game, self.game_params, self.action_bias)
+        if self.kind != "lookahead" and any(k is not None for k in lookahead_keys):
+            raise ValueError("game, game_params and action_bias are for kind: lookahead only")
+        if self.kind == "lookahead":
+            if not self.channels or self.kernel is None or self.kernel % 2 != 1:
+                raise ValueError("a lookahead net needs channels (its value net's convolutions) "
+                                 "and an odd kernel")
+            if (self.mask_input or self.dropout or self.kernels or self.strides or self.padding
+                    or self.batch_norm == "all"):
+                raise ValueError("a lookahead net takes channels, kernel, hidden, batch_norm and "
+                                 "action_bias only (no mask_input, dropout, kernels, strides, "
+                                 "padding or batch_norm: all)")
             return self
         if self.kind == "branches":
             if not self.branches:

@@ -95,6 +95,17 @@ def cross_section_problems(c: Mapping[str, Any]) -> list[str]:
                             f"offers no {kind!r} imitator family (its families: "
                             f"{', '.join(sorted(plugin.imitators)) or 'none'}); use "
                             f"imitator=policy, its policy nets")
+    if kind == "lookahead":
+        from ime.core.registry import get_encoder
+
+        try:
+            shape = get_encoder(g["name"], g.get("params") or None).afterstate_shape
+        except (KeyError, ValueError):  # an unknown game or bad options: reported elsewhere
+            shape = ()
+        if shape is None:
+            problems.append(f"net={c['net']['name']} (imitator=lookahead): game {g['name']!r} "
+                            f"offers no afterstates (the lookahead imitator's needs; Reversi, "
+                            f"Connect Four and Snake do); use imitator=policy, its policy nets")
     if im["net"] not in t["nets"] and im["net"] != c["net"]["name"]:
         problems.append(f"evaluate.imitator.net={im['net']!r} is not trained "
                         f"(train.nets={t['nets']})")

@@ -1,0 +1,132 @@
+"""The lookahead imitator (issue 46, Deliver 3): each legal move scored by a learned value of the
+position it leads to, trained as a softmax over the legal moves.
+
+Why: a search bot chooses the move whose resulting position its evaluation (backed up by its
+search) likes best. A policy net must learn the rules' effect of every move from the position
+alone (which discs a Reversi move flips, where a Connect Four disc lands); a lookahead net is
+*given* the position each move leads to (the game's :meth:`ime.core.encoding.Encoder.afterstates`,
+in torch, on the net's device) and learns only the value. It is the neural generalisation of the
+search imitator (:mod:`ime.imitators.reversi_family`), and works for every game whose encoder
+offers afterstates (Reversi, Connect Four, Snake).
+
+``model(planes[N, C, H, W], mask[N, A]) -> masked logits[N, A]``, the nets' call signature, so
+it trains with :func:`ime.train.loop.train_fold` (its own loop, not stacked: its rows' move counts
+differ) and plays in every later stage as any net. The logit of a legal move ``a`` is
+``V(afterstate(s, a)) + b[a]``: ``V`` a small conv net (``channels``, ``kernel``, ``hidden`` of
+``config/net/lookahead.yaml``; batch norm after the last convolution) and ``b`` a learned bias per
+action code (``action_bias``), which lets the net learn position-independent preferences such as a
+bot's tie order. Illegal moves get the nets' mask value.
+
+The net's config names its game (``game``, ``game_params``), filled in by the composition
+(:func:`ime.workflow.compose`), so a checkpoint rebuilds its encoder alone.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import torch
+from torch import nn
+
+MASK_VALUE = -1.0e9
+
+
+def value_body(config: Mapping[str, Any], in_shape: Sequence[int]) -> nn.Sequential:
+    """``[M, C, H, W] -> [M, 1]``: convolutions (same padding; batch norm after the last), the
+    dense ``hidden`` layers, one output."""
+    c, h, w = (int(x) for x in in_shape)
+    k = int(config.get("kernel") or 3)
+    layers: list[nn.Module] = []
+    prev = c
+    chans = [int(x) for x in (config.get("channels") or [])]
+    for i, ch in enumerate(chans):
+        layers.append(nn.Conv2d(prev, ch, k, padding=k // 2))
+        if i == len(chans) - 1 and config.get("batch_norm", True):
+            layers.append(nn.BatchNorm2d(ch))
+        layers.append(nn.ReLU())
+        prev = ch
+    layers.append(nn.Flatten())
+    width = prev * h * w
+    for units in [int(x) for x in config.get("hidden", [])]:
+        layers += [nn.Linear(width, units), nn.ReLU()]
+        width = units
+    layers.append(nn.Linear(width, 1))
+    return nn.Sequential(*layers)
+
+
+class LookaheadNet(nn.Module):
+    """Scores each legal move by the value of its afterstate (module doc)."""
+
+    def __init__(self, config: Mapping[str, Any], in_shape: Sequence[int], num_actions: int,
+                 seed: int | None = None):
+        super().__init__()
+        from ime.core.registry import get_encoder
+
+        game = config.get("game")
+        if not game:
+            raise ValueError("a lookahead net's config names no game (the composition fills "
+                             "net.game; build it through the pipeline or set game:)")
+        self.name = str(config.get("name", "lookahead"))
+        self.config = dict(config)
+        self.encoder = get_encoder(str(game), config.get("game_params") or None)
+        shape = self.encoder.afterstate_shape
+        if shape is None:
+            raise ValueError(f"game {game!r} offers no afterstates (its encoder "
+                             f"{self.encoder.version}), so it has no lookahead imitator; "
+                             f"use a policy net")
+        if tuple(int(x) for x in in_shape) != tuple(self.encoder.state_shape):
+            raise ValueError(f"lookahead net for {game!r}: input shape {tuple(in_shape)} is not "
+                             f"the encoder's {tuple(self.encoder.state_shape)}")
+        self.value = value_body(config, shape)
+        self.bias = nn.Parameter(torch.zeros(int(num_actions)),
+                                 requires_grad=bool(config.get("action_bias", True)))
+        gen = torch.Generator().manual_seed(int(seed)) if seed is not None else None
+        _init(self.value, config.get("init_std"), gen)
+
+    def forward(self, planes: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        rows, codes = torch.nonzero(mask > 0, as_tuple=True)
+        out = torch.full(mask.shape, MASK_VALUE, dtype=planes.dtype, device=planes.device)
+        if len(rows) == 0:
+            return out
+        after = self.encoder.afterstates(planes[rows], codes)
+        v = self.value(after.to(planes.dtype)).squeeze(1)
+        return out.index_put((rows, codes), v + self.bias[codes])
+
+
+def _init(module: nn.Module, std: float | None, gen: torch.Generator | None) -> None:
+    """The nets' initialisation (:func:`ime.nets.init_weights`): He-scaled normal weights."""
+    with torch.no_grad():
+        for m in module.modules():
+            if isinstance(m, nn.Linear | nn.Conv2d):
+                s = float(std) if std is not None else math.sqrt(2.0 / m.weight[0].numel())
+                m.weight.copy_(torch.randn(m.weight.shape, generator=gen) * s)
+                if m.bias is not None:
+                    m.bias.zero_()
+
+
+def build_lookahead(config: Mapping[str, Any], in_shape: Sequence[int], sizes: Sequence[int],
+                    seed: int | None = None) -> LookaheadNet:
+    """:func:`ime.nets.build_net` for ``kind: lookahead`` (one action head only)."""
+    if len(sizes) != 1:
+        raise ValueError(f"a lookahead net scores one action head's moves; this game has "
+                         f"{len(sizes)} heads (use a policy net)")
+    return LookaheadNet(config, in_shape, int(sizes[0]), seed)
+
+
+def describe_lookahead(config: Mapping[str, Any], in_shape: Sequence[int]) -> str:
+    """Table 4.3's one-line description."""
+    from ime.core.registry import get_encoder
+
+    enc = get_encoder(str(config.get("game")), config.get("game_params") or None)
+    shape = enc.afterstate_shape or tuple(in_shape)
+    c, h, w = shape
+    k = int(config.get("kernel") or 3)
+    chans = [int(x) for x in (config.get("channels") or [])]
+    dense = [chans[-1] * h * w if chans else c * h * w, *config.get("hidden", []), 1]
+    return (f"afterstate {c}x{h}x{w} -> conv{k}x{k} " + "-".join(str(x) for x in [c, *chans])
+            + " + BN + dense " + "-".join(str(d) for d in dense) + " per legal move")
+
+
+__all__ = ["LookaheadNet", "build_lookahead", "describe_lookahead", "value_body"]
