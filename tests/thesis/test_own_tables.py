@@ -87,7 +87,11 @@ def test_the_summary_comes_first_and_names_rows_of_the_table() -> None:
         {"id": "ddz_z", "section": "5.4.2", "verdict": C.FAILS, "test": "z",
          "keys": "held-out", "thesis_verdict": C.HOLDS},
         {"id": "snake_w", "section": "2.1.3", "verdict": C.INCONCLUSIVE, "test": "z",
-         "keys": "", "thesis_verdict": C.UNTESTABLE}])
+         "keys": "", "thesis_verdict": C.UNTESTABLE},
+        {"id": "ddz_case", "section": "5.5.2", "verdict": C.HOLDS, "test": "exact: one trace",
+         "keys": "", "thesis_verdict": C.UNTESTABLE},
+        *({"id": f"snake_e{i}", "section": "2.1.3", "verdict": C.HOLDS, "test": "z",
+           "keys": "", "thesis_verdict": C.HOLDS} for i in range(12))])
     proto = pd.DataFrame([{"game": "reversi", "item": "split", "thesis": "9:1", "ours": "5-fold",
                            "status": "different"}])
     s = {"conclusions": 4, "numbers": 10, "protocol_same": 3, "protocol_different": 1,
@@ -99,6 +103,12 @@ def test_the_summary_comes_first_and_names_rows_of_the_table() -> None:
     assert [x[:4] for x in text.splitlines() if x[:4] in ("  1.", "  2.", "  3.", "  4.",
                                                             "  5.")] == \
         ["  1.", "  2.", "  3.", "  4.", "  5."]
-    assert "**Easy** (hold, with a test deciding at 95 %): `reversi_x`." in text
-    assert "bear them out): `ddz_z`." in text
-    assert "see 'The thesis's own tables'): `ddz_y`." in text
+    # every id, grouped by chapter (issue 47: a truncated list hides the ones a reader seeks);
+    # an exact verdict (one trace) is no test's, so it is listed apart, not as easy
+    snakes = ", ".join(f"`snake_e{i}`" for i in range(12))
+    assert (f"**Easy** (hold, with a test deciding at 95 %): 13; Snake (2.1.3): {snakes}; "
+            "Reversi (ch. 4): `reversi_x`.") in text
+    assert "more" not in text
+    assert "bear them out): 1; Doudizhu (ch. 5): `ddz_z`." in text
+    assert "see 'The thesis's own tables'): 1; Doudizhu (ch. 5): `ddz_y`." in text
+    assert "nothing sampled to test over): 1; Doudizhu (ch. 5): `ddz_case`." in text

@@ -34,6 +34,7 @@ import pandas as pd
 from ime.thesis import compare as K
 from ime.thesis import conclusions as C
 from ime.thesis import protocol as PR
+from ime.thesis.checks.stability import EXACT
 from ime.thesis.names import FILES, GAMES  # noqa: F401 - FILES: this module's, named there
 from ime.thesis.results import GameResults
 
@@ -155,9 +156,10 @@ def verdicts(results: Mapping[str, GameResults], listed: pd.DataFrame,
 
 
 NO_TEST = "no test (decided on the point estimates)"
-"""The test column of a check that carries none: a cluster or split assignment, a closeness
-("differ little", "about 90 %"), a detail of the case study or a key's existence, decided on
-the point estimates."""
+"""The test column of a check that carries none (a statement that cannot be tested on results,
+such as a reading of the bots' code). Clusters, splits and closeness claims carry a resampling
+or equivalence test, the case study's details and exact counts say so
+(:mod:`ime.thesis.checks.stability`)."""
 
 
 S1S2_COLUMNS = ("S1", "S1_heldout", "S2", "S2_heldout")
@@ -371,8 +373,8 @@ def summary(nums: pd.DataFrame, concl: pd.DataFrame, proto: pd.DataFrame,
             "agree": int((measured["agrees"] == True).sum()),  # noqa: E712 - nullable
             "not_measured": int(once["agrees"].isna().sum()),
             "holds": int((concl["verdict"] == C.HOLDS).sum()),
-            "holds_tested": int(((concl["verdict"] == C.HOLDS)
-                                 & (concl["test"] != NO_TEST)).sum()),
+            "holds_tested": int(((concl["verdict"] == C.HOLDS) & tested_mask(concl)).sum()),
+            "exact": int(exact_mask(concl).sum()),
             "fails": int((concl["verdict"] == C.FAILS).sum()),
             "inconclusive": int((concl["verdict"] == C.INCONCLUSIVE).sum()),
             "untested": int(((concl["test"] == NO_TEST)
@@ -396,12 +398,36 @@ def _counts(c: pd.DataFrame) -> str:
             f"{int((v == C.UNTESTABLE).sum())} untestable")
 
 
-def _ids(c: pd.DataFrame, most: int = 8) -> str:
-    """The conclusions' ids as a list a reader finds in the table below (``most`` named)."""
-    ids = [f"`{i}`" for i in c["id"]]
-    if not ids:
+def _ids(c: pd.DataFrame) -> str:
+    """Every one of the conclusions' ids, grouped by chapter (:data:`CHAPTERS`), as a list a
+    reader finds in the table below: a summary that names some and counts the rest hides the
+    ones a reader looks for."""
+    if c.empty:
         return "none"
-    return ", ".join(ids[:most]) + (f" and {len(ids) - most} more" if len(ids) > most else "")
+    sec = c["section"].astype(str) if "section" in c.columns else pd.Series("", index=c.index)
+    groups, seen = [], pd.Series(False, index=c.index)
+    for name, prefixes in CHAPTERS:
+        hit = sec.str.startswith(prefixes) & ~seen
+        seen |= hit
+        if hit.any():
+            groups.append(f"{name}: " + ", ".join(f"`{i}`" for i in c[hit]["id"]))
+    if (~seen).any():
+        groups.append(", ".join(f"`{i}`" for i in c[~seen]["id"]))
+    return f"{len(c)}; " + "; ".join(groups)
+
+
+def tested_mask(concl: pd.DataFrame) -> pd.Series:
+    """The conclusions whose verdict a significance test decided: neither :data:`NO_TEST` nor
+    an exact one (one recorded trace or an exact count, :data:`ime.thesis.checks.stability.
+    EXACT`), which is decided with nothing sampled to test over."""
+    test = concl.get("test", pd.Series("", index=concl.index)).fillna("").astype(str)
+    return (test != NO_TEST) & ~test.str.startswith(EXACT)
+
+
+def exact_mask(concl: pd.DataFrame) -> pd.Series:
+    """The conclusions decided on one recorded trace or an exact count."""
+    test = concl.get("test", pd.Series("", index=concl.index)).fillna("").astype(str)
+    return test.str.startswith(EXACT) & (concl["verdict"] != C.UNTESTABLE)
 
 
 def first_page(s: Mapping[str, int], concl: pd.DataFrame, proto: pd.DataFrame,
@@ -413,9 +439,10 @@ def first_page(s: Mapping[str, int], concl: pd.DataFrame, proto: pd.DataFrame,
     named is a row of the Conclusions table."""
     diff = proto[proto["status"] == PR.DIFFERENT] if "status" in proto.columns else proto[:0]
     tv = concl.get("thesis_verdict", pd.Series("", index=concl.index))
-    tested = concl.get("test", pd.Series("", index=concl.index)) != NO_TEST
+    tested = tested_mask(concl)
     held = concl.get("keys", pd.Series("", index=concl.index)).fillna("") == "held-out"
     easy = concl[(concl["verdict"] == C.HOLDS) & tested]
+    exact = concl[exact_mask(concl)]
     hard = concl[(concl["verdict"] == C.FAILS) & (tv == C.HOLDS)]
     unsupported = concl[tv == C.FAILS]
     lines = [
@@ -428,7 +455,8 @@ def first_page(s: Mapping[str, int], concl: pd.DataFrame, proto: pd.DataFrame,
         + ("; ".join(f"{r.game} {r.item} ({r.thesis} -> {r.ours})" for r in diff.itertuples())
            or "none") + "). A comparison counts only when a test decides it at 95 % (z-tests "
         "from the 95 % CIs, tournament outcome counts, rank correlations, sign-flip over "
-        "bots); S1/S2 on held-out keys first "
+        "bots; clusters and splits redrawn from the CIs, closeness by equivalence tests); "
+        "S1/S2 on held-out keys first "
         f"({int(held.sum())} conclusions decided on them, in-sample beside).",
         "- **Results.**",
         f"  1. Numbers: **{s['agree']} of {s['measured']}** measured agree with the thesis "
@@ -446,7 +474,9 @@ def first_page(s: Mapping[str, int], concl: pd.DataFrame, proto: pd.DataFrame,
         f"- **Hard** (do not hold here though the thesis's own tables bear them out): "
         f"{_ids(hard)}.",
         f"- **Not supported by the thesis's own numbers** (the same check fails on its printed "
-        f"tables; see 'The thesis's own tables'): {_ids(unsupported, 20)}.", ""]
+        f"tables; see 'The thesis's own tables'): {_ids(unsupported)}.",
+        f"- **Exact** (decided on one recorded trace or an exact count, nothing sampled to "
+        f"test over): {_ids(exact)}.", ""]
     return lines
 
 
@@ -540,8 +570,9 @@ def markdown(*, scale: str, rdirs: Mapping[str, str], command: str, nums: pd.Dat
         f"({s['holds_tested']} of them by a significance test at 95 %), "
         f"**{s['fails']} do not hold**, **{s['inconclusive']} inconclusive** (the data cannot "
         f"decide them at 95 %), {s['untestable']} cannot be tested on these results; "
-        f"{s['untested']} of the decided ones carry no test (a cluster or split, a closeness, a "
-        "case-study detail, decided on the point estimates).",
+        f"{s['exact']} of the decided ones rest on one recorded trace or an exact count "
+        "(nothing sampled to test over; 'exact' in their test), "
+        f"{s['untested']} carry no test (decided on the point estimates).",
         f"- **Protocol:** {s['protocol_same']} items as the thesis, "
         f"{s['protocol_different']} different (each with its reason below).", "",
         "## Conclusions", "",
@@ -549,9 +580,15 @@ def markdown(*, scale: str, rdirs: Mapping[str, str], command: str, nums: pd.Dat
         "section it is stated in). A check that orders, ranks or compares carries a test, "
         "named in 'test' with its n and p: it holds or does not hold only when the test "
         "decides at 95 %, and is **inconclusive** otherwise, whichever way the point "
-        "estimates fall ('point estimates' shows that way). A zero-width CI (a single model, "
-        "no fold spread) is an unknown spread, never a certain one, so a comparison resting on "
-        "it is inconclusive. 'On the thesis's tables': the same check run on the numbers the "
+        "estimates fall ('point estimates' shows that way). A cluster or split is redrawn "
+        "(a seeded parametric bootstrap from the CIs, clustered again by the pipeline's own "
+        "clustering): it holds when it appears in at least 95 % of the resamples and does not "
+        "hold when in at most 5 %. A closeness ('differ little', 'about 90 %') is an "
+        "equivalence test against a stated margin. 'exact' marks a verdict on one recorded "
+        "trace or an exact count, with nothing sampled to test over. A zero-width CI (a single "
+        "model without per-match counts, a share of 0 or 100 %) is an unknown spread, never a "
+        "certain one, so a comparison resting on it is inconclusive. 'On the thesis's "
+        "tables': the same check run on the numbers the "
         "thesis printed, where they suffice, on their point estimates (the thesis prints no "
         "spread). Held-out first: a verdict that reads the imitators' S1/S2 is decided on "
         "held-out keys (matches no training fold saw) where the run has them, its in-sample "

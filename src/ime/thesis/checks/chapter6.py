@@ -6,7 +6,10 @@ function), so that the summary cannot hold where the chapter fails for another r
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
+
+import numpy as np
 
 from ime.thesis.checks.common import class_order_by_bot
 from ime.thesis.checks.core import (
@@ -21,10 +24,13 @@ from ime.thesis.checks.core import (
     verdict,
 )
 from ime.thesis.checks.doudizhu import ddz_params_matter
-from ime.thesis.checks.reversi import (
-    conv_vs_mlp_same_size,
-    paired_tested,
-    reversi_mlp_sizes_similar,
+from ime.thesis.checks.reversi import conv_vs_mlp_same_size, paired_tested
+from ime.thesis.checks.reversi_training import reversi_mlp_sizes_similar
+from ime.thesis.checks.stability import (
+    CLUSTER_METHOD,
+    cluster_claim_share,
+    share_tested,
+    spread_unknown,
 )
 
 
@@ -63,25 +69,45 @@ def params_effect_differs(results: Results) -> Verdict:
 @check("personality_follows_algorithm")
 def personality_follows_algorithm(results: Results) -> Verdict:
     """6.1: "AI 表现出个性化特征与 AI 使用的算法有关": in each game, the clusters by imitation
-    similarity split the thesis's bots exactly as their algorithm classes do."""
-    parts, oks = [], []
+    similarity split the thesis's bots exactly as their algorithm classes do. Tested for
+    stability (:mod:`ime.thesis.checks.stability`): each game's clusters drawn again from S1/S2
+    redrawn within their CIs, the classes' split must appear in every game at once in at least
+    95 % of the resamples to hold, in at most 5 % not to."""
+    parts, oks, shares, sames, unknown, n = [], [], [], [], [], 0
     for game in ("reversi", "doudizhu"):
         if game not in results or results[game].get("clusters.csv") is None:
             continue
         g = results[game]
-        cl = table_of(g, "clusters.csv", "bot", "class", "cluster_imitation")
-        cl = cl[[g.thesis_no(b) is not None for b in cl["bot"]]]
+        full = table_of(g, "clusters.csv", "bot", "class", "cluster_imitation")
+        cl = full[[g.thesis_no(b) is not None for b in full["bot"]]]
         if cl["class"].nunique() < 2:
             continue
-        same = {(a, b) for a, b in zip(cl["class"], cl["cluster_imitation"], strict=True)}
-        ok = len(same) == cl["class"].nunique() == cl["cluster_imitation"].nunique()
-        oks.append(ok)
+        cls = dict(zip(cl["bot"], cl["class"], strict=True))
+        oks.append(by_class(dict(zip(cl["bot"], cl["cluster_imitation"], strict=True)), cls))
         parts.append(f"{game}: " + ", ".join(f"{b} {c} -> cluster {k}" for b, c, k in
                                              zip(cl["bot"], cl["class"],
                                                  cl["cluster_imitation"], strict=True)))
+        hits, same, why = cluster_claim_share(g.get("s1s2_imitator.csv"), full,
+                                              lambda c, cls=cls: by_class(c, cls))
+        shares.append(hits)
+        sames.append(same)
+        unknown += [f"{game}: {w}" for w in why]
+        n += len(cl)
     if not oks:
         raise Missing("no game with the thesis's bots of two or more classes in clusters.csv")
-    return verdict(all(oks), "; ".join(parts))
+    v = verdict(all(oks), "; ".join(parts))
+    if unknown:
+        return spread_unknown(v, CLUSTER_METHOD, unknown)
+    return share_tested(v, np.logical_and.reduce([h for h in shares if h is not None]),
+                        CLUSTER_METHOD + " (each game's, redrawn together)", n,
+                        float(np.logical_and.reduce([x for x in sames if x is not None]).mean()))
+
+
+def by_class(clusters: Mapping[str, int], classes: Mapping[str, str]) -> bool:
+    """Whether the clusters of the bots of ``classes`` (bot -> class) are exactly their
+    classes: one cluster per class, no cluster shared by two."""
+    pairs = {(classes[b], clusters[b]) for b in classes}
+    return len(pairs) == len(set(classes.values())) == len({clusters[b] for b in classes})
 
 
 @check("difficulty_by_class")

@@ -132,8 +132,13 @@ def all_of(*verdicts: Verdict) -> Verdict:
 
 
 # --- significance -----------------------------------------------------------------------------
-SPREAD_UNKNOWN = ("spread unknown for {what} (a zero-width CI: one model, no fold spread; a "
-                  "bootstrap over validation matches needs a pipeline change, not done)")
+SPREAD_UNKNOWN = ("spread unknown for {what} (no CI or a zero-width one: a single model whose "
+                  "run predates the per-match counts that a bootstrap over validation matches "
+                  "needs, a share of 0 or 100 % whose bootstrap CI collapses, or a table "
+                  "printed without spread)")
+"""Why a comparison decides nothing. A single model (Doudizhu's 9:1 split) has no fold spread;
+a run that recorded its validation matches' counts gets a bootstrap CI over them instead
+(:func:`acc_ci`), an archived run that did not keeps an unknown spread: never a certain one."""
 
 
 @dataclass(frozen=True)
@@ -342,13 +347,23 @@ def fold_ci(mean: Any, std: Any, n: Any) -> tuple[float | None, float | None]:
     return float(mean) - half, float(mean) + half
 
 
+def acc_ci(row: Mapping[str, Any], col: str) -> tuple[float | None, float | None]:
+    """The 95 % CI of an accuracy row's ``<col>_mean`` (``col``: ``train_acc`` or
+    ``val_acc``): the table's own ``<col>_mean_lo``/``_hi`` where it has them (a single
+    model's bootstrap over validation matches, :func:`ime.train.tables.table4_4`), else the t
+    interval over folds (:func:`fold_ci`; None, None for one model without them: unknown)."""
+    lo, hi = row.get(f"{col}_mean_lo"), row.get(f"{col}_mean_hi")
+    if lo is not None and hi is not None and not pd.isna(lo) and not pd.isna(hi):
+        return float(lo), float(hi)
+    return fold_ci(row.get(f"{col}_mean"), row.get(f"{col}_std"), row.get("folds"))
+
+
 def threshold_cmps(acc: pd.DataFrame, col: str, threshold: float) -> list[Cmp]:
     """Each row of an accuracy table: its ``col`` (``train_acc`` or ``val_acc``) above
-    ``threshold`` %, tested from its t interval over folds (``<col>_mean``, ``<col>_std``,
-    ``folds``)."""
+    ``threshold`` %, tested from its 95 % CI (:func:`acc_ci`: over folds, or a single model's
+    bootstrap over validation matches)."""
     return [ci_cmp(f"{r['bot']} {r['net']} {col} vs {threshold:g} %", float(r[f"{col}_mean"]),
-                   fold_ci(r[f"{col}_mean"], r.get(f"{col}_std"), r.get("folds")), threshold,
-                   None) for r in acc.to_dict("records")]
+                   acc_ci(r, col), threshold, None) for r in acc.to_dict("records")]
 
 
 FOLD_Z_TEST = ("two-sided z-test of each (bot, net) against the stated threshold (a constant) "
@@ -388,8 +403,9 @@ def net_gap(g: GameResults, a: str, b: str, col: str = "val_acc_mean") -> pd.Ser
 
 
 def accuracy_by_bot(g: GameResults, net: str | None = None) -> pd.DataFrame:
-    """Per bot: validation accuracy, its 95 % CI over folds (t interval), the baseline and the
-    margin, for ``net`` (the evaluation net by default; ``"mean"``: every net's mean, as Fig
+    """Per bot: validation accuracy, its 95 % CI (t interval over folds, or a single model's
+    bootstrap over validation matches where the table has one: :func:`acc_ci`), the baseline
+    and the margin, for ``net`` (the evaluation net by default; ``"mean"``: every net's mean, as Fig
     2.7 averages Snake's five nets)."""
     from scipy import stats
 
@@ -403,6 +419,7 @@ def accuracy_by_bot(g: GameResults, net: str | None = None) -> pd.DataFrame:
         rows = acc[acc["net"] == net]
         if rows.empty:
             raise Missing(f"{g.game}: no {net} rows in imitation_accuracy.csv")
+        cis = [acc_ci(r, "val_acc") for r in rows.to_dict("records")]
         rows = pd.DataFrame({"bot": rows["bot"], "baseline": rows["baseline"],
                              "val_acc": rows["val_acc_mean"],
                              "sd": rows.get("val_acc_std", np.nan),
@@ -415,6 +432,10 @@ def accuracy_by_bot(g: GameResults, net: str | None = None) -> pd.DataFrame:
         {"baseline": float, "val_acc": float})
     out["val_acc_lo"] = (out["val_acc"] - half).clip(lower=0.0)
     out["val_acc_hi"] = (out["val_acc"] + half).clip(upper=100.0)
+    if net != "mean":  # a single model's bootstrap CI where the table has one
+        for i, (lo, hi) in enumerate(cis):
+            if lo is not None and hi is not None:
+                out.loc[i, ["val_acc_lo", "val_acc_hi"]] = [max(lo, 0.0), min(hi, 100.0)]
     out["margin"] = out["val_acc"] - out["baseline"]
     return out
 

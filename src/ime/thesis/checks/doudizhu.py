@@ -30,6 +30,7 @@ from ime.thesis.checks.common import (
 from ime.thesis.checks.core import (
     CI_Z_TEST,
     HOLDS,
+    UNTESTABLE,
     Cmp,
     Missing,
     Results,
@@ -52,6 +53,14 @@ from ime.thesis.checks.core import (
     tested,
     verdict,
     z_p,
+)
+from ime.thesis.checks.stability import (
+    CLUSTER_METHOD,
+    alone,
+    cluster_claim_share,
+    exact,
+    share_tested,
+    spread_unknown,
 )
 
 CONV1, CONV2 = "ddz_conv1", "ddz_conv2"
@@ -168,16 +177,21 @@ def ddz_s1_s2_not_linear(results: Results) -> Verdict:
 def ddz_conjecture_order_irrelevant(results: Results) -> Verdict:
     """5.4.2 (conjecture): "存在这样的关键局面，出牌顺序不一致不影响最后的胜负结果". On one key
     set, an agent whose S2 exceeds its S1 has at least (S2 - S1) x n keys where its first play
-    differs but the result is the same; holds when some agent shows one."""
+    differs but the result is the same; holds when some agent shows one. An existence claim
+    read off counts of these key sets, so no test (:func:`~ime.thesis.checks.stability.exact`)."""
     g = game_of(results, "doudizhu")
     t = table_of(g, "similarity.csv", "agent", "target", "n", "s1", "s2")
     gain = (t["s2"].astype(float) - t["s1"].astype(float)) / 100.0 * t["n"].astype(float)
     best = t.assign(keys=gain.round().astype(int)).sort_values("keys", ascending=False)
     top = best.iloc[0]
     if int(top["keys"]) >= 1:
-        return verdict(True, f"{top['agent']} on {top['target']}'s {int(top['n'])} keys: S1 "
-                       f"{fmt(float(top['s1']))} %, S2 {fmt(float(top['s2']))} %: at least "
-                       f"{int(top['keys'])} keys played differently with the same result")
+        return exact(verdict(True, f"{top['agent']} on {top['target']}'s {int(top['n'])} keys: "
+                             f"S1 {fmt(float(top['s1']))} %, S2 {fmt(float(top['s2']))} %: at "
+                             f"least {int(top['keys'])} keys played differently with the same "
+                             "result"),
+                     "a count over one key set ((S2 - S1) x keys is a lower bound on the keys "
+                     "whose first play differs and whose result is the same), nothing sampled "
+                     "to test over; an existence claim needs one such key", int(top["n"]))
     raise Missing("no agent's S2 exceeds its S1 on a key set, so these tables cannot show such "
                   "keys (per-key results would)")
 
@@ -186,8 +200,21 @@ def ddz_conjecture_order_irrelevant(results: Results) -> Verdict:
 @check("ddz_cluster_rule_apart")
 def ddz_cluster_rule_apart(results: Results) -> Verdict:
     """5.5.1: "一类是 1、2、3、4 号 Bot，一类 5 号 Bot，前一类的 Bot 的残局胜负相似度要低于后一类":
-    by imitation similarity, {1, 2, 3, 4} and {5}."""
-    return apart(results, "doudizhu", 5)
+    by imitation similarity, {1, 2, 3, 4} and {5}. Tested for stability as
+    reversi_cluster_mcts_apart is: clustered again from S1/S2 redrawn within their CIs, bot 5
+    must stand alone in at least 95 % of the resamples to hold, in at most 5 % not to."""
+    v = apart(results, "doudizhu", 5)
+    if v.status == UNTESTABLE:
+        return v
+    g = game_of(results, "doudizhu")
+    cl = table_of(g, "clusters.csv", "bot", "cluster_imitation")
+    b5 = g.bot_of(5)
+    others = [b for b in cl["bot"] if g.thesis_no(b) is not None and b != b5]
+    hits, same, unknown = cluster_claim_share(g.get("s1s2_imitator.csv"), cl,
+                                              lambda c: alone(c, str(b5), others))
+    if hits is None or same is None:
+        return spread_unknown(v, CLUSTER_METHOD, unknown)
+    return share_tested(v, hits, CLUSTER_METHOD, len(cl), float(same.mean()))
 
 
 S1_BOTS123_MIN = 64.0

@@ -8,7 +8,8 @@ agent first leaves the target's line). Its key is *chosen*: the first target (in
 keys, the one where the most references lose (``report/case_study.rst``). What that choice
 guarantees is no evidence, so each check says what it tests beyond it. The thesis's example is
 another position (Botzone match 5c9088bd7857b210f901bab0), so its turn numbers cannot be
-compared with ours; the pattern of the forks can.
+compared with ours; the pattern of the forks can. Each check is about one recorded trace, so
+its test column says so (:data:`ONE_TRACE`) and its verdict stays decided on the trace.
 """
 
 from __future__ import annotations
@@ -28,7 +29,14 @@ from ime.thesis.checks.core import (
     table_of,
     verdict,
 )
+from ime.thesis.checks.stability import exact
 from ime.thesis.results import GameResults
+
+ONE_TRACE = ("one recorded trace of one key endgame (the thesis's bots 1-5 and the imitator "
+             "decide deterministically; a seeded agent's line is one draw), nothing sampled to "
+             "test over")
+"""The test column of every case-study check: a claim about one trace has no sampling
+distribution, so it stays decided on the trace (:func:`~ime.thesis.checks.stability.exact`)."""
 
 BY_CONSTRUCTION = ("by construction (the key is chosen among keys where the original and its "
                    "imitator both win, report/case_study.rst), the two wins show only that such "
@@ -127,10 +135,10 @@ def ddz_key_endgame_example(results: Results) -> Verdict:
     ok = (t.thesis == 1 and seat == 0 and t.result == "win" and i.result == "win"
           and i.every_move_the_targets and all(r.result != "win" for r in refs))
     same = ", every move as the target's"
-    return verdict(ok, f"target {t.name} (bot {t.thesis}) in seat {seat}"
+    return exact(verdict(ok, f"target {t.name} (bot {t.thesis}) in seat {seat}"
                    f"{' (landlord)' if seat == 0 else ''} {t.result}; " + "; ".join(
                        f"{x.name} ({x.role}) {x.result}{same if x.every_move_the_targets else ''}"
-                       for x in [i, *refs]) + f"; {BY_CONSTRUCTION}")
+                       for x in [i, *refs]) + f"; {BY_CONSTRUCTION}"), ONE_TRACE, len(a))
 
 
 @check("ddz_case_fork_turn19")
@@ -155,9 +163,9 @@ def ddz_case_imitator_bot5_follow_bot1(results: Results) -> Verdict:
     fork = _first_fork(a)
     imi, b5 = _role(a, "imitator")[0], _bot(a, 5)
     at = [x.name for x in a.values() if x.fork == fork]
-    return verdict(imi.fork > fork and b5.fork > fork,
-                   f"first fork at ply {fork:g} of the key (left there: {', '.join(at)}); "
-                   f"{imi.name} {_fork(imi)}, {b5.name} {_fork(b5)}")
+    return exact(verdict(imi.fork > fork and b5.fork > fork,
+                         f"first fork at ply {fork:g} of the key (left there: {', '.join(at)}); "
+                         f"{imi.name} {_fork(imi)}, {b5.name} {_fork(b5)}"), ONE_TRACE, len(a))
 
 
 @check("ddz_case_bots23_same_sequence")
@@ -170,8 +178,10 @@ def ddz_case_bots23_same_sequence(results: Results) -> Verdict:
     same = b2.moves == b3.moves
     n = next((k for k, (x, y) in enumerate(zip(b2.moves, b3.moves, strict=False)) if x != y),
              min(len(b2.moves), len(b3.moves)))
-    return verdict(same, f"{b2.name} {len(b2.moves)} moves, {b3.name} {len(b3.moves)} moves"
-                   + ("; the same" if same else f"; they differ from their move {n + 1}"))
+    return exact(verdict(same, f"{b2.name} {len(b2.moves)} moves, {b3.name} "
+                         f"{len(b3.moves)} moves" + ("; the same" if same else
+                                                     f"; they differ from their move {n + 1}")),
+                 ONE_TRACE, len(a))
 
 
 @check("ddz_case_bot5_leaves_late")
@@ -185,6 +195,6 @@ def ddz_case_bot5_leaves_late(results: Results) -> Verdict:
     fork = _first_fork(a)
     b5 = _bot(a, 5)
     others = [x for x in a.values() if x.name != b5.name and x.role != "target"]
-    return verdict(not math.isinf(b5.fork) and b5.fork > fork,
-                   f"first fork at ply {fork:g} of the key; {b5.name} {_fork(b5)}; "
-                   + ", ".join(f"{x.name} {_fork(x)}" for x in others))
+    return exact(verdict(not math.isinf(b5.fork) and b5.fork > fork,
+                         f"first fork at ply {fork:g} of the key; {b5.name} {_fork(b5)}; "
+                         + ", ".join(f"{x.name} {_fork(x)}" for x in others)), ONE_TRACE, len(a))

@@ -1,4 +1,5 @@
-"""Chapter 4 (Reversi): its conclusions as checks, in the chapter's order.
+"""Chapter 4 (Reversi): its conclusions as checks, in the chapter's order; the training
+checks of 4.3.3 (Tables 4.3-4.4) are in :mod:`.reversi_training`.
 
 Each check's docstring quotes the thesis's sentence (the Chinese of
 ``config/thesis/conclusions.csv``) and says how our tables decide it; where the sentence names
@@ -20,7 +21,6 @@ from ime.thesis.checks.common import (
     imitator_closest,
     imitators_in_order,
     imitators_trend,
-    nets_of,
     not_linear,
     originals_order,
     originals_ppg,
@@ -29,14 +29,11 @@ from ime.thesis.checks.common import (
 )
 from ime.thesis.checks.core import (
     CI_Z_TEST,
-    FOLD_Z_TEST,
     PPG_Z_TEST,
     Cmp,
     Missing,
     Results,
     Verdict,
-    acc_table,
-    accuracy_by_bot,
     all_of,
     check,
     ci_cmp,
@@ -55,10 +52,17 @@ from ime.thesis.checks.core import (
     spearman,
     table_of,
     tested,
-    threshold_cmps,
     trend_tested,
     verdict,
     z_p,
+)
+from ime.thesis.checks.reversi_training import reversi_mlp_sizes_similar
+from ime.thesis.checks.stability import (
+    CLUSTER_METHOD,
+    alone,
+    cluster_claim_share,
+    share_tested,
+    spread_unknown,
 )
 
 
@@ -87,120 +91,6 @@ def reversi_bots123_similar_strength(results: Results) -> Verdict:
             f"bot 4 {fmt(drop, 2)}")
     return tested(verdict(ok, text), cmps, PPG_Z_TEST + " (the orderings only: bots 1-3 above"
                   " bot 4 above bot 5; 'similar' is decided on the point estimates)", 5)
-
-
-# --- 4.3.3 training ---------------------------------------------------------------------------
-@check("reversi_train_acc_above_98")
-def reversi_train_acc_above_98(results: Results) -> Verdict:
-    """Table 4.4: "所有网络在不同 Bot 的数据集上都达到了 98% 以上的训练准确率": every (bot, net)
-    has a training accuracy above 98 %."""
-    acc = acc_table(game_of(results, "reversi"))
-    low = acc[acc["train_acc_mean"].astype(float) <= 98.0]
-    v = verdict(low.empty, f"train_acc % min {fmt(acc['train_acc_mean'].min())} over "
-                f"{len(acc)} (bot, net); {len(low)} at or below 98")
-    return tested(v, threshold_cmps(acc, "train_acc", 98.0), FOLD_Z_TEST, len(acc))
-
-
-FIT_ALIKE_POINTS = 2.0
-""""Differ little" between nets: under this many points of accuracy, averaged over the bots
-(the criterion of MLP-1 against MLP-2 too)."""
-
-
-@check("reversi_nets_fit_alike")
-def reversi_nets_fit_alike(results: Results) -> Verdict:
-    """4.3.3: "故这三种网络在拟合能力上相差较小" (the three nets differ little in fitting
-    capacity): per bot, the spread of training accuracy over the nets, averaged over the bots,
-    is under 2 points."""
-    wide = acc_table(game_of(results, "reversi")).pivot_table(
-        index="bot", columns="net", values="train_acc_mean")
-    if len(wide.columns) < 2:
-        raise Missing("reversi: imitation_accuracy.csv needs two or more nets")
-    spread = (wide.max(axis=1) - wide.min(axis=1)).astype(float)
-    m = float(spread.mean())
-    return verdict(m < FIT_ALIKE_POINTS,
-                   f"train_acc spread over {', '.join(map(str, wide.columns))}: mean {fmt(m, 2)} "
-                   "points (" + ", ".join(f"{b} {fmt(v, 2)}" for b, v in spread.items()) + ")")
-
-
-@check("reversi_conv_best")
-def reversi_conv_best(results: Results) -> Verdict:
-    """Table 4.4: "CONV 卷积网络准确率最优，整体高于 MLP-2 和 MLP-1 这两种全连接网络": CONV has
-    the highest mean validation accuracy over the bots, and the highest for most bots."""
-    g = game_of(results, "reversi")
-    acc = table_of(g, "imitation_accuracy.csv", "bot", "net", "val_acc_mean")
-    wide = acc.pivot_table(index="bot", columns="net", values="val_acc_mean")
-    if "conv" not in wide.columns or len(wide.columns) < 2:
-        raise Missing("reversi: imitation_accuracy.csv needs conv and another net")
-    top = int((wide.idxmax(axis=1) == "conv").sum())
-    means = wide.mean()
-    cmps = [Cmp(f"conv vs {n}", float((wide["conv"] - wide[n]).mean()),
-                sign_flip_p(list((wide["conv"] - wide[n]).astype(float))))
-            for n in wide.columns if n != "conv"]
-    return tested(verdict(means.idxmax() == "conv" and top > len(wide) / 2,
-                   "mean val_acc % over bots: " + ", ".join(
-                       f"{n} {fmt(float(v))}" for n, v in means.items())
-                   + f"; conv best for {top} of {len(wide)} bots"), cmps,
-                  "exact sign-flip permutation test of CONV's mean per-bot gap to each "
-                  f"other net (the bots are the items; with {len(wide)} bots p cannot go "
-                  f"below {fmt(min(1.0, 2 / 2 ** len(wide)), 3)})", len(wide))
-
-
-@check("reversi_val_above_75")
-def reversi_val_above_75(results: Results) -> Verdict:
-    """Table 4.4: "所有模型都达到了 75% 以上的验证准确率": every (bot, net) above 75 %."""
-    acc = acc_table(game_of(results, "reversi"))
-    low = acc[acc["val_acc_mean"].astype(float) <= 75.0]
-    v = verdict(low.empty, f"val_acc % min {fmt(acc['val_acc_mean'].min())} over {len(acc)} "
-                f"(bot, net); {len(low)} at or below 75")
-    return tested(v, threshold_cmps(acc, "val_acc", 75.0), FOLD_Z_TEST, len(acc))
-
-
-@check("reversi_beats_baseline")
-def reversi_beats_baseline(results: Results) -> Verdict:
-    """Table 4.4: "所有模型……在验证集上的准确率都高于随机选择准确率 (Baseline)" (every model's
-    validation accuracy is above the random baseline): every net, every bot."""
-    return beats_baseline(results, "reversi", nets_of(game_of(results, "reversi")))
-
-
-@check("reversi_val_rises_with_data")
-def reversi_val_rises_with_data(results: Results) -> Verdict:
-    """Tables 4.2/4.4: "网络随着 Bot 数据集增大，整体验证准确率呈现出上升趋势": Spearman's rho
-    between a bot's decision pairs and its CONV accuracy is positive."""
-    g = game_of(results, "reversi")
-    acc = accuracy_by_bot(g).set_index("bot")
-    ds = table_of(g, "dataset_stats.csv", "bot", "pairs").set_index("bot")
-    bots = [b for b in acc.index if b in ds.index]
-    if len(bots) < 3:
-        raise Missing("reversi: the trend needs 3 or more bots")
-    rho, p = spearman([float(ds.loc[b, "pairs"]) for b in bots],
-                      [float(acc.loc[b, "val_acc"]) for b in bots])
-    v = verdict(rho > 0, f"Spearman rho(pairs, val_acc) = {fmt(rho, 2)}, p = {p:.2g}, "
-                f"n = {len(bots)}", significant=rho > 0 and p < 0.05)
-    return trend_tested(v, rho, p, "Spearman rho (pairs, val_acc)", len(bots))
-
-
-@check("reversi_mlp_sizes_similar")
-def reversi_mlp_sizes_similar(results: Results) -> Verdict:
-    """Table 4.4: "MLP-1 和 MLP-2 的差别不明显": their validation accuracies are within 2 points
-    on average over the bots."""
-    gap = net_gap(game_of(results, "reversi"), "mlp2", "mlp1")
-    m = float(gap.abs().mean())
-    return verdict(m < FIT_ALIKE_POINTS, f"|MLP-2 - MLP-1| val_acc: mean {fmt(m, 2)} points ("
-                   + ", ".join(f"{b} {fmt(v, 2, sign=True)}" for b, v in gap.items()) + ")")
-
-
-@check("reversi_conv_val_about_90")
-def reversi_conv_val_about_90(results: Results) -> Verdict:
-    """Table 4.4: "除了第四个 Bot，其他 Bot 的最优表现网络 CONV 都达到了 90%左右的验证准确率":
-    CONV within 3 points of 90 % on every bot but bot 4."""
-    g = game_of(results, "reversi")
-    acc = accuracy_by_bot(g, "conv")
-    acc = acc[acc["bot"].map(lambda b: g.thesis_no(b) not in (None, 4))]
-    if acc.empty:
-        raise Missing("reversi: no CONV accuracy of bots 1, 2, 3 or 5")
-    off = acc[(acc["val_acc"] - 90.0).abs() > 3.0]
-    return verdict(off.empty, "CONV val_acc %: " + ", ".join(
-        f"{label(g, r.bot)} {fmt(r.val_acc)}" for r in acc.itertuples()))
 
 
 # --- 4.4.2 similarity -------------------------------------------------------------------------
@@ -350,16 +240,23 @@ def reversi_conjecture_s2_above_s1(results: Results) -> Verdict:
 def reversi_cluster_mcts_apart(results: Results) -> Verdict:
     """4.5.1: "一类是 1、2、4、5 号 Bot，一类是 3 号 Bot，前一类的 Bot 的模仿相似度要远高于后一类":
     clustered by imitation similarity, bot 3's cluster holds no other bot, and the
-    deterministic-search bots share one."""
+    deterministic-search bots share one. A partition is no comparison of two estimates, so it
+    is tested for stability (:mod:`ime.thesis.checks.stability`): clustered again from S1/S2
+    redrawn within their CIs, bot 3 must stand alone in at least 95 % of the resamples to hold,
+    in at most 5 % not to."""
     g = game_of(results, "reversi")
     cl = table_of(g, "clusters.csv", "bot", "cluster_imitation")
     b3 = g.bot_of(3)
     if b3 is None or b3 not in set(cl["bot"]) or len(cl) < 3:
         raise Missing("reversi: bot 3 and two more targets are needed in clusters.csv")
     c = dict(zip(cl["bot"], cl["cluster_imitation"], strict=True))
-    rest = {c[b] for b in c if b != b3}
-    return verdict(c[b3] not in rest and len(rest) == 1,
-                   "clusters: " + ", ".join(f"{b} {c[b]}" for b in c))
+    others = [b for b in c if b != b3]
+    v = verdict(alone(c, b3, others), "clusters: " + ", ".join(f"{b} {c[b]}" for b in c))
+    hits, same, unknown = cluster_claim_share(g.get("s1s2_imitator.csv"), cl,
+                                              lambda d: alone(d, b3, others))
+    if hits is None or same is None:
+        return spread_unknown(v, CLUSTER_METHOD, unknown)
+    return share_tested(v, hits, CLUSTER_METHOD, len(c), float(same.mean()))
 
 
 @check("reversi_bot4_shallow_easier")

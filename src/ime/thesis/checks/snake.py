@@ -6,22 +6,25 @@ read our tables alone; on the thesis's own tables (:mod:`ime.thesis.own`) they c
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Mapping
 
 import numpy as np
 
 from ime.thesis.checks.core import (
     PPG_Z_TEST,
+    UNTESTABLE,
     Cmp,
     Missing,
     Results,
     Verdict,
+    acc_ci,
     accuracy_by_bot,
     check,
     fmt,
     game_of,
     not_a_result,
     ppg_se,
+    se_of_ci,
     spearman,
     table_of,
     tested,
@@ -30,6 +33,8 @@ from ime.thesis.checks.core import (
     verdict,
     z_p,
 )
+from ime.thesis.checks.stability import draws, exact, share_tested, spread_unknown
+from ime.thesis.results import GameResults
 
 
 @check("snake_depth_rank")
@@ -131,7 +136,9 @@ def snake_baseline_range(results: Results) -> Verdict:
     baselines lie between 40.0 % and 47.3 %). The sentence states a range of numbers, so it is
     decided as the report decides numbers (:func:`ime.thesis.compare.agrees`, percent ±5
     points): our lowest and highest baseline each agree with the thesis's bounds. How many of
-    ours lie strictly inside is printed beside it."""
+    ours lie strictly inside is printed beside it. No test: a baseline is an exact mean over
+    every decision of a bot's dataset, so the range is a fact of these datasets
+    (:func:`ime.thesis.checks.stability.exact`)."""
     from ime.thesis.compare import agrees
 
     g = game_of(results, "snake")
@@ -144,9 +151,12 @@ def snake_baseline_range(results: Results) -> Verdict:
     b = t["baseline"].astype(float)
     inside = int(((b >= lo) & (b <= hi)).sum())
     ok = agrees(lo, float(b.min()), "percent") and agrees(hi, float(b.max()), "percent")
-    return verdict(ok, f"our baselines {fmt(b.min())}-{fmt(b.max())} % over {len(b)} bots against "
-                   f"the thesis's {fmt(lo)}-{fmt(hi)} % (each bound within 5 points agrees, as in "
-                   f"the numbers); {inside} of {len(b)} strictly inside")
+    v = verdict(ok, f"our baselines {fmt(b.min())}-{fmt(b.max())} % over {len(b)} bots against "
+                f"the thesis's {fmt(lo)}-{fmt(hi)} % (each bound within 5 points agrees, as in "
+                f"the numbers); {inside} of {len(b)} strictly inside")
+    return exact(v, "each baseline is computed over every decision of its bot's whole dataset "
+                 "(the mean of 1 / legal moves), a description of these datasets with nothing "
+                 "sampled to test over; the bounds are compared as the numbers are", len(b))
 
 
 @check("snake_plateau_1000")
@@ -196,15 +206,21 @@ def snake_rank_harder(results: Results) -> Verdict:
 @check("snake_split_membership")
 def snake_split_membership(results: Results) -> Verdict:
     """Fig 2.7: "有序号为 1、2、3、4、5、6、7、10、13、15、16 的 Bot 被聚到第一类": our
-    two-way split puts every bot in the thesis's group."""
+    two-way split puts every bot in the thesis's group. A split is no comparison of two
+    estimates, so it is tested for stability (:func:`split_tested`): redrawn with the noise the
+    folds show, the split must put every bot in the thesis's group in at least 95 % of the
+    resamples to hold, and in at most 5 % not to."""
     g = game_of(results, "snake")
     sp = table_of(g, "split_vs_thesis.csv", "bot", "group", "thesis_group")
     known = sp[sp["thesis_group"].notna()]
     if len(known) < 2:
         raise Missing("snake: fewer than two of the thesis's bots in split_vs_thesis.csv")
     wrong = known[known["group"] != known["thesis_group"]]["bot"].tolist()
-    return verdict(not wrong, f"{len(known) - len(wrong)} of {len(known)} bots in the thesis's "
-                   "group" + (f"; not: {', '.join(wrong)}" if wrong else ""))
+    v = verdict(not wrong, f"{len(known) - len(wrong)} of {len(known)} bots in the thesis's "
+                "group" + (f"; not: {', '.join(wrong)}" if wrong else ""))
+    want = dict(zip(known["bot"], known["thesis_group"], strict=True))
+    return split_tested(v, g, dict(zip(sp["bot"], sp["group"], strict=True)),
+                        lambda grp: all(grp[b] == w for b, w in want.items()))
 
 
 SPLIT_FAMILIES = {"harder": ("MCTS", "NE"), "easier": ("DFS", "ES"), "both": ("Alpha-Beta", "MC")}
@@ -218,27 +234,16 @@ def snake_split_families(results: Results) -> Verdict:
     in the first, harder group, the DFS and expert-system bots in the second, and the
     Alpha-Beta and MC bots in both). By Fig 2.4's families, every bot: every MCTS and NE bot in
     our harder group, every DFS and ES bot in our easier one, and each of Alpha-Beta and MC
-    with bots in both."""
+    with bots in both. Tested for stability as snake_split_membership is (:func:`split_tested`):
+    the same families' pattern in at least 95 % of the redrawn splits to hold, at most 5 % not
+    to."""
     g = game_of(results, "snake")
     sp = table_of(g, "split_vs_thesis.csv", "bot", "group")
     group = {b: x for b, x in zip(sp["bot"], sp["group"], strict=True) if b in g.bots}
     by_fam: dict[str, list[str]] = {}
     for b in group:
         by_fam.setdefault(g.bots[b].family, []).append(b)
-    oks, parts, untested = [], [], []
-    for want, fams in SPLIT_FAMILIES.items():
-        for f in fams:
-            bots = by_fam.get(f, [])
-            if len(bots) < (2 if want == "both" else 1):  # one bot cannot be in both groups
-                untested.append(f)
-                continue
-            groups = [group[b] for b in bots]
-            ok = (set(groups) == {"harder", "easier"} if want == "both"
-                  else all(x == want for x in groups))
-            oks.append(ok)
-            parts.append(f"{f} ({'in both' if want == 'both' else 'all ' + want}): "
-                         + ", ".join(f"{b} {group[b]}" for b in bots)
-                         + ("" if ok else " -- no"))
+    oks, parts, untested = families_split(group, by_fam)
     if not oks:
         raise Missing("snake: no bot of the families the thesis names in split_vs_thesis.csv")
     if untested:
@@ -248,4 +253,69 @@ def snake_split_families(results: Results) -> Verdict:
         known = sp[sp["thesis_group"].notna()]
         agree = (f"; our split agrees with the thesis's on "
                  f"{int((known['group'] == known['thesis_group']).sum())} of {len(known)} bots")
-    return verdict(all(oks), "; ".join(parts) + agree)
+    return split_tested(verdict(all(oks), "; ".join(parts) + agree), g,
+                        dict(zip(sp["bot"], sp["group"], strict=True)),
+                        lambda grp: all(families_split(grp, by_fam)[0]))
+
+
+def families_split(group: Mapping[str, str], by_fam: Mapping[str, list[str]]
+                   ) -> tuple[list[bool], list[str], list[str]]:
+    """Per family 2.1.3 names (:data:`SPLIT_FAMILIES`) with enough bots: whether the split
+    ``group`` (bot -> harder / easier) puts it where the thesis says, its text, and the
+    families with too few bots to test (one bot cannot be in both groups)."""
+    oks, parts, untested = [], [], []
+    for want, fams in SPLIT_FAMILIES.items():
+        for f in fams:
+            bots = by_fam.get(f, [])
+            if len(bots) < (2 if want == "both" else 1):
+                untested.append(f)
+                continue
+            groups = [group[b] for b in bots]
+            ok = (set(groups) == {"harder", "easier"} if want == "both"
+                  else all(x == want for x in groups))
+            oks.append(ok)
+            parts.append(f"{f} ({'in both' if want == 'both' else 'all ' + want}): "
+                         + ", ".join(f"{b} {group[b]}" for b in bots)
+                         + ("" if ok else " -- no"))
+    return oks, parts, untested
+
+
+SPLIT_METHOD = ("parametric bootstrap: each (bot, net)'s validation accuracy redrawn from its "
+                "95 % CI over folds (normal, SE = half-width / 1.96, independent), each bot's "
+                "mean over its nets bisected again by count (ime.games.snake.results."
+                "bisect_by_count, the pipeline's split)")
+
+
+def split_tested(v: Verdict, g: GameResults, point: Mapping[str, str],
+                 claim: Callable[[Mapping[str, str]], bool]) -> Verdict:
+    """``v`` (a claim about the two-way split ``point``, bot -> group, of split_vs_thesis.csv)
+    with its stability under resampling (:func:`ime.thesis.checks.stability.share_tested`):
+    the split is drawn again from redrawn accuracies
+    :data:`~ime.thesis.checks.stability.RESAMPLES` times and ``claim`` (of a bot -> group
+    mapping) checked on each. Undecided where an accuracy has no spread."""
+    from ime.games.snake.results import bisect_by_count
+
+    if v.status == UNTESTABLE:
+        return v
+    bots = [str(b) for b in point]
+    acc = g.get("imitation_accuracy.csv")
+    if acc is None or not set(bots) <= set(acc["bot"]):
+        return spread_unknown(v, SPLIT_METHOD, ["the split bots' accuracies"])
+    acc = acc[acc["bot"].isin(bots)]
+    recs = acc.to_dict("records")
+    cis = [acc_ci(r, "val_acc") for r in recs]
+    unknown = [f"{r['bot']} {r['net']}" for r, ci in zip(recs, cis, strict=True)
+               if se_of_ci(*ci) is None]
+    if unknown:
+        return spread_unknown(v, SPLIT_METHOD, unknown)
+    means = np.array([float(r["val_acc_mean"]) for r in recs])
+    ses = np.array([se_of_ci(*ci) for ci in cis], dtype=float)
+    weight = np.zeros((len(bots), len(recs)))
+    for j, r in enumerate(recs):
+        weight[bots.index(r["bot"]), j] = 1.0
+    weight /= weight.sum(axis=1, keepdims=True)
+    per_bot = draws(means, ses) @ weight.T
+    splits = [dict(zip(bots, bisect_by_count(bots, list(x)), strict=True)) for x in per_bot]
+    hits = np.array([claim(x) for x in splits])
+    same = float(np.mean([x == dict(point) for x in splits]))
+    return share_tested(v, hits, SPLIT_METHOD, len(bots), same)
