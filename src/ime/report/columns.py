@@ -92,7 +92,8 @@ _TABLE4_4 = ("bot", "baseline", "net", "train_acc_mean", "train_acc_std", "val_a
              "val_acc_std", "folds", "split", "pairs", "epochs_mean", "val_acc_unseen_mean",
              "val_seen_share_mean", "self_agreement", "self_agreement_lo", "self_agreement_hi",
              "val_acc_unseen_distinct_mean", "val_unseen_positions_mean", "val_acc_opening_mean",
-             "val_opening_rows_mean", "train_acc_<head>_mean", "val_acc_<head>_mean")
+             "val_opening_rows_mean", "val_acc_mean_lo", "val_acc_mean_hi", "val_acc_interval",
+             "train_acc_<head>_mean", "val_acc_<head>_mean")
 
 TABLES: dict[str, tuple[str, ...]] = {
     "dataset_stats.csv": ("bot", "pairs", "baseline"),
@@ -157,6 +158,13 @@ COLUMNS: dict[str, Column] = {
     "train_acc_std": Column("sample std over folds of the training accuracy", PERCENT),
     "val_acc_mean": Column(f"validation {_ACC}; mean over folds", PERCENT),
     "val_acc_std": Column("sample std over folds of the validation accuracy", PERCENT),
+    "val_acc_mean_lo": Column("lower end of the 95 % CI of val_acc_mean (val_acc_interval "
+                              "says from what)", PERCENT),
+    "val_acc_mean_hi": Column("upper end of the 95 % CI of val_acc_mean", PERCENT),
+    "val_acc_interval": Column("what val_acc_mean's CI is from: the t interval over the folds, "
+                               "or, for one model (a hold-out split), a seeded bootstrap over "
+                               "its validation matches; blank where the models' metrics predate "
+                               "the per-match counts"),
     "folds": Column("folds trained (of the k-fold split by match; 1 for a hold-out)", "count"),
     "split": Column("the training split by match (train.split): `5-fold` (k-fold "
                     "cross-validation; `folds` says how many of its folds ran) or `holdout 10%` "

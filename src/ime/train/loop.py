@@ -116,6 +116,10 @@ class TensorData:
     val_opening_idx: torch.Tensor | None = None
     """Validation rows of the opening (ply < :data:`OPENING_PLIES`), apart
     (``val_acc_opening``)."""
+    val_match_id: np.ndarray | None = None
+    """The match of each validation row (``val_idx``'s order): the metrics count correct rows
+    per validation match (``val_matches``), so that a single model's accuracy gets a bootstrap
+    CI over matches (:func:`ime.train.tables.table4_4`)."""
 
     @property
     def num_heads(self) -> int:
@@ -193,7 +197,8 @@ def split_fold(data: TensorData, arr: DecisionArrays, fold: int, split: Split) -
         return torch.from_numpy(np.ascontiguousarray(rows, dtype=np.int64)).to(device)
 
     return dataclasses.replace(data, train_idx=t(tr), val_idx=t(va), val_unseen_idx=t(unseen),
-                               val_unseen_distinct_idx=t(distinct), val_opening_idx=t(opening))
+                               val_unseen_distinct_idx=t(distinct), val_opening_idx=t(opening),
+                               val_match_id=np.asarray(arr.match_id, dtype=object)[va])
 
 
 def load_fold(path: str | Path, fold: int, split: Split, device: torch.device) -> TensorData:
@@ -224,6 +229,33 @@ def evaluate(model: nn.Module, data: TensorData, idx: torch.Tensor,
         loss_sum += float(nn.functional.cross_entropy(logits, data.action[i], reduction="sum"))
         correct += int((logits.argmax(dim=1) == data.action[i]).sum())
     return loss_sum / n, 100.0 * correct / n
+
+
+@torch.no_grad()
+def val_match_counts(model: nn.Module, data: TensorData,
+                     batch: int = 4096) -> dict[str, list[Any]] | None:
+    """Per validation match (sorted by id): its rows and how many ``model`` predicts right,
+    as three parallel lists (``id``, ``correct``, ``rows``). Why: a single model (a hold-out
+    split) has no fold spread, and its accuracy's CI comes from a bootstrap over these matches
+    (rows of one match are not independent, so the match is the unit resampled). None when the
+    split did not record the validation rows' matches."""
+    if data.val_match_id is None or len(data.val_match_id) != int(data.val_idx.numel()):
+        return None
+    model.eval()
+    ok = []
+    for b in range(0, int(data.val_idx.numel()), batch):
+        i = data.val_idx[b:b + batch]
+        if data.num_heads > 1:
+            x, ms, y = data.batch(i)
+            ok.append(heads_correct(model(x, ms), y).cpu().numpy())
+        else:
+            logits = model(data.planes[i], data.mask[i])
+            ok.append((logits.argmax(dim=1) == data.action[i]).cpu().numpy())
+    correct = np.concatenate(ok) if ok else np.zeros(0, dtype=bool)
+    ids, inv = np.unique(data.val_match_id.astype(str), return_inverse=True)
+    return {"id": [str(m) for m in ids],
+            "correct": np.bincount(inv, weights=correct, minlength=len(ids)).astype(int).tolist(),
+            "rows": np.bincount(inv, minlength=len(ids)).astype(int).tolist()}
 
 
 @torch.no_grad()
@@ -467,6 +499,8 @@ def write_fold(model: MaskedPolicyNet | MultiHeadPolicyNet, data: TensorData, *,
         **maia,
         "train_loss": train_loss,
         "val_loss": val_loss,
+        # per validation match: rows and correct ones (a single model's bootstrap CI)
+        **({"val_matches": vm} if (vm := val_match_counts(model, data)) is not None else {}),
         **({f"train_acc_{data.first_head}": first_head_accuracy(model, data, data.train_idx),
             f"val_acc_{data.first_head}": first_head_accuracy(model, data, data.val_idx)}
            if data.num_heads > 1 else {}),
