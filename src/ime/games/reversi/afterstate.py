@@ -76,14 +76,32 @@ def _capture_runs(own: torch.Tensor, opp: torch.Tensor, rays: torch.Tensor) -> t
     return run * valid
 
 
+def _shift(b: torch.Tensor, dy: int, dx: int) -> torch.Tensor:
+    """``[M, 8, 8]`` boards moved ``dy`` rows and ``dx`` columns, empty squares moving in."""
+    out = torch.zeros_like(b)
+    ys, yd = (slice(0, BOARD - dy), slice(dy, BOARD)) if dy >= 0 else (slice(-dy, BOARD),
+                                                                      slice(0, BOARD + dy))
+    xs, xd = (slice(0, BOARD - dx), slice(dx, BOARD)) if dx >= 0 else (slice(-dx, BOARD),
+                                                                      slice(0, BOARD + dx))
+    out[:, yd, xd] = b[:, ys, xs]
+    return out
+
+
 def legal_squares(own: torch.Tensor, opp: torch.Tensor) -> torch.Tensor:
-    """``[M, 64]`` ones at the squares where the side owning ``own`` (``[M, 64]``) may move."""
-    own_p, opp_p = _padded(own), _padded(opp)
+    """``[M, 64]`` ones at the squares where the side owning ``own`` (``[M, 64]``) may move: the
+    empty squares reached from one of its discs over a run of the opponent's (Kogge-Stone fills
+    of the board along each direction, as the engine's bitboards do)."""
     m = own.shape[0]
-    rays = _rays_on(own.device).unsqueeze(0).expand(m, -1, -1, -1)
-    flips = _capture_runs(own_p, opp_p, rays)  # [M, 64, 8, 7]
-    empty = 1 - own - opp
-    return (flips.sum(dim=(2, 3)) > 0).to(own.dtype) * empty
+    o = own.reshape(m, BOARD, BOARD) > 0
+    p = opp.reshape(m, BOARD, BOARD) > 0
+    empty = ~(o | p)
+    moves = torch.zeros_like(o)
+    for dy, dx in _DIRS:
+        run = _shift(o, dy, dx) & p
+        for _ in range(BOARD - 3):
+            run = run | (_shift(run, dy, dx) & p)
+        moves = moves | (_shift(run, dy, dx) & empty)
+    return moves.reshape(m, 64).to(own.dtype)
 
 
 def afterstates(planes: torch.Tensor, squares: torch.Tensor) -> torch.Tensor:
