@@ -82,6 +82,41 @@ def test_its_logits_are_the_afterstates_values_and_illegal_moves_are_masked(game
     torch.testing.assert_close(shifted[rows, codes], v + codes.float())  # + the action's bias
 
 
+def test_two_plies_take_minus_the_best_reply_and_keep_a_pass_positions_own_value() -> None:
+    from ime.core.registry import get_encoder
+
+    cfg = {**_lookahead(), "depth": 2}
+    enc = get_encoder("reversi")
+    model = build_net(cfg, enc.state_shape, enc.num_actions, seed=4).eval()
+    pos = random_positions(12, seed=3)
+    P = np.array([p for p, _ in pos], dtype=np.uint64)
+    O = np.array([o for _, o in pos], dtype=np.uint64)
+    # and one where the reply is a pass: c1 ours, b1 theirs; a1 flips b1 and leaves them no disc
+    P = np.append(P, np.uint64(1 << 2))
+    O = np.append(O, np.uint64(1 << 1))
+    planes, mask = encode_boards(P, O)
+    x = torch.as_tensor(planes, dtype=torch.float32)
+    m = torch.as_tensor(mask, dtype=torch.float32)
+    passes = 0
+    with torch.no_grad():
+        out = model(x, m)
+        for i in range(len(P)):
+            for a in np.flatnonzero(mask[i]):
+                after = enc.afterstates(x[i:i + 1], torch.tensor([int(a)]))
+                nxt, nmask = enc.replies(after)
+                replies = torch.nonzero(nmask[0] > 0).flatten()
+                if len(replies) == 0:
+                    want = model.value(after).item()
+                    passes += 1
+                else:
+                    after2 = enc.afterstates(nxt.expand(len(replies), -1, -1, -1), replies)
+                    want = -model.value(after2).max().item()
+                assert out[i, a].item() == pytest.approx(want + model.bias[a].item(), abs=1e-5)
+    assert passes >= 1 and mask[-1].sum() == 1
+    with pytest.raises(ConfigError, match="net.depth=2"):
+        make_plan(["game=connect4", "imitator=lookahead", "net.depth=2"])
+
+
 def test_the_train_stage_trains_saves_loads_and_plays_it_better_than_a_policy_net(
         tmp_path: Path) -> None:
     ds = tmp_path / "t.parquet"

@@ -109,6 +109,17 @@ class Encoder(ABC):
         raise ValueError(f"encoder {self.version} has no afterstates, so the lookahead imitator "
                          f"cannot be used for this game; use a policy net")
 
+    def replies(self, after: Any) -> tuple[Any, Any]:
+        """For a two-player game of alternating moves: the opponent's observation and legal mask
+        in each afterstate (``Tensor[M, afterstate_planes, H, W]`` from :meth:`afterstates`)
+        -> ``(planes[M, *state_shape], mask[M, A])``, an all-zero mask where it cannot move; what
+        a two-ply lookahead searches. Games that offer it set :attr:`reply_lookahead`."""
+        raise ValueError(f"encoder {self.version} offers no replies to an afterstate, so the "
+                         f"lookahead imitator cannot search two plies here (net.depth: 1)")
+
+    reply_lookahead: ClassVar[bool] = False
+    """Whether :meth:`replies` is offered (a two-ply lookahead is possible)."""
+
     @property
     def afterstate_shape(self) -> tuple[int, ...] | None:
         """``(afterstate_planes, H, W)``, or ``None`` when the game offers no afterstates."""

@@ -17,6 +17,11 @@ differ) and plays in every later stage as any net. The logit of a legal move ``a
 action code (``action_bias``), which lets the net learn position-independent preferences such as a
 bot's tie order. Illegal moves get the nets' mask value.
 
+``depth: 2`` looks one ply further where the game alternates moves (Reversi: the encoder's
+:meth:`~ime.core.encoding.Encoder.replies`): a move's value is then minus the best value the
+opponent's replies reach, the same learned value from the replier's view (negamax), or its own
+afterstate's value where the opponent must pass. About five times the cost of ``depth: 1``.
+
 The net's config names its game (``game``, ``game_params``), filled in by the composition
 (:func:`ime.workflow.compose`), so a checkpoint rebuilds its encoder alone.
 """
@@ -79,6 +84,12 @@ class LookaheadNet(nn.Module):
         if tuple(int(x) for x in in_shape) != tuple(self.encoder.state_shape):
             raise ValueError(f"lookahead net for {game!r}: input shape {tuple(in_shape)} is not "
                              f"the encoder's {tuple(self.encoder.state_shape)}")
+        self.depth = int(config.get("depth") or 1)
+        if self.depth not in (1, 2):
+            raise ValueError(f"a lookahead net looks 1 or 2 plies ahead, not {self.depth}")
+        if self.depth == 2 and not self.encoder.reply_lookahead:
+            raise ValueError(f"game {game!r} offers no replies to an afterstate (a two-ply "
+                             f"lookahead needs alternating moves); use depth: 1")
         self.value = value_body(config, shape)
         self.bias = nn.Parameter(torch.zeros(int(num_actions)),
                                  requires_grad=bool(config.get("action_bias", True)))
@@ -90,9 +101,22 @@ class LookaheadNet(nn.Module):
         out = torch.full(mask.shape, MASK_VALUE, dtype=planes.dtype, device=planes.device)
         if len(rows) == 0:
             return out
-        after = self.encoder.afterstates(planes[rows], codes)
-        v = self.value(after.to(planes.dtype)).squeeze(1)
+        after = self.encoder.afterstates(planes[rows], codes).to(planes.dtype)
+        v = self.value(after).squeeze(1)
+        if self.depth == 2:
+            v = self._reply_values(after, v)
         return out.index_put((rows, codes), v + self.bias[codes])
+
+    def _reply_values(self, after: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+        """Two plies: minus the opponent's best reply's value (negamax over the same learned
+        value, from the replier's view); an afterstate where it must pass keeps its own."""
+        nxt, nmask = self.encoder.replies(after)
+        r2, c2 = torch.nonzero(nmask > 0, as_tuple=True)
+        if len(r2) == 0:
+            return v
+        v2 = self.value(self.encoder.afterstates(nxt[r2], c2).to(after.dtype)).squeeze(1)
+        best = torch.full_like(v, float("-inf")).scatter_reduce(0, r2, v2, "amax")
+        return torch.where(torch.isfinite(best), -best, v)
 
 
 def _init(module: nn.Module, std: float | None, gen: torch.Generator | None) -> None:

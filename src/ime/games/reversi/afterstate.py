@@ -123,4 +123,11 @@ def afterstates(planes: torch.Tensor, squares: torch.Tensor) -> torch.Tensor:
     return out.reshape(m, PLANES, BOARD, BOARD)
 
 
-__all__ = ["PLANES", "RAYS", "afterstates", "legal_squares"]
+def replies(after: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """The opponent's planes (its discs first) and legal squares (``[M, 64]``, plane 4) in each
+    afterstate, for a two-ply lookahead; a row where it must pass has an empty mask."""
+    m = after.shape[0]
+    return torch.stack([after[:, 1], after[:, 0]], dim=1), after[:, 4].reshape(m, 64)
+
+
+__all__ = ["PLANES", "RAYS", "afterstates", "legal_squares", "replies"]

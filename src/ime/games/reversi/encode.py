@@ -82,6 +82,13 @@ class ReversiEncoder(Encoder):
 
         return afterstates(planes, codes)
 
+    reply_lookahead = True
+
+    def replies(self, after):  # type: ignore[no-untyped-def]
+        from ime.games.reversi.afterstate import replies
+
+        return replies(after)
+
     def encode(self, states: Sequence[State], players: Sequence[int] | None = None,
                actions: Sequence[Action] | None = None) -> Observation:
         if players is None:

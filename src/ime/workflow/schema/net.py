@@ -83,6 +83,9 @@ class Net(Section):
     """lookahead only: the game whose afterstates it values; filled in by the composition."""
     game_params: dict[str, Any] | None = None
     """lookahead only: the game's board options (``game.params``); filled in by the composition."""
+    depth: Literal[1, 2] | None = None
+    """lookahead only: plies looked ahead (1: each move's afterstate; 2: minus the opponent's best
+    reply's value, for alternating-move games: Reversi)."""
     action_bias: bool | None = None
     """lookahead only: learn one bias per action code (a bot's position-independent preferences,
     such as its tie order; default true)."""
@@ -126,18 +129,19 @@ class Net(Section):
                 raise ValueError("a search imitator has no hidden layers, channels, "
                                  "mask_input or dropout")
             return self
-        lookahead_keys = (self.game, self.game_params, self.action_bias)
+        lookahead_keys = (self.game, self.game_params, self.action_bias, self.depth)
         if self.kind != "lookahead" and any(k is not None for k in lookahead_keys):
-            raise ValueError("game, game_params and action_bias are for kind: lookahead only")
+            raise ValueError("game, game_params, action_bias and depth are for kind: lookahead "
+                             "only")
         if self.kind == "lookahead":
             if not self.channels or self.kernel is None or self.kernel % 2 != 1:
                 raise ValueError("a lookahead net needs channels (its value net's convolutions) "
                                  "and an odd kernel")
             if (self.mask_input or self.dropout or self.kernels or self.strides or self.padding
                     or self.batch_norm == "all"):
-                raise ValueError("a lookahead net takes channels, kernel, hidden, batch_norm and "
-                                 "action_bias only (no mask_input, dropout, kernels, strides, "
-                                 "padding or batch_norm: all)")
+                raise ValueError("a lookahead net takes channels, kernel, hidden, batch_norm, "
+                                 "action_bias and depth only (no mask_input, dropout, kernels, "
+                                 "strides, padding or batch_norm: all)")
             return self
         if self.kind == "branches":
             if not self.branches:

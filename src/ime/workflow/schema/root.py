@@ -99,13 +99,16 @@ def cross_section_problems(c: Mapping[str, Any]) -> list[str]:
         from ime.core.registry import get_encoder
 
         try:
-            shape = get_encoder(g["name"], g.get("params") or None).afterstate_shape
+            enc = get_encoder(g["name"], g.get("params") or None)
         except (KeyError, ValueError):  # an unknown game or bad options: reported elsewhere
-            shape = ()
-        if shape is None:
+            enc = None
+        if enc is not None and enc.afterstate_shape is None:
             problems.append(f"net={c['net']['name']} (imitator=lookahead): game {g['name']!r} "
                             f"offers no afterstates (the lookahead imitator's needs; Reversi, "
                             f"Connect Four and Snake do); use imitator=policy, its policy nets")
+        elif enc is not None and c["net"].get("depth") == 2 and not enc.reply_lookahead:
+            problems.append(f"net.depth=2: game {g['name']!r} offers no replies to an "
+                            f"afterstate (a two-ply lookahead; Reversi does); use net.depth=1")
     if im["net"] not in t["nets"] and im["net"] != c["net"]["name"]:
         problems.append(f"evaluate.imitator.net={im['net']!r} is not trained "
                         f"(train.nets={t['nets']})")
