@@ -43,10 +43,17 @@ def test_the_section_lists_what_the_thesis_numbers_do_not_support() -> None:
          "thesis_verdict": C.FAILS, "thesis_numbers": "clusters: bot 3 2"},
         {"id": "b", "section": "4.5.1", "statement": "y", "verdict": C.FAILS,
          "thesis_verdict": C.HOLDS, "thesis_numbers": ""}])
+    concl = pd.concat([concl, pd.DataFrame([
+        {"id": "c", "section": "4.3.3", "statement": "z", "verdict": C.INCONCLUSIVE,
+         "thesis_verdict": C.INCONCLUSIVE, "thesis_p": 0.747, "thesis_n": 5,
+         "thesis_numbers": "rho 0.20"}])], ignore_index=True)
     text = "\n".join(RP.own_tables_section(concl))
     assert "### Conclusions the thesis's own tables do not support" in text
-    assert "| a | 4.5.1 | x | does not hold | clusters: bot 3 2 |" in text
+    assert "| a | 4.5.1 | x | does not hold | does not hold | clusters: bot 3 2 |" in text
     assert "| b |" not in text
+    # a trend the thesis's own five numbers cannot establish at 95 % is listed with its test
+    assert "### Conclusions the thesis's own numbers cannot establish at 95 %" in text
+    assert "| c | 4.3.3 | z | inconclusive | inconclusive (p = 0.747, n = 5) | rho 0.20 |" in text
     assert "| reversi | S1 of bot 1's imitator | Table 4.6 | 13.9 | Table 4.5 | 74.8 |" in text
 
 
@@ -104,11 +111,20 @@ def test_the_summary_comes_first_and_names_rows_of_the_table() -> None:
                                                             "  5.")] == \
         ["  1.", "  2.", "  3.", "  4.", "  5."]
     # every id, grouped by chapter (issue 47: a truncated list hides the ones a reader seeks);
-    # an exact verdict (one trace) is no test's, so it is listed apart, not as easy
+    # an exact verdict (one trace) is no test's, so it is listed apart, not as reproduced
     snakes = ", ".join(f"`snake_e{i}`" for i in range(12))
-    assert (f"**Easy** (hold, with a test deciding at 95 %): 13; Snake (2.1.3): {snakes}; "
+    assert (f"**Reproduced** (holds, a test deciding at 95 %): 13; Snake (2.1.3): {snakes}; "
             "Reversi (ch. 4): `reversi_x`.") in text
     assert "more" not in text
-    assert "bear them out): 1; Doudizhu (ch. 5): `ddz_z`." in text
-    assert "see 'The thesis's own tables'): 1; Doudizhu (ch. 5): `ddz_y`." in text
+    assert "bear it out): 1; Doudizhu (ch. 5): `ddz_z`." in text
+    assert "inconclusive there): 1; Doudizhu (ch. 5): `ddz_y`." in text
+    assert "they do not support 1; Doudizhu (ch. 5): `ddz_y`" in text
     assert "nothing sampled to test over): 1; Doudizhu (ch. 5): `ddz_case`." in text
+    # a decided failure the thesis's tables cannot decide is listed too; each decided id once
+    concl.loc[concl["id"] == "ddz_z", "thesis_verdict"] = C.UNTESTABLE
+    text = "\n".join(RP.first_page(s, concl, proto, ["reversi", "doudizhu", "snake"], "quick"))
+    assert "cannot decide it**: 1; Doudizhu (ch. 5): `ddz_z`." in text
+    lists = [x for x in text.splitlines() if x.startswith("  - ")]
+    for cid in concl[concl["verdict"].isin([C.HOLDS, C.FAILS])]["id"]:
+        assert sum(f"`{cid}`" in x for x in lists) == 1, cid
+    assert not any("`snake_w`" in x for x in lists)  # inconclusive: counted, not decided

@@ -97,6 +97,9 @@ def _game(numbers: pd.DataFrame, game: str) -> GameResults:
     lp = lp.reset_index().rename(columns={"S1": "s1", "S2": "s2"})
     tables["similarity_pairs.csv"] = lp
 
+    if game == "reversi":
+        tables["ladder.csv"] = _ladder(n, "Table 4.1", "max_depth", nos)
+
     tour = n[n["table"] == t["tour"]]
     matches = float(tour[(tour["subject"] == "all") & (tour["metric"] == "matches")]
                     ["value"].iloc[0])
@@ -122,6 +125,38 @@ def _game(numbers: pd.DataFrame, game: str) -> GameResults:
                        "doudizhu" else "conv")
 
 
+UNLIMITED = ("unlimited", "inf", "ID")
+"""How the thesis marks a search without a depth limit: Table 4.1's "unlimited depth", Fig
+2.4's ``sd=inf`` and ``sd=ID`` (iterative deepening with no maximum, deepening while time
+allows): deeper than any fixed limit, so ranked above every number."""
+
+
+def _ladder(n: pd.DataFrame, table: str, metric: str, nos: list[int]) -> pd.DataFrame:
+    """Table 4.1's ladder ranks and search depths per bot (``depth`` inf where the thesis
+    states no limit, :data:`UNLIMITED`), as ``ladder.csv`` (bot, ladder_rank, depth): what
+    4.2 reads the bots' strength off and 4.5.1 orders their depths by."""
+    t = n[n["table"] == table]
+    rank = {int(r.subject): int(r.value) for r in t[t["metric"] == "ladder_rank"].itertuples()}
+    depth = {int(r.subject): float(r.value) for r in t[t["metric"] == metric].itertuples()}
+    note = {int(r.subject): str(r.note) for r in t[t["metric"] == "ladder_rank"].itertuples()}
+    return pd.DataFrame([{"bot": _name("reversi", k), "ladder_rank": rank[k],
+                          "depth": depth.get(k, float("inf") if any(
+                              u in note.get(k, "") for u in UNLIMITED) else float("nan"))}
+                         for k in nos if k in rank])
+
+
+NOT_ON_OWN_TABLES = {
+    "snake_baseline_range": "the thesis prints only the range's two bounds (40.0 and 47.3 %; "
+                            "its per-bot baselines are only plotted in Fig 2.7), so the range "
+                            "checked against its own bounds would be true by construction",
+    "snake_split_membership": "Fig 2.7's two groups are the thesis's own split, drawn from "
+                              "per-bot accuracies it only plots; its split against itself "
+                              "would be true by construction",
+}
+"""Checks the thesis's own tables cannot decide though they print the numbers the check
+names, and why: run on them, the check would compare the thesis with itself."""
+
+
 def own_clusters(s1s2: pd.DataFrame, cls: dict[int, str], k: int = 2) -> pd.DataFrame:
     """The clusters by imitation similarity that our pipeline would draw from the thesis's
     Table 4.5/5.7 (:func:`ime.evaluate.clustering.cluster_points` on each imitator's (S1, S2),
@@ -144,25 +179,32 @@ strength off that ladder)."""
 
 def _snake(numbers: pd.DataFrame) -> GameResults:
     """What the thesis prints of its Snake bots (2.1.3): Fig 2.4's families and ladder ranks
-    (as a tournament of the originals, :data:`SNAKE_STRENGTH`) and Fig 2.7's two groups (as the
-    split, with no ``thesis_group``: the thesis's split against itself would test nothing).
+    (as a tournament of the originals, :data:`SNAKE_STRENGTH`), its ladder ranks with the
+    search depths (``ladder.csv``: N/A, an expert system's, is no depth) and Fig 2.7's two
+    groups (as the split, with no ``thesis_group``: the thesis's split against itself would
+    test nothing, :data:`NOT_ON_OWN_TABLES`).
     Per-bot accuracies are only plotted, so no check that needs them can run here."""
     n = numbers[numbers["game"] == "snake"]
     f24 = n[(n["table"] == "Fig 2.4") & (n["metric"] == "ladder_rank")]
-    bots, tour = {}, []
+    bots, tour, ladder = {}, [], []
     for r in f24.itertuples():
         k = int(r.subject)
-        algo = str(r.note).split()[0].partition("=")[2]
+        fields = dict(x.partition("=")[::2] for x in str(r.note).split())
+        algo, sd = fields.get("algo", ""), fields.get("sd", "")
         name = f"snk{k:02d}"
         bots[name] = Bot(thesis=k, ladder_rank=int(r.value), family=algo)
         tour.append({"bot": name, "type": "original", "imitates": "",
                      "points": SNAKE_STRENGTH - float(r.value), "games": 1})
+        ladder.append({"bot": name, "ladder_rank": int(r.value),
+                       "depth": float("inf") if sd in UNLIMITED else
+                       float(sd) if sd.replace(".", "").isdigit() else float("nan")})
     grp = n[(n["table"] == "Fig 2.7") & (n["metric"] == "group")]
     split = pd.DataFrame([{"bot": f"snk{int(r.subject):02d}",
                            "group": "harder" if int(r.value) == 1 else "easier"}
                           for r in grp.itertuples()])
     return GameResults("snake", {"tournament.csv": pd.DataFrame(tour),
-                                 "split_vs_thesis.csv": split}, bots, "")
+                                 "split_vs_thesis.csv": split,
+                                 "ladder.csv": pd.DataFrame(ladder)}, bots, "")
 
 
 def thesis_results(numbers: pd.DataFrame | None = None) -> dict[str, GameResults]:

@@ -34,9 +34,22 @@ import pandas as pd
 from ime.thesis import compare as K
 from ime.thesis import conclusions as C
 from ime.thesis import protocol as PR
-from ime.thesis.checks.stability import EXACT
 from ime.thesis.names import FILES, GAMES  # noqa: F401 - FILES: this module's, named there
 from ime.thesis.results import GameResults
+from ime.thesis.summary import (  # noqa: F401 - the report's summary, re-exported here
+    CHAPTERS,
+    NO_TEST,
+    _and,
+    _cell,
+    _coverage,
+    _table_md,
+    exact_mask,
+    first_page,
+    own_cell,
+    own_tables_section,
+    summary,
+    tested_mask,
+)
 
 
 class _Asked(Mapping[str, GameResults]):
@@ -127,7 +140,8 @@ def verdicts(results: Mapping[str, GameResults], listed: pd.DataFrame,
     missing = sorted(set(listed["id"]) - set(C.CHECKS))
     if missing:
         raise ValueError(f"conclusions without a check in ime.thesis.conclusions: {missing}")
-    from ime.thesis.own import thesis_results
+    from ime.thesis.checks.core import printed_numbers
+    from ime.thesis.own import NOT_ON_OWN_TABLES, thesis_results
 
     own = thesis_results()
     held = heldout_view(results)
@@ -148,18 +162,28 @@ def verdicts(results: Mapping[str, GameResults], listed: pd.DataFrame,
                      "in_sample": v_in.final if heldout else "",
                      "numbers": v.numbers + (f" || in-sample: {v_in.numbers}" if heldout
                                              else ""),
-                     "thesis_verdict": (t := C.run_check(r.id, own)).status,
-                     "thesis_numbers": t.numbers})
+                     **on_own_tables(r.id, own, NOT_ON_OWN_TABLES, printed_numbers)})
     return pd.DataFrame(rows, columns=["id", "section", "tables", "statement", "verdict",
                                        "point", "test", "p", "n", "keys", "in_sample",
-                                       "numbers", "thesis_verdict", "thesis_numbers"])
+                                       "numbers", "thesis_verdict", "thesis_test", "thesis_p",
+                                       "thesis_n", "thesis_numbers"])
 
 
-NO_TEST = "no test (decided on the point estimates)"
-"""The test column of a check that carries none (a statement that cannot be tested on results,
-such as a reading of the bots' code). Clusters, splits and closeness claims carry a resampling
-or equivalence test, the case study's details and exact counts say so
-(:mod:`ime.thesis.checks.stability`)."""
+def on_own_tables(cid: str, own: Mapping[str, GameResults], why_not: Mapping[str, str],
+                  printed: Any) -> dict[str, Any]:
+    """Check ``cid`` on the thesis's own printed tables (``own``) with the same test as ours
+    (``printed``: :func:`ime.thesis.checks.core.printed_numbers`, under which a comparison
+    that needs a spread the thesis does not print is taken at its point estimates), so that
+    rho 0.20 with p 0.75 is inconclusive there as it would be here. ``why_not``: the checks
+    the thesis's tables cannot decide though they print what they read (the thesis checked
+    against itself), and why."""
+    if cid in why_not:
+        return {"thesis_verdict": C.UNTESTABLE, "thesis_test": "", "thesis_p": None,
+                "thesis_n": None, "thesis_numbers": why_not[cid]}
+    with printed():
+        t = C.run_check(cid, own)
+    return {"thesis_verdict": t.final, "thesis_test": t.test, "thesis_p": t.p,
+            "thesis_n": t.n, "thesis_numbers": t.numbers}
 
 
 S1S2_COLUMNS = ("S1", "S1_heldout", "S2", "S2_heldout")
@@ -287,18 +311,6 @@ def _num(x: Any, nd: int = 1) -> str:
     return f"{C.round_half_away(float(x), nd):.{nd}f}"
 
 
-def _cell(x: Any) -> str:
-    return str(x).replace("|", "\\|").replace("\n", " ")
-
-
-def _table_md(df: pd.DataFrame, cols: Sequence[str], heads: Sequence[str] | None = None
-              ) -> list[str]:
-    heads = list(heads or cols)
-    out = ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
-    out += ["| " + " | ".join(_cell(r[c]) for c in cols) + " |" for _, r in df.iterrows()]
-    return out
-
-
 def _ci(lo: Any, hi: Any) -> str:
     a, b = _num(lo), _num(hi)
     return f"[{a}, {b}]" if a and b else ""
@@ -359,179 +371,6 @@ def note_inconsistencies(nums: pd.DataFrame) -> pd.DataFrame:
     return nums.assign(note=notes)
 
 
-def summary(nums: pd.DataFrame, concl: pd.DataFrame, proto: pd.DataFrame,
-            numbers_left_out: int = 0) -> dict[str, int]:
-    """The counts of the report's summary (``numbers_left_out``: the thesis's numbers of the
-    games a partial report leaves out, neither compared nor counted in the others)."""
-    dups = (nums["duplicate_of"] != "") if "duplicate_of" in nums.columns else pd.Series(
-        False, index=nums.index)
-    once = nums[~dups.astype(bool)]
-    measured = once[once["agrees"].notna()]
-    return {"numbers": len(once), "duplicates": int(dups.sum()),
-            "numbers_left_out": numbers_left_out,
-            "measured": len(measured),
-            "agree": int((measured["agrees"] == True).sum()),  # noqa: E712 - nullable
-            "not_measured": int(once["agrees"].isna().sum()),
-            "holds": int((concl["verdict"] == C.HOLDS).sum()),
-            "holds_tested": int(((concl["verdict"] == C.HOLDS) & tested_mask(concl)).sum()),
-            "exact": int(exact_mask(concl).sum()),
-            "fails": int((concl["verdict"] == C.FAILS).sum()),
-            "inconclusive": int((concl["verdict"] == C.INCONCLUSIVE).sum()),
-            "untested": int(((concl["test"] == NO_TEST)
-                             & (concl["verdict"] != C.UNTESTABLE)).sum()),
-            "untestable": int((concl["verdict"] == C.UNTESTABLE).sum()),
-            "conclusions": len(concl),
-            "protocol_same": int((proto["status"] == PR.SAME).sum()),
-            "protocol_different": int((proto["status"] == PR.DIFFERENT).sum())}
-
-
-CHAPTERS = (("Snake (2.1.3)", ("2.",)), ("Reversi (ch. 4)", ("4.",)),
-            ("Doudizhu (ch. 5)", ("5.",)), ("across games (ch. 6)", ("6.",)))
-"""The report's summary lines per chapter: the sections whose conclusions each covers."""
-
-
-def _counts(c: pd.DataFrame) -> str:
-    """``a hold, b do not, c inconclusive, d untestable`` of conclusions ``c``."""
-    v = c["verdict"]
-    return (f"{int((v == C.HOLDS).sum())} hold, {int((v == C.FAILS).sum())} do not, "
-            f"{int((v == C.INCONCLUSIVE).sum())} inconclusive, "
-            f"{int((v == C.UNTESTABLE).sum())} untestable")
-
-
-def _ids(c: pd.DataFrame) -> str:
-    """Every one of the conclusions' ids, grouped by chapter (:data:`CHAPTERS`), as a list a
-    reader finds in the table below: a summary that names some and counts the rest hides the
-    ones a reader looks for."""
-    if c.empty:
-        return "none"
-    sec = c["section"].astype(str) if "section" in c.columns else pd.Series("", index=c.index)
-    groups, seen = [], pd.Series(False, index=c.index)
-    for name, prefixes in CHAPTERS:
-        hit = sec.str.startswith(prefixes) & ~seen
-        seen |= hit
-        if hit.any():
-            groups.append(f"{name}: " + ", ".join(f"`{i}`" for i in c[hit]["id"]))
-    if (~seen).any():
-        groups.append(", ".join(f"`{i}`" for i in c[~seen]["id"]))
-    return f"{len(c)}; " + "; ".join(groups)
-
-
-def tested_mask(concl: pd.DataFrame) -> pd.Series:
-    """The conclusions whose verdict a significance test decided: neither :data:`NO_TEST` nor
-    an exact one (one recorded trace or an exact count, :data:`ime.thesis.checks.stability.
-    EXACT`), which is decided with nothing sampled to test over."""
-    test = concl.get("test", pd.Series("", index=concl.index)).fillna("").astype(str)
-    return (test != NO_TEST) & ~test.str.startswith(EXACT)
-
-
-def exact_mask(concl: pd.DataFrame) -> pd.Series:
-    """The conclusions decided on one recorded trace or an exact count."""
-    test = concl.get("test", pd.Series("", index=concl.index)).fillna("").astype(str)
-    return test.str.startswith(EXACT) & (concl["verdict"] != C.UNTESTABLE)
-
-
-def first_page(s: Mapping[str, int], concl: pd.DataFrame, proto: pd.DataFrame,
-               covered: Sequence[str], scale: str) -> list[str]:
-    """The summary a reader takes in first, in the manner of the ML Reproducibility Challenge's
-    first page: scope, methodology (the protocol and where it differs), the results in five
-    lines, and what was easy, what was hard and what the thesis's own numbers do not support.
-    Generated from the same tables as the rest, so it cannot drift from them; each conclusion
-    named is a row of the Conclusions table."""
-    diff = proto[proto["status"] == PR.DIFFERENT] if "status" in proto.columns else proto[:0]
-    tv = concl.get("thesis_verdict", pd.Series("", index=concl.index))
-    tested = tested_mask(concl)
-    held = concl.get("keys", pd.Series("", index=concl.index)).fillna("") == "held-out"
-    easy = concl[(concl["verdict"] == C.HOLDS) & tested]
-    exact = concl[exact_mask(concl)]
-    hard = concl[(concl["verdict"] == C.FAILS) & (tv == C.HOLDS)]
-    unsupported = concl[tv == C.FAILS]
-    lines = [
-        "## Summary", "",
-        f"- **Scope.** The thesis's experiments on {_and(list(covered))} at scale={scale}: its "
-        f"{s['conclusions']} stated conclusions, each a named check, and {s['numbers']} of its "
-        "printed numbers (each counted once), from our own bots, imitators and tournaments.",
-        f"- **Methodology.** The thesis's protocol ({s['protocol_same']} items as it states "
-        f"them, {s['protocol_different']} different: "
-        + ("; ".join(f"{r.game} {r.item} ({r.thesis} -> {r.ours})" for r in diff.itertuples())
-           or "none") + "). A comparison counts only when a test decides it at 95 % (z-tests "
-        "from the 95 % CIs, tournament outcome counts, rank correlations, sign-flip over "
-        "bots; clusters and splits redrawn from the CIs, closeness by equivalence tests); "
-        "S1/S2 on held-out keys first "
-        f"({int(held.sum())} conclusions decided on them, in-sample beside).",
-        "- **Results.**",
-        f"  1. Numbers: **{s['agree']} of {s['measured']}** measured agree with the thesis "
-        "within tolerance.",
-        f"  2. Conclusions: **{s['holds']} hold, {s['fails']} do not, {s['inconclusive']} "
-        f"inconclusive**, {s['untestable']} untestable.",
-    ]
-    for k, (name, prefixes) in enumerate(CHAPTERS[1:3], start=3):
-        c = concl[concl["section"].astype(str).str.startswith(prefixes)]
-        lines.append(f"  {k}. {name}: {_counts(c)}.")
-    rest = concl[concl["section"].astype(str).str.startswith(("2.", "6."))]
-    lines.append(f"  5. Snake (2.1.3) and across games (ch. 6): {_counts(rest)}.")
-    lines += [
-        f"- **Easy** (hold, with a test deciding at 95 %): {_ids(easy)}.",
-        f"- **Hard** (do not hold here though the thesis's own tables bear them out): "
-        f"{_ids(hard)}.",
-        f"- **Not supported by the thesis's own numbers** (the same check fails on its printed "
-        f"tables; see 'The thesis's own tables'): {_ids(unsupported)}.",
-        f"- **Exact** (decided on one recorded trace or an exact count, nothing sampled to "
-        f"test over): {_ids(exact)}.", ""]
-    return lines
-
-
-def own_tables_section(concl: pd.DataFrame) -> list[str]:
-    """The report's section on the thesis's own tables: the conclusions they do not support
-    (the same check on the numbers the thesis printed, point estimates), those they cannot
-    decide, and where the thesis's tables contradict each other, with both values. So a reader
-    can tell "the reproduction differs" from "the thesis's numbers never showed it"."""
-    from ime.thesis.own import inconsistencies
-
-    tv = concl.get("thesis_verdict", pd.Series("", index=concl.index))
-    lines = ["## The thesis's own tables", "",
-             "Each check run on the numbers the thesis printed (`ime.thesis.own`: its tables as "
-             "result tables; the clusters of 4.5.1/5.5.1 drawn from its Tables 4.5/5.7 by our "
-             "clustering), on point estimates: the thesis prints no spread. "
-             f"{int((tv == C.HOLDS).sum())} hold there, {int((tv == C.FAILS).sum())} do not, "
-             f"{int((tv == C.UNTESTABLE).sum())} cannot be decided from its printed numbers.", "",
-             "### Conclusions the thesis's own tables do not support", ""]
-    bad = concl[tv == C.FAILS]
-    if bad.empty:
-        lines += ["None.", ""]
-    else:
-        lines += _table_md(bad, ["id", "section", "statement", "verdict", "thesis_numbers"],
-                           ["check", "§", "the thesis states", "our verdict",
-                            "on the thesis's tables"])
-        lines.append("")
-    inc = inconsistencies()
-    lines += ["### The thesis's tables against each other", "",
-              "Where two of the thesis's tables print different values for one quantity (the "
-              "pairwise tables' IMBOT column repeats the imitators' S1/S2; a tournament's ranks "
-              "follow from its points). Our comparison reads the first table named.", ""]
-    lines += (_table_md(inc, ["game", "what", "table", "value", "against", "other"],
-                        ["game", "what", "table", "its value", "against", "value there"])
-              if len(inc) else ["None."])
-    return lines
-
-
-def _and(names: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else list(names))
-
-
-def _coverage(covered: Sequence[str], left_out: Sequence[str], s: Mapping[str, int],
-              concl: pd.DataFrame) -> list[str]:
-    """A partial report's first lines: what it covers, what it leaves out and what that costs."""
-    needs = int(concl["numbers"].str.contains(" is not in this report", regex=False).sum())
-    return [f"**A partial reproduction:** this report covers {_and(covered)} only; "
-            f"{_and(left_out)} {'is' if len(left_out) == 1 else 'are'} left out (not "
-            "composed, no job of theirs run). Their "
-            f"{s['numbers_left_out']} numbers of the thesis are not compared and count neither "
-            f"as measured nor as agreeing; the {needs} conclusions that need them (cross-game "
-            "ones included) cannot be tested here; protocol and Table 6.1 list only "
-            f"{_and(covered)}. The whole report is the one without `thesis_games`.", ""]
-
-
 def markdown(*, scale: str, rdirs: Mapping[str, str], command: str, nums: pd.DataFrame,
              concl: pd.DataFrame, proto: pd.DataFrame, per_bot: pd.DataFrame,
              by_class: pd.DataFrame, prov: Mapping[str, Any], left_out: Sequence[str] = (),
@@ -555,7 +394,7 @@ def markdown(*, scale: str, rdirs: Mapping[str, str], command: str, nums: pd.Dat
         + ", ".join(f"`{d}/`" for d in rdirs.values())
         + f" and the thesis's numbers in `config/thesis/`. Commit `{commit}`{dirty}.", "",
         f"Rebuild: `{command}`", "",
-        *first_page(s, concl, proto, covered, scale),
+        *first_page(s, concl, proto, covered, scale, nums),
         "## Counts", "",
         f"- **Numbers:** {s['numbers']} of the thesis's numbers compared, each once "
         f"({s['duplicates']} more rows repeat one of them: the baselines of Tables 4.4/5.6 and "
@@ -588,17 +427,19 @@ def markdown(*, scale: str, rdirs: Mapping[str, str], command: str, nums: pd.Dat
         "trace or an exact count, with nothing sampled to test over. A zero-width CI (a single "
         "model without per-match counts, a share of 0 or 100 %) is an unknown spread, never a "
         "certain one, so a comparison resting on it is inconclusive. 'On the thesis's "
-        "tables': the same check run on the numbers the "
-        "thesis printed, where they suffice, on their point estimates (the thesis prints no "
-        "spread). Held-out first: a verdict that reads the imitators' S1/S2 is decided on "
+        "tables': the same check and test run on the numbers the "
+        "thesis printed, where they suffice, with its p and n (a comparison that needs a "
+        "spread the thesis does not print is taken at its point estimates). Held-out first: "
+        "a verdict that reads the imitators' S1/S2 is decided on "
         "held-out keys (matches no training fold saw) where the run has them, its in-sample "
         "verdict beside ('S1/S2 keys') and its in-sample numbers after '||'.", "",
     ]
-    c = concl.assign(keys_=[f"held-out (in-sample: {i})" if k else "" for k, i in zip(
+    c = concl.assign(own_=[own_cell(r) for r in concl.to_dict("records")],
+                     keys_=[f"held-out (in-sample: {i})" if k else "" for k, i in zip(
         concl.get("keys", pd.Series("", index=concl.index)).fillna(""),
         concl.get("in_sample", pd.Series("", index=concl.index)).fillna(""), strict=True)])
     lines += _table_md(c, ["id", "section", "statement", "verdict", "point", "test", "keys_",
-                           "thesis_verdict", "numbers"],
+                           "own_", "numbers"],
                        ["check", "§", "the thesis states", "verdict", "point estimates",
                         "test (n, p)", "S1/S2 keys", "on the thesis's tables", "our numbers"])
     lines += ["", *own_tables_section(concl)]

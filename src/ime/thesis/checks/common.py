@@ -32,6 +32,7 @@ from ime.thesis.checks.core import (
     game_of,
     label,
     lo_hi,
+    not_a_result,
     pair,
     ppg_se,
     table_of,
@@ -378,6 +379,35 @@ def imitators_in_order(results: Results, game: str, by: str) -> Verdict:
         f"{getattr(r, who)} {fmt(r.ppg, 2)}" for r in actual.itertuples())
         + f"; the order stated: {what} (" + ", ".join(map(str, expected[who])) + ")"),
         cmps, PPG_Z_TEST, len(rows))
+
+
+def depth_follows_rank(g: GameResults, nos: Sequence[int] | None, code: str) -> Verdict:
+    """The bots' search depths fall as their ladder ranks fall (``ladder.csv``: bot,
+    ladder_rank, depth; inf where the thesis states no limit), over the thesis's bots ``nos``
+    (None: every bot with a depth), tested by Kendall's tau-b between rank and depth (negative
+    as stated; its exact two-sided p without ties, n bots: with 4 bots it cannot go below
+    0.083). Our runs have no ladder of their own, so where there is no ``ladder.csv`` (only the
+    thesis's printed tables have one) the depths are a reading of the code (``code``)."""
+    from scipy import stats
+
+    lad = g.get("ladder.csv")
+    if lad is None:
+        return not_a_result(code)
+    lad = lad.assign(no=[g.thesis_no(str(b)) for b in lad["bot"]])
+    lad = lad[lad["depth"].notna() & (lad["no"].isin(nos) if nos is not None
+                                       else lad["no"].notna())].sort_values("ladder_rank")
+    if len(lad) < 3:
+        raise Missing(f"{g.game}: the depth trend needs 3 or more bots with a depth")
+    depth = lad["depth"].astype(float)
+    finite = depth.replace(math.inf, math.nan)
+    big = (finite.max() if finite.notna().any() else 0.0) + 1.0  # unlimited: above every limit
+    kt = stats.kendalltau(lad["ladder_rank"].astype(float), depth.replace(math.inf, big))
+    tau, p = float(kt.statistic), float(kt.pvalue)
+    v = verdict(tau < 0, "ladder rank: search depth " + ", ".join(
+        f"{r.ladder_rank}: {'unlimited' if math.isinf(r.depth) else fmt(r.depth, 0)}"
+        for r in lad.itertuples()) + f"; Kendall tau-b = {fmt(tau, 2)}")
+    return trend_tested(v, tau, p, "Kendall tau-b (ladder rank, search depth; negative as "
+                        "stated)", len(lad), positive=False)
 
 
 # --- algorithm classes (Table 6.1, 4.6) --------------------------------------------------------

@@ -10,7 +10,9 @@ missing table is always "cannot be tested", never an error.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -123,10 +125,22 @@ def all_of(*verdicts: Verdict) -> Verdict:
         return verdict(ok, text)
     if ok:
         decided = all(bool(v.decided) for v in tested_parts)
+        ps = [v.p for v in tested_parts]
+        p = max(x for x in ps if x is not None) if ps and None not in ps else None
+        rule = (f"all of {len(verdicts)} parts must hold (intersection-union): p = the largest "
+                "of its tested parts' p")
     else:
-        decided = any(v.status == FAILS and v.decided is not False for v in verdicts)
-    return Verdict(HOLDS if ok else FAILS, text, test=" | ".join(
-        v.test for v in tested_parts), decided=decided,
+        deciding = [v for v in verdicts if v.status == FAILS and v.decided is not False]
+        decided = bool(deciding)
+        failing = [v for v in (deciding or [v for v in verdicts if v.status == FAILS])
+                   if v.p is not None]
+        p = min(v.p for v in failing) if failing else None
+        rule = (f"fails with any of its {len(verdicts)} parts: p = its failing part's p"
+                + (" (an exact or untested part decides on its numbers)" if deciding
+                   and not failing else ""))
+    head = f"{rule}: " + ("n/a" if p is None else f"{p:.3g}")
+    return Verdict(HOLDS if ok else FAILS, text, test=head + " | " + " | ".join(
+        v.test for v in tested_parts), decided=decided, p=p,
         n=min(v.n for v in tested_parts if v.n is not None) if any(
             v.n is not None for v in tested_parts) else None)
 
@@ -139,6 +153,29 @@ SPREAD_UNKNOWN = ("spread unknown for {what} (no CI or a zero-width one: a singl
 """Why a comparison decides nothing. A single model (Doudizhu's 9:1 split) has no fold spread;
 a run that recorded its validation matches' counts gets a bootstrap CI over them instead
 (:func:`acc_ci`), an archived run that did not keeps an unknown spread: never a certain one."""
+
+
+PRINTED: ContextVar[bool] = ContextVar("printed_numbers", default=False)
+"""Whether the checks run on the thesis's own printed tables (:func:`printed_numbers`)."""
+PRINTED_NOTE = ("the thesis prints no spread: {what} taken at the printed point estimates (a "
+                "test that needs no spread, a rank correlation or a sign-flip over bots, "
+                "decides as on ours)")
+
+
+@contextmanager
+def printed_numbers() -> Iterator[None]:
+    """Run checks on the thesis's own printed tables (:mod:`ime.thesis.own`) with the same
+    tests as on ours. Why: a rank correlation over five printed numbers (rho 0.20, p 0.75) is
+    no more a finding in the thesis than in our run, so its column must say inconclusive as
+    ours would. What the thesis cannot give is a spread: a comparison that needs one (a CI,
+    outcome counts) is taken at its printed point estimates there and the test says so, since
+    reading every such comparison as inconclusive would hide where its numbers disagree with
+    its text."""
+    token = PRINTED.set(True)
+    try:
+        yield
+    finally:
+        PRINTED.reset(token)
 
 
 @dataclass(frozen=True)
@@ -195,22 +232,25 @@ def tested(v: Verdict, cmps: list[Cmp], method: str, n: int | None) -> Verdict:
     k = len(cmps)
     unknown = [c.what for c in cmps if c.p is None]
     ps = [c.p for c in cmps if c.p is not None]
+    printed = PRINTED.get()
     if v.status == HOLDS:
-        decided = not unknown and all(c.diff > 0 and c.p < ALPHA for c in cmps
-                                      if c.p is not None)
-        p = max(ps) if ps and not unknown else None
+        decided = (not unknown or printed) and all(c.diff > 0 and c.p < ALPHA for c in cmps
+                                                   if c.p is not None)
+        p = max(ps) if ps and (not unknown or printed) else None
         rule = (f"holds at 95 % only if all {k} are significant (largest p)" if k > 1
                 else "holds at 95 % if it is significant")
     else:
         against = [c.p for c in cmps if c.p is not None and c.diff <= 0]
         p = min(1.0, min(against) * k) if against else None
-        decided = p is not None and p < ALPHA
+        decided = (p is not None and p < ALPHA) or (
+            printed and any(c.p is None and c.diff <= 0 for c in cmps))
         rule = (f"fails at 95 % if one is significant against it (Bonferroni p over {k})"
                 if k > 1 else "fails at 95 % if it is significant against it")
     text = (f"{method}; n = {n}; {k} comparison{'s' if k > 1 else ''}, {rule}: p = "
             + ("n/a" if p is None else f"{p:.3g}"))
     if unknown:
-        text += "; " + SPREAD_UNKNOWN.format(what=", ".join(unknown))
+        text += "; " + (PRINTED_NOTE if printed else SPREAD_UNKNOWN).format(
+            what=", ".join(unknown))
     return replace(v, test=text, p=p, n=n, decided=decided)
 
 
@@ -370,22 +410,46 @@ FOLD_Z_TEST = ("two-sided z-test of each (bot, net) against the stated threshold
                "from its 95 % t interval over folds (SE = half-width / 1.96)")
 
 
+def significant(c: Cmp) -> bool:
+    """Whether ``c`` is significant at 5 % (either way); on the thesis's printed numbers
+    (:func:`printed_numbers`) a comparison without spread counts at its point estimate."""
+    return (c.p is not None and c.p < ALPHA) or (PRINTED.get() and c.p is None)
+
+
 def majority_tested(v: Verdict, cmps: list[Cmp], method: str, n: int) -> Verdict:
     """``v`` for a claim about most of ``cmps`` (each one bot's comparison, signed as stated):
     decided for holds when more than half are significant in the stated direction, for does
-    not hold when at least half are significant against it (so no majority can be left)."""
+    not hold when at least half are significant against it (so no majority can be left).
+    Its p is the deciding one: the m-th smallest p on the verdict's side, m the count the
+    majority needs (k // 2 + 1 for holds, ceil(k / 2) against), so that p < 0.05 exactly when
+    the majority is significant; n/a when fewer than m comparisons lie on that side."""
     if v.status == UNTESTABLE or not cmps:
         return v
     k = len(cmps)
-    pro = sum(1 for c in cmps if c.p is not None and c.diff > 0 and c.p < ALPHA)
-    con = sum(1 for c in cmps if c.p is not None and c.diff <= 0 and c.p < ALPHA)
-    decided = pro > k / 2 if v.status == HOLDS else con >= k / 2
+    printed = PRINTED.get()
+    pro = sum(1 for c in cmps if c.diff > 0 and significant(c))
+    con = sum(1 for c in cmps if c.diff <= 0 and significant(c))
+    holds = v.status == HOLDS
+    need = k // 2 + 1 if holds else math.ceil(k / 2)
+    decided = pro >= need if holds else con >= need
+    side = sorted(c.p for c in cmps if c.p is not None and (c.diff > 0) == holds)
+    p = side[need - 1] if len(side) >= need else None
     unknown = [c.what for c in cmps if c.p is None]
     text = (f"{method}; n = {n}; a majority claim: {pro} of {k} significant as stated, {con} "
-            "against, at 5 % each")
+            f"against, at 5 % each; p = the {need}{_nth(need)} smallest p "
+            f"{'as stated' if holds else 'against'} (the majority needs {need} of {k}): "
+            + ("n/a" if p is None else f"{p:.3g}"))
     if unknown:
-        text += "; " + SPREAD_UNKNOWN.format(what=", ".join(unknown))
-    return replace(v, test=text, n=n, decided=decided)
+        text += "; " + (PRINTED_NOTE if printed else SPREAD_UNKNOWN).format(
+            what=", ".join(unknown))
+    return replace(v, test=text, p=p, n=n, decided=decided)
+
+
+def _nth(k: int) -> str:
+    """The English ordinal suffix of ``k`` (1st, 2nd, 3rd, 4th, 11th)."""
+    if 10 <= k % 100 <= 20:
+        return "th"
+    return {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
 
 
 def acc_table(g: GameResults) -> pd.DataFrame:

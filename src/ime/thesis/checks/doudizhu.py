@@ -49,6 +49,7 @@ from ime.thesis.checks.core import (
     pair_ci,
     pairs_cmps,
     se_of_ci,
+    significant,
     table_of,
     tested,
     verdict,
@@ -251,12 +252,13 @@ def ddz_imitator_closest_s2(results: Results) -> Verdict:
         per_bot.setdefault(c.what.split(":")[0], []).append(c)
     cmps = []
     for b, cs in per_bot.items():  # a bot's claim: its imitator above every other original
-        if all(c.p is not None and c.diff > 0 and c.p < 0.05 for c in cs):
-            cmps.append(Cmp(b, 1.0, 0.0))
+        if all(c.diff > 0 and significant(c) for c in cs):
+            cmps.append(Cmp(b, 1.0, max((c.p for c in cs if c.p is not None), default=None)))
         else:
-            against = [c.p for c in cs if c.p is not None and c.diff <= 0]
-            cmps.append(Cmp(b, -1.0 if against else 0.0, min(against) * len(cs) if against
-                            else None))
+            against = [c for c in cs if c.diff <= 0]
+            known = [c.p for c in against if c.p is not None]
+            p = min(1.0, min(known) * len(cs)) if known else None
+            cmps.append(Cmp(b, -1.0 if against else 0.0, p))
     return majority_tested(verdict(sum(ok) > len(ok) / 2, text), cmps,
                            CI_Z_TEST + " (a bot counts as stated when its imitator is "
                            "significantly above every other original, against when one "

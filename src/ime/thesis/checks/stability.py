@@ -32,6 +32,8 @@ import pandas as pd
 from ime.thesis.checks.core import (
     ALPHA,
     HOLDS,
+    PRINTED,
+    PRINTED_NOTE,
     SPREAD_UNKNOWN,
     UNTESTABLE,
     Verdict,
@@ -63,6 +65,9 @@ def spread_unknown(v: Verdict, method: str, unknown: Sequence[str]) -> Verdict:
     can be redrawn or bounded."""
     if v.status == UNTESTABLE:
         return v
+    if PRINTED.get():  # the thesis's printed tables: decided on them, as the test says
+        return replace(v, test=f"{method}: " + PRINTED_NOTE.format(what=", ".join(unknown)),
+                       decided=None)
     return replace(v, test=f"{method}: " + SPREAD_UNKNOWN.format(what=", ".join(unknown)),
                    decided=False)
 
@@ -226,17 +231,20 @@ def tost_band(v: Verdict, items: Sequence[tuple[str, float, float | None]], lo: 
             p_out.append(float(stats.norm.sf((lo - m) / se)))
         elif m > hi:
             p_out.append(float(stats.norm.sf((m - hi) / se)))
+    printed = PRINTED.get()  # the thesis's printed tables: an item without spread, as printed
     if v.status == HOLDS:
-        p = max(p_in) if p_in and not unknown else None
-        decided = p is not None and p < ALPHA
+        p = max(p_in) if p_in and (printed or not unknown) else None
+        decided = (p is not None and p < ALPHA) or (printed and not p_in)
         rule = f"holds if every one of the {k} is inside at 5 % (largest TOST p)"
     else:
         p = min(1.0, min(p_out) * k) if p_out else None
-        decided = p is not None and p < ALPHA
+        outside = [w for w, m, se in items if w in unknown and not lo <= m <= hi]
+        decided = (p is not None and p < ALPHA) or (printed and bool(outside))
         rule = f"does not hold if one is outside at 5 % (one-sided, Bonferroni over {k})"
     text = (f"{method}; band [{fmt(lo)}, {fmt(hi)}]: {rule}: p = "
             + ("n/a" if p is None else f"{p:.3g}") + f"; n = {k}")
     if unknown:
-        text += "; " + SPREAD_UNKNOWN.format(what=", ".join(unknown))
+        text += "; " + (PRINTED_NOTE if printed else SPREAD_UNKNOWN).format(
+            what=", ".join(unknown))
     return replace(v, test=text, p=p, n=k, decided=decided)
 
