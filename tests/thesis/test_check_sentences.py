@@ -224,15 +224,24 @@ def test_the_stated_floors(thesis) -> None:
 
 
 def test_the_key_endgame_tests_what_its_choice_does_not_make_true(thesis) -> None:
-    """Our key is chosen where the target and its imitator both win, so those wins are no
-    evidence (the verdict says so). Bot 1 as a farmer, or bot 2 as the target, meet the former
-    criterion (target and imitator win, every move the same, the references lose) but not
-    the sentence's "landlord bot 1"."""
+    """Review item 10: the key's choice (ime.evaluate.trace.choose_key) makes the two wins,
+    the target being bot 1 (the first target) and every reference losing (the key where the
+    most lose) true or nearly so by construction: they are shown, not tested. What it leaves
+    open is tested: the landlord's seat and the imitator playing every one of the target's
+    moves."""
     v = C.run_check("ddz_key_endgame_example", with_case(thesis))
-    assert v.status == C.HOLDS and "by construction" in v.numbers
+    assert v.status == C.HOLDS and "by construction" in v.numbers and "choose_key" in v.numbers
     assert status("ddz_key_endgame_example", with_case(thesis, seat=1)) == C.FAILS
     bot2 = {"ddz2": ("target", "win", ["a", "b"]), "imit_ddz2": ("imitator", "win", ["a", "b"]),
             "ddz1": ("reference", "loss", ["a", "x"]), "ddz3": ("reference", "loss", ["y"])}
-    assert status("ddz_key_endgame_example", with_case(thesis, bot2)) == C.FAILS
+    assert status("ddz_key_endgame_example", with_case(thesis, bot2)) == C.HOLDS
+    # a reference that wins: the old criterion failed; the key with the most losers was taken
+    winner = {"ddz1": ("target", "win", ["a", "b"]), "imit_ddz1": ("imitator", "win", ["a", "b"]),
+              "ddz2": ("reference", "win", ["a", "x"]), "ddz3": ("reference", "loss", ["y"])}
+    assert status("ddz_key_endgame_example", with_case(thesis, winner)) == C.HOLDS
+    # what the choice leaves open: an imitator that wins but leaves the target's moves fails
+    apart = {"ddz1": ("target", "win", ["a", "b"]), "imit_ddz1": ("imitator", "win", ["a", "z"]),
+             "ddz2": ("reference", "loss", ["a", "x"])}
+    assert status("ddz_key_endgame_example", with_case(thesis, apart)) == C.FAILS
     # the details of 5.5.2 are about bot 1's example: on bot 2's they cannot be tested
     assert status("ddz_case_bots23_same_sequence", with_case(thesis, bot2)) == C.UNTESTABLE

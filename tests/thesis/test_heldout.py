@@ -75,12 +75,18 @@ def test_rows_the_thesis_contradicts_say_so() -> None:
     IMBOT of bot 1 (13.9, where Table 4.5 prints 74.8) carry both values in their note."""
     nums = pd.DataFrame([
         {"table": "Table 4.8", "game": "reversi", "subject": "imit5", "metric": "rank",
-         "note": ""},
+         "note": "", "thesis": 8.0, "ours": 8.0, "diff": 0.0, "agrees": True},
         {"table": "Table 4.6", "game": "reversi", "subject": "1-imit1", "metric": "S1",
-         "note": "x"},
+         "note": "x", "thesis": 13.9, "ours": 70.0, "diff": 56.1, "agrees": False},
         {"table": "Table 4.8", "game": "reversi", "subject": "imit4", "metric": "rank",
-         "note": ""}])
-    notes = list(RP.note_inconsistencies(nums)["note"])
-    assert notes[0] == "the thesis ranks densely after its tie; by its own points the rank is 9"
+         "note": "", "thesis": 7.0, "ours": 7.0, "diff": 0.0, "agrees": True}])
+    out = RP.note_inconsistencies(nums)
+    notes = list(out["note"])
+    assert notes[0] == ("compared with 9, the rank the thesis's own points give (it prints 8, "
+                        "ranking densely after its tie)")
     assert notes[1] == "x; the thesis's Table 4.5 prints 74.8 for the same number"
     assert notes[2] == ""
+    # review item 5: our 8 equals the printed dense 8 but not the 9th place its points give,
+    # so it no longer counts as agreeing by an off-by-one; the printed value stays shown
+    assert list(out["agrees"]) == [False, False, True] and list(out["diff"])[0] == -1.0
+    assert list(out["thesis"])[0] == 8.0

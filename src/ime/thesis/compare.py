@@ -139,8 +139,9 @@ def _similarity(g: GameResults, r: pd.Series) -> Ours:
             out[f"ours{suffix}"] = float(row[f"{m}{suffix}"])
     if f"{m}_heldout" in row.index and pd.notna(row[f"{m}_heldout"]):
         out["heldout"] = float(row[f"{m}_heldout"])
-        out["heldout_lo"] = float(row.get(f"{m}_heldout_lo", np.nan))
-        out["heldout_hi"] = float(row.get(f"{m}_heldout_hi", np.nan))
+        lo = float(row.get(f"{m}_heldout_lo", np.nan))
+        hi = float(row.get(f"{m}_heldout_hi", np.nan))
+        out["heldout_lo"], out["heldout_hi"] = (lo, hi) if hi > lo else (np.nan, np.nan)
     return out
 
 
@@ -264,6 +265,8 @@ def compare(numbers: pd.DataFrame, results: Mapping[str, GameResults]) -> pd.Dat
             continue
         ours = float(got["ours"])
         lo, hi = float(got.get("ours_lo", np.nan)), float(got.get("ours_hi", np.nan))
+        if not hi > lo:  # a zero-width CI is an unknown spread: no CI, never a certain one
+            lo = hi = np.nan
         rows.append({**out, **got, "ours": ours, "diff": ours - thesis, "ours_lo": lo,
                      "ours_hi": hi, "agrees": agrees(thesis, ours, str(r["unit"]), lo, hi)})
     df = pd.DataFrame(rows)

@@ -34,6 +34,7 @@ import pandas as pd
 from ime.thesis import compare as K
 from ime.thesis import conclusions as C
 from ime.thesis import protocol as PR
+from ime.thesis.checks.core import NO_CI
 from ime.thesis.names import FILES, GAMES  # noqa: F401 - FILES: this module's, named there
 from ime.thesis.results import GameResults
 from ime.thesis.summary import (  # noqa: F401 - the report's summary, re-exported here
@@ -95,7 +96,11 @@ def heldout_view(results: Mapping[str, GameResults]) -> dict[str, GameResults]:
     training fold saw: in-sample figures can reflect memorised positions);
     ``difficulty_by_class.csv``'s S2 follows the same bots, and ``clusters.csv``'s clusters by
     imitation similarity are drawn again from the held-out (S1, S2) by the pipeline's own
-    clustering, with as many clusters. A game without held-out figures is left as it is."""
+    clustering, with as many clusters; the pairwise tables' IMBOT columns (the imitator beside
+    the other originals, ``s1_pairwise.csv``/``s2_pairwise.csv``), which repeat the same
+    S1/S2, take the held-out figure too, so that "each bot is closest to its own imitator" is
+    decided on held-out keys like the rest. A game without held-out figures is left as it
+    is."""
     out = dict(results)
     for game, g in results.items():
         t = g.get("s1s2_imitator.csv")
@@ -107,6 +112,13 @@ def heldout_view(results: Mapping[str, GameResults]) -> dict[str, GameResults]:
                 if f"{m}_heldout{suf}" in t.columns:
                     t[f"{m}{suf}"] = t[f"{m}_heldout{suf}"]
         tables = {**g.tables, "s1s2_imitator.csv": t}
+        by_bot = t.set_index("bot")
+        for m in ("S1", "S2"):  # the pairwise tables' IMBOT column repeats the same S1/S2
+            pw = g.get(f"{m.lower()}_pairwise.csv")
+            if pw is not None and "IMBOT" in pw.columns:
+                tables[f"{m.lower()}_pairwise.csv"] = pw.assign(IMBOT=[
+                    by_bot[m].get(b, x) if pd.notna(by_bot[m].get(b, np.nan)) else x
+                    for b, x in zip(pw["bot"], pw["IMBOT"], strict=True)])
         d = g.get("difficulty_by_class.csv")
         if d is not None and "S2" in d.columns:
             by = t.set_index("bot")
@@ -182,8 +194,9 @@ def on_own_tables(cid: str, own: Mapping[str, GameResults], why_not: Mapping[str
                 "thesis_n": None, "thesis_numbers": why_not[cid]}
     with printed():
         t = C.run_check(cid, own)
+    # the thesis prints no spread at all: its numbers need no "no CI" beside each one
     return {"thesis_verdict": t.final, "thesis_test": t.test, "thesis_p": t.p,
-            "thesis_n": t.n, "thesis_numbers": t.numbers}
+            "thesis_n": t.n, "thesis_numbers": t.numbers.replace(f" ({NO_CI})", "")}
 
 
 S1S2_COLUMNS = ("S1", "S1_heldout", "S2", "S2_heldout")
@@ -312,16 +325,32 @@ def _num(x: Any, nd: int = 1) -> str:
 
 
 def _ci(lo: Any, hi: Any) -> str:
+    """``[lo, hi]``; blank where either is missing or the CI has zero width (an unknown
+    spread, :data:`ime.thesis.checks.core.NO_CI`)."""
     a, b = _num(lo), _num(hi)
-    return f"[{a}, {b}]" if a and b else ""
+    return f"[{a}, {b}]" if a and b and float(hi) > float(lo) else ""
+
+
+CI_METRICS = ("val_acc", "S1", "S2")
+"""The metrics of numbers.csv whose every estimate of ours comes with a 95 % CI, so that a
+missing one is an unknown spread and says so (a count, a rank or a parameter count has
+none to miss)."""
+
+
+def _ci_cell(x: Any, lo: Any, hi: Any, metric: str) -> str:
+    """The report's CI cell: ``[lo, hi]``, or "no CI (spread unknown)" where a metric of
+    :data:`CI_METRICS` has none (never a zero-width "[93.1, 93.1]")."""
+    ci = _ci(lo, hi)
+    return ci or (NO_CI if metric in CI_METRICS and pd.notna(x) else "")
 
 
 def _num_ci(x: Any, lo: Any, hi: Any) -> str:
-    """``x`` and its CI in one cell (``"71.5 [68.9, 74.0]"``); blank when ``x`` is missing."""
+    """``x`` and its CI in one cell (``"71.5 [68.9, 74.0]"``, ``"93.1 (no CI (spread
+    unknown))"``); blank when ``x`` is missing."""
     if not pd.notna(x):
         return ""
     ci = _ci(lo, hi)
-    return _num(x) + (" " + ci if ci else "")
+    return _num(x) + (" " + ci if ci else f" ({NO_CI})")
 
 
 DUPLICATE_BASELINES = {"Table 4.4": "Table 4.2", "Table 5.6": "Table 5.4"}
@@ -350,11 +379,15 @@ def mark_duplicates(nums: pd.DataFrame) -> pd.DataFrame:
 
 def note_inconsistencies(nums: pd.DataFrame) -> pd.DataFrame:
     """``nums`` with a note on each row whose thesis value its own tables contradict
-    (:func:`ime.thesis.own.inconsistencies`): Table 4.8's ranks after its tie are dense, so the
-    note gives the rank its points make; Table 4.6's IMBOT column, the S1 of Table 4.5."""
+    (:func:`ime.thesis.own.inconsistencies`): Table 4.6's IMBOT column, the S1 of Table 4.5;
+    and Table 4.8's ranks after its tie, which are dense (7, 7, 8, 9). Such a rank is compared
+    with the competition rank the thesis's own points give (``diff`` and ``agrees`` against
+    it, the printed value kept in ``thesis``), so that imitator 5's printed 8 against our 8
+    no longer counts as agreeing when its points rank it 9th."""
     from ime.thesis.own import inconsistencies
 
     inc = inconsistencies()
+    nums = nums.copy()
     notes = list(nums["note"]) if "note" in nums.columns else [""] * len(nums)
     for i, r in enumerate(nums.itertuples()):
         subj = str(r.subject)
@@ -362,9 +395,13 @@ def note_inconsistencies(nums: pd.DataFrame) -> pd.DataFrame:
             ranked = r.metric == "rank" and x.what.startswith(f"rank of {subj} ")
             imbot = "-imit" in subj and x.what.startswith(
                 f"{r.metric} of bot {subj.split('-')[0]}'s")
+            if ranked and pd.notna(r.ours):
+                comp = float(x.other)
+                nums.loc[nums.index[i], "diff"] = float(r.ours) - comp
+                nums.loc[nums.index[i], "agrees"] = K.agrees(comp, float(r.ours), "rank")
             if ranked or imbot:
-                add = (f"the thesis ranks densely after its tie; by its own points the rank is "
-                       f"{x.other}" if ranked else
+                add = (f"compared with {x.other}, the rank the thesis's own points give (it "
+                       f"prints {x.value}, ranking densely after its tie)" if ranked else
                        f"the thesis's {x.against} prints {x.other} for the same number")
                 old = notes[i]
                 notes[i] = f"{old}; {add}" if isinstance(old, str) and old else add
@@ -462,7 +499,9 @@ def markdown(*, scale: str, rdirs: Mapping[str, str], command: str, nums: pd.Dat
             thesis_=t["thesis"].map(_num), ours_=t["ours"].map(_num),
             diff_=t["diff"].map(lambda x: ("+" if x > 0 else "") + _num(x) if pd.notna(x)
                                 else ""),
-            ci=[_ci(a, b) for a, b in zip(t["ours_lo"], t["ours_hi"], strict=True)],
+            ci=[_ci_cell(x, a, b, m) for x, a, b, m in zip(t["ours"], t["ours_lo"],
+                                                           t["ours_hi"], t["metric"],
+                                                           strict=True)],
             held=[_num_ci(h, a, b) for h, a, b in zip(t["heldout"], t["heldout_lo"],
                                                       t["heldout_hi"], strict=True)],
             ok=t["agrees"].map(lambda a: "" if a is pd.NA or pd.isna(a) else

@@ -491,7 +491,9 @@ def accuracy_by_bot(g: GameResults, net: str | None = None) -> pd.DataFrame:
     half = []
     for sd, n in zip(rows["sd"], rows["n"], strict=True):
         ok = pd.notna(sd) and pd.notna(n) and n > 1
-        half.append(float(stats.t.ppf(0.975, n - 1) * sd / math.sqrt(n)) if ok else 0.0)
+        # no spread: no CI (NaN), never a zero-width one that would print as certain
+        half.append(float(stats.t.ppf(0.975, n - 1) * sd / math.sqrt(n)) if ok and sd > 0
+                    else math.nan)
     out = rows[["bot", "baseline", "val_acc"]].reset_index(drop=True).astype(
         {"baseline": float, "val_acc": float})
     out["val_acc_lo"] = (out["val_acc"] - half).clip(lower=0.0)
@@ -546,11 +548,20 @@ def fmt(x: float | None, nd: int = 1, sign: bool = False) -> str:
     return f"{round_half_away(float(x), nd):{'+' if sign else ''}.{nd}f}"
 
 
+NO_CI = "no CI (spread unknown)"
+"""What the report prints in place of a CI whose spread is unknown (a single model without
+per-match counts, a share whose bootstrap collapsed): never a zero-width "[93.1, 93.1]"."""
+
+
 def ci_text(row: Mapping[str, Any], col: str) -> str:
-    """``x [lo, hi]`` of an estimate with CI columns (just ``x`` without them)."""
-    lo, hi = row.get(f"{col}_lo"), row.get(f"{col}_hi")
-    if lo is None or hi is None or pd.isna(lo) or pd.isna(hi):
+    """``x [lo, hi]`` of an estimate with CI columns; ``x (no CI (spread unknown))`` where the
+    table has CI columns but this estimate's is missing or of zero width; just ``x`` for a
+    table without CI columns."""
+    if f"{col}_lo" not in row and f"{col}_hi" not in row:
         return fmt(float(row[col]))
+    lo, hi = row.get(f"{col}_lo"), row.get(f"{col}_hi")
+    if lo is None or hi is None or pd.isna(lo) or pd.isna(hi) or not float(hi) > float(lo):
+        return f"{fmt(float(row[col]))} ({NO_CI})"
     return f"{fmt(float(row[col]))} [{fmt(float(lo))}, {fmt(float(hi))}]"
 
 
