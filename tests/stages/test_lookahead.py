@@ -142,3 +142,15 @@ def test_the_train_stage_trains_saves_loads_and_plays_it_better_than_a_policy_ne
                                                                           strict=True)])
     chance = float(np.mean(1.0 / mask.sum(axis=1)))
     assert agree > chance + 0.25, (agree, chance)
+
+
+def test_ime_bench_times_the_lookahead_where_the_game_has_one(capsys) -> None:
+    """``ime bench <game> --only lookahead``: samples/s of the game's lookahead imitator (and of
+    its two-ply form where moves alternate); a game without afterstates says so."""
+    from ime.cli.main import main
+
+    assert main(["bench", "connect4", "--quick", "--only", "lookahead"]) == 0
+    out = capsys.readouterr().out
+    assert "lookahead" in out and "samples/s" in out and "depth2" not in out
+    assert main(["bench", "doudizhu", "--quick", "--only", "lookahead"]) == 0
+    assert "doudizhu offers no afterstates" in capsys.readouterr().out

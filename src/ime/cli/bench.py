@@ -143,7 +143,36 @@ def _train(args: argparse.Namespace) -> dict:
     return {**runs[0], **({"cuda": runs[1]} if len(runs) > 1 else {})}
 
 
-SECTIONS = {"bots": _bots, "judge": _judge, "external": _external, "train": _train}
+def _lookahead(args: argparse.Namespace) -> dict:
+    """Training samples/s of the game's lookahead imitator (``imitator=lookahead``, at its
+    default ``net.depth``, and at depth 2 where the game alternates moves), one model, on CPU
+    and the GPU when there is one: the afterstates are computed on the training device."""
+    import torch
+
+    from ime.core.registry import get_encoder
+    from ime.train.bench import bench_training
+    from ime.workflow.compose import compose_plain
+
+    setup = train_setup(args.game)
+    enc = get_encoder(args.game, setup["game_params"])
+    if enc.afterstate_shape is None:
+        return {"unavailable": f"{args.game} offers no afterstates (no lookahead imitator)"}
+    arch = compose_plain([f"game={args.game}", "imitator=lookahead"])["nets"]["lookahead"]
+    nets = {"lookahead": arch}
+    if enc.reply_lookahead:
+        nets["lookahead_depth2"] = {**arch, "name": "lookahead_depth2", "depth": 2}
+    devices = ["cpu"] + (["cuda"] if args.device in ("cuda", "auto")
+                         and torch.cuda.is_available() else [])
+    runs = [bench_training(nets, rows=2000 if args.quick else 8000, epochs=1,
+                           batch_size=setup["batch_size"], lr=setup["lr"], device=d,
+                           threads=args.threads, game=args.game,
+                           game_params=setup["game_params"], members=[])
+            for d in devices]
+    return {**runs[0], **({"cuda": runs[1]} if len(runs) > 1 else {})}
+
+
+SECTIONS = {"bots": _bots, "judge": _judge, "external": _external, "train": _train,
+            "lookahead": _lookahead}
 """Generic sections; a game adds its own (perft, solver, ...) through ``GamePlugin.tools.bench``."""
 
 
@@ -195,7 +224,7 @@ def _print_section(name: str, r: dict) -> None:
         for bot, b in r.items():
             print(f"  {bot:16s} {b['decisions_per_s']:9.1f} decisions/s "
                   f"({b['ms_per_decision']:.2f} ms/decision)")
-    elif name == "train":
+    elif name in ("train", "lookahead"):
         for run in (r, r["cuda"]) if "cuda" in r else (r,):
             _print_train(run)
     elif name == "judge":

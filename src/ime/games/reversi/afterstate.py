@@ -108,16 +108,17 @@ def afterstates(planes: torch.Tensor, squares: torch.Tensor) -> torch.Tensor:
     """The afterstate planes (module doc) of playing ``squares`` (``int64[M]``, each legal) in
     ``planes`` (``[M, 2, 8, 8]``: the mover's discs, the opponent's)."""
     m = planes.shape[0]
-    own = planes[:, 0].reshape(m, 64)
-    opp = planes[:, 1].reshape(m, 64)
+    # 0/1 whatever comes in (a disc is a positive cell), so the rays' runs stay 0/1
+    own = (planes[:, 0].reshape(m, 64) > 0).to(planes.dtype)
+    opp = (planes[:, 1].reshape(m, 64) > 0).to(planes.dtype) * (1 - own)
     rays = _rays_on(planes.device)[squares].unsqueeze(1)  # [M, 1, 8, 7]
     run = _capture_runs(_padded(own), _padded(opp), rays).reshape(m, -1)
     flipped = torch.zeros(m, 65, dtype=planes.dtype, device=planes.device)
     flipped.scatter_add_(1, rays.reshape(m, -1), run)
     flipped = flipped[:, :64].clamp(max=1)
     move = torch.nn.functional.one_hot(squares, 64).to(planes.dtype)
-    own2 = own + flipped + move
-    opp2 = opp - flipped
+    own2 = (own + flipped + move).clamp(max=1)
+    opp2 = opp * (1 - flipped) * (1 - move)
     out = torch.stack([own2, opp2, flipped, move, legal_squares(opp2, own2),
                        legal_squares(own2, opp2)], dim=1)
     return out.reshape(m, PLANES, BOARD, BOARD)
