@@ -33,3 +33,11 @@ def test_rows_goals_and_ceiling_flags(tmp_path: Path) -> None:
     assert not flagged.loc["rev1"].above_ceiling
     assert main([str(bad), "--out", str(tmp_path / "t.md"), "--csv", str(tmp_path / "t.csv")]) == 0
     assert "above their ceiling's CI: 1 (rev3/policy)" in (tmp_path / "t.md").read_text()
+
+
+def test_other_nets_are_listed_beside_without_s1s2() -> None:
+    df = family_table([QUICK], nets=["mlp1", "conv"])
+    assert set(df.net) == {"conv", "mlp1"} and len(df) == 10
+    mlp = df[df.net == "mlp1"]
+    assert set(mlp.family) == {"policy"} and mlp.S1_heldout.isna().all()
+    assert df[df.net == "conv"].S1_heldout.notna().all()  # the imitators' net is played

@@ -51,25 +51,32 @@ def _timing(models: Path | None, game: str, ttag: str, net: str, bot: str) -> di
             "ms_per_decision": round(float(np.mean(ms)), 3) if ms else math.nan}
 
 
-def family_rows(rdir: str | Path, models: str | Path | None = None) -> pd.DataFrame:
-    """The rows of one results directory: its imitators' net, per bot."""
+FAMILY_KINDS = ("search", "lookahead")
+"""Net kinds that are an imitator family of their own (the rest are the thesis's policy nets)."""
+
+
+def family_rows(rdir: str | Path, models: str | Path | None = None,
+                nets: Sequence[str] = ()) -> pd.DataFrame:
+    """The rows of one results directory: its imitators' net, per bot, and Table 4.4's rows of
+    ``nets`` beside them (without S1/S2: only the imitators' net is played)."""
     rdir = Path(rdir)
     report = json.loads((rdir / "run_report.json").read_text())
     cfg = report["config"]
     game = cfg["game"]["name"]
     net = cfg["evaluate"]["imitator"]["net"]
-    kind = (cfg.get("nets") or {}).get(net, {}).get("kind") or cfg["net"].get("kind")
-    family = "search" if kind == "search" else "policy"
     acc = _table(rdir, game, "imitation_accuracy.csv")
     sim = _table(rdir, game, "s1s2_imitator.csv").set_index("bot")
     rows = []
-    for r in acc[acc.net == net].itertuples():
-        s = sim.loc[r.bot] if r.bot in sim.index else None
+    wanted = [net, *(n for n in nets if n != net)]
+    for r in acc[acc.net.isin(wanted)].itertuples():
+        kind = (cfg.get("nets") or {}).get(r.net, {}).get("kind")
+        family = kind if kind in FAMILY_KINDS else "policy"
+        s = sim.loc[r.bot] if r.bot in sim.index and r.net == net else None
         ceiling = getattr(r, "self_agreement", math.nan)
         hi = getattr(r, "self_agreement_hi", math.nan)
         unseen = float(r.val_acc_unseen_mean)
         row = {
-            "game": game, "family": family, "net": net, "bot": r.bot,
+            "game": game, "family": family, "net": r.net, "bot": r.bot,
             "val_acc": r.val_acc_mean, "val_acc_unseen": unseen,
             "val_acc_unseen_distinct": getattr(r, "val_acc_unseen_distinct_mean", math.nan),
             "seen_share": r.val_seen_share_mean, "ceiling": ceiling,
@@ -79,7 +86,7 @@ def family_rows(rdir: str | Path, models: str | Path | None = None) -> pd.DataFr
             "S1": s["S1"] if s is not None else math.nan,
             "S1_heldout": s.get("S1_heldout", math.nan) if s is not None else math.nan,
             "S2_heldout": s.get("S2_heldout", math.nan) if s is not None else math.nan,
-            **_timing(Path(models) if models else None, game, report["tags"]["train"], net,
+            **_timing(Path(models) if models else None, game, report["tags"]["train"], r.net,
                       r.bot),
         }
         deterministic = ceiling == 100
@@ -96,9 +103,13 @@ def family_rows(rdir: str | Path, models: str | Path | None = None) -> pd.DataFr
     return pd.DataFrame(rows)
 
 
-def family_table(rdirs: Sequence[str | Path], models: str | Path | None = None) -> pd.DataFrame:
-    """Every results directory's rows, by bot then family."""
-    df = pd.concat([family_rows(d, models) for d in rdirs], ignore_index=True)
+def family_table(rdirs: Sequence[str | Path], models: str | Path | None = None,
+                 nets: Sequence[str] = ()) -> pd.DataFrame:
+    """Every results directory's rows (and the first one's ``nets`` beside), by bot then
+    family."""
+    df = pd.concat([family_rows(d, models, nets if i == 0 else ())
+                    for i, d in enumerate(rdirs)], ignore_index=True)
+    df = df.drop_duplicates(["game", "bot", "family", "net"])
     return df.sort_values(["game", "bot", "family"], kind="stable").reset_index(drop=True)
 
 
@@ -137,11 +148,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("results", nargs="+", help="results directories (one per variant)")
     ap.add_argument("--models", default=None,
                     help="the data folder whose models' metrics give fit and decision times")
+    ap.add_argument("--nets", default="",
+                    help="comma-separated nets of Table 4.4 to list beside (e.g. conv; from the "
+                         "first results directory, without S1/S2)")
     ap.add_argument("--out", type=Path, default=None, help="Markdown file")
     ap.add_argument("--csv", type=Path, default=None, help="CSV file")
     args = ap.parse_args(argv)
-    df = family_table(args.results, args.models)
-    md = markdown(df, [*args.results, *(["--models", args.models] if args.models else [])])
+    nets = [n for n in args.nets.split(",") if n]
+    df = family_table(args.results, args.models, nets)
+    md = markdown(df, [*args.results, *(["--models", args.models] if args.models else []),
+                       *(["--nets", args.nets] if nets else [])])
     if args.csv:
         df.to_csv(args.csv, index=False)
     if args.out:
