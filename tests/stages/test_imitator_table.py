@@ -41,3 +41,11 @@ def test_other_nets_are_listed_beside_without_s1s2() -> None:
     mlp = df[df.net == "mlp1"]
     assert set(mlp.family) == {"policy"} and mlp.S1_heldout.isna().all()
     assert df[df.net == "conv"].S1_heldout.notna().all()  # the imitators' net is played
+
+
+def test_a_run_without_s1s2_gets_rows_without_them(tmp_path: Path) -> None:
+    acc_only = tmp_path / "reversi"
+    shutil.copytree(QUICK, acc_only)
+    (acc_only / "table4_5.csv").unlink()
+    df = family_table([acc_only])
+    assert len(df) == 5 and df.S1_heldout.isna().all() and df.val_acc_unseen.notna().all()

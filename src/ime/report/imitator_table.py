@@ -65,7 +65,10 @@ def family_rows(rdir: str | Path, models: str | Path | None = None,
     game = cfg["game"]["name"]
     net = cfg["evaluate"]["imitator"]["net"]
     acc = _table(rdir, game, "imitation_accuracy.csv")
-    sim = _table(rdir, game, "s1s2_imitator.csv").set_index("bot")
+    try:
+        sim = _table(rdir, game, "s1s2_imitator.csv").set_index("bot")
+    except FileNotFoundError:  # a run that stopped at the accuracy table: no S1/S2 columns
+        sim = pd.DataFrame(index=pd.Index([], name="bot"))
     rows = []
     wanted = [net, *(n for n in nets if n != net)]
     for r in acc[acc.net.isin(wanted)].itertuples():
