@@ -196,10 +196,19 @@ def test_a_job_and_its_pool_workers_end_on_ctrl_c_with_130_and_no_traceback() ->
 
 
 def test_quiet_interrupt_restores_the_handler() -> None:
-    before = signal.getsignal(signal.SIGINT)
-    with quiet_interrupt():
-        assert signal.getsignal(signal.SIGINT) is not before
-    assert signal.getsignal(signal.SIGINT) is before
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)  # a terminal's default
+    try:
+        before = signal.getsignal(signal.SIGINT)
+        with quiet_interrupt():
+            assert signal.getsignal(signal.SIGINT) is not before
+        assert signal.getsignal(signal.SIGINT) is before
+        # a process started with SIGINT ignored (nohup, a shell's background job) keeps it so
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        with quiet_interrupt():
+            assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, inherited)
 
 
 def test_every_job_script_and_the_snakefile_are_wired() -> None:

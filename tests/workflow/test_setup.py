@@ -35,14 +35,19 @@ def test_every_game_has_a_plugin() -> None:
 @pytest.mark.slow
 def test_every_game_scale_and_net_composes(game: str, scale: str) -> None:
     """Every net composes with every game and scale; an imitator family (net=search) only with
-    the games that offer it, and the others refuse it by name before any job."""
-    from ime.core.registry import get_plugin
+    the games that offer it, the lookahead net only with games whose encoder gives afterstates,
+    and the others refuse them by name before any job."""
+    from ime.core.registry import get_encoder, get_plugin
     from ime.workflow.errors import ConfigError
 
     for net in _options("net"):
         overrides = [f"game={game}", f"scale={scale}", f"net={net}"]
         if net == "search" and "search" not in get_plugin(game).imitators:
             with pytest.raises(ConfigError, match=f"game '{game}' offers no 'search'"):
+                make_plan(overrides)
+            continue
+        if net == "lookahead" and get_encoder(game).afterstate_shape is None:
+            with pytest.raises(ConfigError, match=f"game '{game}' offers no afterstates"):
                 make_plan(overrides)
             continue
         v = make_plan(overrides).main
