@@ -28,7 +28,6 @@ The net's config names its game (``game``, ``game_params``), filled in by the co
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -93,8 +92,10 @@ class LookaheadNet(nn.Module):
         self.value = value_body(config, shape)
         self.bias = nn.Parameter(torch.zeros(int(num_actions)),
                                  requires_grad=bool(config.get("action_bias", True)))
+        from ime.nets import init_weights
+
         gen = torch.Generator().manual_seed(int(seed)) if seed is not None else None
-        _init(self.value, config.get("init_std"), gen)
+        init_weights(self.value, config.get("init_std"), gen)
 
     def forward(self, planes: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         rows, codes = torch.nonzero(mask > 0, as_tuple=True)
@@ -117,17 +118,6 @@ class LookaheadNet(nn.Module):
         v2 = self.value(self.encoder.afterstates(nxt[r2], c2).to(after.dtype)).squeeze(1)
         best = torch.full_like(v, float("-inf")).scatter_reduce(0, r2, v2, "amax")
         return torch.where(torch.isfinite(best), -best, v)
-
-
-def _init(module: nn.Module, std: float | None, gen: torch.Generator | None) -> None:
-    """The nets' initialisation (:func:`ime.nets.init_weights`): He-scaled normal weights."""
-    with torch.no_grad():
-        for m in module.modules():
-            if isinstance(m, nn.Linear | nn.Conv2d):
-                s = float(std) if std is not None else math.sqrt(2.0 / m.weight[0].numel())
-                m.weight.copy_(torch.randn(m.weight.shape, generator=gen) * s)
-                if m.bias is not None:
-                    m.bias.zero_()
 
 
 def build_lookahead(config: Mapping[str, Any], in_shape: Sequence[int], sizes: Sequence[int],
