@@ -34,30 +34,23 @@ from typing import Any
 import torch
 from torch import nn
 
-MASK_VALUE = -1.0e9
+
+def value_body(config: Mapping[str, Any], in_shape: Sequence[int],
+               seed: int | None = None) -> nn.Sequential:
+    """``[M, C, H, W] -> [M, 1]``: the nets' own conv body (:func:`ime.nets.build_net` with
+    ``kind: conv`` and one output: convolutions, batch norm after the last, the dense ``hidden``
+    layers, the same initialisation for the same seed)."""
+    from ime.nets import build_net
+
+    return build_net(_conv(config), in_shape, 1, seed).body
 
 
-def value_body(config: Mapping[str, Any], in_shape: Sequence[int]) -> nn.Sequential:
-    """``[M, C, H, W] -> [M, 1]``: convolutions (same padding; batch norm after the last), the
-    dense ``hidden`` layers, one output."""
-    c, h, w = (int(x) for x in in_shape)
-    k = int(config.get("kernel") or 3)
-    layers: list[nn.Module] = []
-    prev = c
-    chans = [int(x) for x in (config.get("channels") or [])]
-    for i, ch in enumerate(chans):
-        layers.append(nn.Conv2d(prev, ch, k, padding=k // 2))
-        if i == len(chans) - 1 and config.get("batch_norm", True):
-            layers.append(nn.BatchNorm2d(ch))
-        layers.append(nn.ReLU())
-        prev = ch
-    layers.append(nn.Flatten())
-    width = prev * h * w
-    for units in [int(x) for x in config.get("hidden", [])]:
-        layers += [nn.Linear(width, units), nn.ReLU()]
-        width = units
-    layers.append(nn.Linear(width, 1))
-    return nn.Sequential(*layers)
+def _conv(config: Mapping[str, Any]) -> dict[str, Any]:
+    """The value net's architecture as a ``kind: conv`` net's."""
+    return {"name": "value", "kind": "conv", "channels": list(config.get("channels") or []),
+            "kernel": int(config.get("kernel") or 3),
+            "batch_norm": config.get("batch_norm", True), "hidden": list(config.get("hidden", [])),
+            "init_std": config.get("init_std"), "mask_input": False, "dropout": 0.0}
 
 
 class LookaheadNet(nn.Module):
@@ -89,15 +82,13 @@ class LookaheadNet(nn.Module):
         if self.depth == 2 and not self.encoder.reply_lookahead:
             raise ValueError(f"game {game!r} offers no replies to an afterstate (a two-ply "
                              f"lookahead needs alternating moves); use depth: 1")
-        self.value = value_body(config, shape)
+        self.value = value_body(config, shape, seed)
         self.bias = nn.Parameter(torch.zeros(int(num_actions)),
                                  requires_grad=bool(config.get("action_bias", True)))
-        from ime.nets import init_weights
-
-        gen = torch.Generator().manual_seed(int(seed)) if seed is not None else None
-        init_weights(self.value, config.get("init_std"), gen)
 
     def forward(self, planes: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        from ime.nets import MASK_VALUE
+
         rows, codes = torch.nonzero(mask > 0, as_tuple=True)
         out = torch.full(mask.shape, MASK_VALUE, dtype=planes.dtype, device=planes.device)
         if len(rows) == 0:
@@ -130,17 +121,16 @@ def build_lookahead(config: Mapping[str, Any], in_shape: Sequence[int], sizes: S
 
 
 def describe_lookahead(config: Mapping[str, Any], in_shape: Sequence[int]) -> str:
-    """Table 4.3's one-line description."""
+    """Table 4.3's one-line description: the value net's (:func:`ime.nets.describe`) over the
+    afterstate planes."""
     from ime.core.registry import get_encoder
+    from ime.nets import describe
 
     enc = get_encoder(str(config.get("game")), config.get("game_params") or None)
     shape = enc.afterstate_shape or tuple(in_shape)
     c, h, w = shape
-    k = int(config.get("kernel") or 3)
-    chans = [int(x) for x in (config.get("channels") or [])]
-    dense = [chans[-1] * h * w if chans else c * h * w, *config.get("hidden", []), 1]
-    return (f"afterstate {c}x{h}x{w} -> conv{k}x{k} " + "-".join(str(x) for x in [c, *chans])
-            + " + BN + dense " + "-".join(str(d) for d in dense) + " per legal move")
+    return (f"afterstate {c}x{h}x{w} -> " + describe(_conv(config), shape, 1)
+            + " per legal move")
 
 
 __all__ = ["LookaheadNet", "build_lookahead", "describe_lookahead", "value_body"]
