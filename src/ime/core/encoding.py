@@ -182,6 +182,18 @@ def identity_symmetry(enc: Encoder) -> Symmetry:
     return Symmetry("id", np.arange(cells), tuple(np.arange(h.size) for h in enc.heads))
 
 
+def shift_cells(cells: Any, dr: int, dc: int) -> Any:
+    """Planes ``cells`` (a tensor or array ``[..., H, W]``) moved ``dr`` rows and ``dc`` columns,
+    empty (zero) cells moving in: the move of a piece (Snake's head) or a ray's step over a board
+    (Reversi's mobility fills), for the games' afterstates."""
+    out = cells.new_zeros(cells.shape) if hasattr(cells, "new_zeros") else np.zeros_like(cells)
+    h, w = cells.shape[-2:]
+    rs, rd = (slice(0, h - dr), slice(dr, h)) if dr >= 0 else (slice(-dr, h), slice(0, h + dr))
+    cs, cd = (slice(0, w - dc), slice(dc, w)) if dc >= 0 else (slice(-dc, w), slice(0, w + dc))
+    out[..., rd, cd] = cells[..., rs, cs]
+    return out
+
+
 def grid_map(name: str, height: int, width: int) -> np.ndarray:
     """Destination index of every cell of a ``height x width`` grid under a board symmetry.
 

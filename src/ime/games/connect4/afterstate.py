@@ -7,7 +7,7 @@ product over its cells, with no loop over rows.
 A disc lands on the lowest empty cell of its column (what the engine's ``(filled + bottom) &
 playable`` gives, blocked cells counting as filled). Afterstate planes, from the mover's view:
 0 the mover's discs (the new one included), 1 the opponent's, 2 the blocked cells, 3 the cell
-just played. tests/games/connect4/test_afterstate.py checks them against the engine.
+just played. tests/games/test_afterstates.py checks them against the engine.
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ Why torch and not the engine: the lookahead net (:mod:`ime.nets.lookahead`) scor
 move of every row of a training batch by a value of the position it leads to, thousands of moves
 a step, on the device the net trains on, and gradients never flow through the rules. The rays of
 every square are precomputed once; a move's flips are one gather, a cumulative product and one
-scatter, with no Python loop over rows or squares.
+scatter, and both sides' mobility eight Kogge-Stone fills over the planes, with no Python loop
+over rows or squares.
 
 Afterstate planes, from the mover's view (the value is how good the move is for the mover):
 
@@ -15,14 +16,16 @@ Afterstate planes, from the mover's view (the value is how good the move is for 
 4. the opponent's legal moves in the afterstate (its mobility, where it can reply);
 5. the mover's own legal moves in the afterstate, were it to move again (its potential mobility).
 
-The rules are the engine's (:mod:`ime.games.reversi.bitboard`); tests/games/reversi/
-test_afterstate.py checks every plane against it on seeded positions.
+The rules are the engine's (:mod:`ime.games.reversi.bitboard`); tests/games/test_afterstates.py
+checks every plane against it on seeded positions.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import torch
+
+from ime.core.encoding import shift_cells
 
 BOARD = 8
 PLANES = 6
@@ -76,17 +79,6 @@ def _capture_runs(own: torch.Tensor, opp: torch.Tensor, rays: torch.Tensor) -> t
     return run * valid
 
 
-def _shift(b: torch.Tensor, dy: int, dx: int) -> torch.Tensor:
-    """``[M, 8, 8]`` boards moved ``dy`` rows and ``dx`` columns, empty squares moving in."""
-    out = torch.zeros_like(b)
-    ys, yd = (slice(0, BOARD - dy), slice(dy, BOARD)) if dy >= 0 else (slice(-dy, BOARD),
-                                                                      slice(0, BOARD + dy))
-    xs, xd = (slice(0, BOARD - dx), slice(dx, BOARD)) if dx >= 0 else (slice(-dx, BOARD),
-                                                                      slice(0, BOARD + dx))
-    out[:, yd, xd] = b[:, ys, xs]
-    return out
-
-
 def legal_squares(own: torch.Tensor, opp: torch.Tensor) -> torch.Tensor:
     """``[M, 64]`` ones at the squares where the side owning ``own`` (``[M, 64]``) may move: the
     empty squares reached from one of its discs over a run of the opponent's (Kogge-Stone fills
@@ -97,10 +89,10 @@ def legal_squares(own: torch.Tensor, opp: torch.Tensor) -> torch.Tensor:
     empty = ~(o | p)
     moves = torch.zeros_like(o)
     for dy, dx in _DIRS:
-        run = _shift(o, dy, dx) & p
+        run = shift_cells(o, dy, dx) & p
         for _ in range(BOARD - 3):
-            run = run | (_shift(run, dy, dx) & p)
-        moves = moves | (_shift(run, dy, dx) & empty)
+            run = run | (shift_cells(run, dy, dx) & p)
+        moves = moves | (shift_cells(run, dy, dx) & empty)
     return moves.reshape(m, 64).to(own.dtype)
 
 

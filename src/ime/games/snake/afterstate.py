@@ -11,25 +11,17 @@ Afterstate planes, the encoder's own (:mod:`ime.games.snake.encode`), from the m
 new head, 1 the body with the old head added, 2 the opponent's snake, 3 obstacles, and the
 off-board plane where the layout has one. The ego layout is not re-centred: its head moves one
 cell off the centre. Directions: 0 = row - 1 (the judge's x - 1, up), 1 = column + 1, 2 = row + 1,
-3 = column - 1. tests/games/snake/test_afterstate.py checks the head against the engine.
+3 = column - 1. tests/games/test_afterstates.py checks the head against the engine.
 """
 
 from __future__ import annotations
 
 import torch
 
+from ime.core.encoding import shift_cells
+
 STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))
 """(row, column) step of each direction code."""
-
-
-def shift(cells: torch.Tensor, dr: int, dc: int) -> torch.Tensor:
-    """``cells`` (``[..., H, W]``) moved by ``dr`` rows and ``dc`` columns, zeros moving in."""
-    out = torch.zeros_like(cells)
-    h, w = cells.shape[-2:]
-    rs, rd = (slice(0, h - dr), slice(dr, h)) if dr >= 0 else (slice(-dr, h), slice(0, h + dr))
-    cs, cd = (slice(0, w - dc), slice(dc, w)) if dc >= 0 else (slice(-dc, w), slice(0, w + dc))
-    out[..., rd, cd] = cells[..., rs, cs]
-    return out
 
 
 def afterstates(planes: torch.Tensor, directions: torch.Tensor) -> torch.Tensor:
@@ -39,9 +31,9 @@ def afterstates(planes: torch.Tensor, directions: torch.Tensor) -> torch.Tensor:
     for d, (dr, dc) in enumerate(STEPS):
         rows = directions == d
         if bool(rows.any()):
-            head[rows] = shift(planes[rows, 0], dr, dc)
+            head[rows] = shift_cells(planes[rows, 0], dr, dc)
     body = (planes[:, 1] + planes[:, 0]).clamp(max=1)
     return torch.cat([head.unsqueeze(1), body.unsqueeze(1), planes[:, 2:]], dim=1)
 
 
-__all__ = ["STEPS", "afterstates", "shift"]
+__all__ = ["STEPS", "afterstates"]
