@@ -126,14 +126,10 @@ def train_setup(game: str) -> dict:
 def _train(args: argparse.Namespace) -> dict:
     """Samples/s of one model alone and of ``--members`` at once, on CPU and (``--device cuda``,
     or ``auto`` with a GPU) on the GPU, in this run with ``--threads`` threads."""
-    import torch
-
     from ime.train.bench import bench_training
 
     members = [int(m) for m in str(getattr(args, "members", "") or "").split(",") if m.strip()]
-    devices = ["cpu"]
-    if args.device == "cuda" or (args.device == "auto" and torch.cuda.is_available()):
-        devices.append("cuda")
+    devices = _devices(args)
     setup = train_setup(args.game)
     runs = [bench_training(setup["nets"], rows=4000 if args.quick else 20000,
                            epochs=1 if args.quick else 2, batch_size=setup["batch_size"],
@@ -143,12 +139,18 @@ def _train(args: argparse.Namespace) -> dict:
     return {**runs[0], **({"cuda": runs[1]} if len(runs) > 1 else {})}
 
 
+def _devices(args: argparse.Namespace) -> list[str]:
+    """The CPU, and the GPU with ``--device cuda``, or ``auto`` where there is one."""
+    import torch
+
+    cuda = args.device == "cuda" or (args.device == "auto" and torch.cuda.is_available())
+    return ["cpu", "cuda"] if cuda else ["cpu"]
+
+
 def _lookahead(args: argparse.Namespace) -> dict:
     """Training samples/s of the game's lookahead imitator (``imitator=lookahead``, at its
     default ``net.depth``, and at depth 2 where the game alternates moves), one model, on CPU
     and the GPU when there is one: the afterstates are computed on the training device."""
-    import torch
-
     from ime.core.registry import get_encoder
     from ime.train.bench import bench_training
     from ime.workflow.compose import compose_plain
@@ -161,13 +163,11 @@ def _lookahead(args: argparse.Namespace) -> dict:
     nets = {"lookahead": arch}
     if enc.reply_lookahead:
         nets["lookahead_depth2"] = {**arch, "name": "lookahead_depth2", "depth": 2}
-    devices = ["cpu"] + (["cuda"] if args.device in ("cuda", "auto")
-                         and torch.cuda.is_available() else [])
     runs = [bench_training(nets, rows=2000 if args.quick else 8000, epochs=1,
                            batch_size=setup["batch_size"], lr=setup["lr"], device=d,
                            threads=args.threads, game=args.game,
                            game_params=setup["game_params"], members=[])
-            for d in devices]
+            for d in _devices(args)]
     return {**runs[0], **({"cuda": runs[1]} if len(runs) > 1 else {})}
 
 
