@@ -20,7 +20,8 @@ bot's tie order. Illegal moves get the nets' mask value.
 ``depth: 2`` looks one ply further where the game alternates moves (Reversi: the encoder's
 :meth:`~ime.core.encoding.Encoder.replies`): a move's value is then minus the best value the
 opponent's replies reach, the same learned value from the replier's view (negamax), or its own
-afterstate's value where the opponent must pass. About five times the cost of ``depth: 1``.
+afterstate's value where the opponent must pass. About 7x the training time of ``depth: 1`` on
+the CPU (measured on a Reversi fold: docs/imitators.md).
 
 The net's config names its game (``game``, ``game_params``), filled in by the composition
 (:func:`ime.workflow.compose`), so a checkpoint rebuilds its encoder alone.
