@@ -1,0 +1,36 @@
+"""Confidence intervals of a proportion, shared by the stages that count successes in trials.
+
+Why here: a share of independent trials (identifications, games won) needs an interval that
+stays inside [0, 1] and behaves at 0 % and 100 %, which the normal approximation does not; the
+Wilson score interval does, and has no random draws, so the same counts always give the same
+bytes. (Connect Four's and Big-2's studies carry a 95 % copy of their own.)
+"""
+
+from __future__ import annotations
+
+import math
+from statistics import NormalDist
+
+
+def z_of(level: float) -> float:
+    """The two-sided normal quantile of a CI ``level`` (0.95 -> 1.95996...)."""
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"a CI level is strictly between 0 and 1, got {level}")
+    return NormalDist().inv_cdf(0.5 + level / 2.0)
+
+
+def wilson(successes: float, n: int, level: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval of the proportion ``successes / n``, as fractions.
+
+    ``n == 0`` gives ``(nan, nan)``: no trials say nothing, and a table must not show an
+    interval for them."""
+    if n < 0 or successes < 0 or successes > n:
+        raise ValueError(f"wilson: need 0 <= successes <= n, got {successes} of {n}")
+    if n == 0:
+        return float("nan"), float("nan")
+    z = z_of(level)
+    p = successes / n
+    den = 1.0 + z * z / n
+    mid = (p + z * z / (2.0 * n)) / den
+    half = z * math.sqrt(p * (1.0 - p) / n + z * z / (4.0 * n * n)) / den
+    return max(0.0, mid - half), min(1.0, mid + half)
