@@ -11,6 +11,7 @@ from ime.workflow.schema.common import Section
 from ime.workflow.schema.dataset import Dataset
 from ime.workflow.schema.evaluate import Evaluate
 from ime.workflow.schema.game import Game
+from ime.workflow.schema.identify import Identify
 from ime.workflow.schema.matches import Matches
 from ime.workflow.schema.net import Net
 from ime.workflow.schema.run import Run
@@ -30,6 +31,7 @@ class Config(Section):
     train: Train
     net: Net
     evaluate: Evaluate
+    identify: Identify
     sweep: Sweep
     nets: dict[str, Net] = {}
     """Every trained net's architecture (added by composition from config/net/)."""
