@@ -135,6 +135,7 @@ include: "rules/datasets.smk"
 include: "rules/train.smk"
 include: "rules/evaluate.smk"
 include: "rules/report.smk"
+include: "rules/identify.smk"
 include: "rules/thesis.smk"
 include: "rules/results.smk"
 

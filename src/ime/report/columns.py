@@ -127,6 +127,11 @@ TABLES: dict[str, tuple[str, ...]] = {
     "sweep_<keys>.csv": ("<swept key>", *_TABLE4_4, "val_acc_unseen_std"),
     "fit_sweep_<keys>.csv": ("bot", "series", "points", "x_min", "x_max", "a", "per_doubling",
                              "r2", "target", "x_at_target"),
+    "identification.csv": ("curve", "k", "pool_size", "pools", "trials", "moves_mean",
+                           "top1", "top1_lo", "top1_hi", "top3", "top3_lo", "top3_hi",
+                           "chance_top1", "chance_top3", "ci", "threshold", "known_accepted",
+                           "unknown_rejected", "unknown_rejected_lo", "unknown_rejected_hi"),
+    "identification_confusion.csv": ("k", "bot", "named", "trials", "share"),
     # the games' own results (GamePlugin.results)
     "seed002.csv": ("comparison", "agent", "opponent", "simulations", "games", "wins", "draws",
                     "losses", "score", "score_lo", "score_hi", "score_first", "score_second"),
@@ -368,6 +373,37 @@ LOCAL: dict[str, dict[str, Column]] = {
                                 "lower mean accuracy is harder (blank: not two clusters)"),
         "cluster_agrees": Column("the cluster's group is the thesis's (blank: no thesis number "
                                  "or no cluster group)")},
+    "identification.csv": {
+        "curve": Column("which curve the row is on: `k` (the whole pool, against the number of "
+                        "matches) or `pool_size` (random sub-pools of that size, at one k)"),
+        "k": Column("matches of the player per identification", "count"),
+        "pool_size": Column("bots the player is identified among", "count"),
+        "pools": Column("sub-pools drawn of that size (1: the whole pool)", "count"),
+        "trials": Column("disjoint groups of k held-out matches identified (each target's "
+                         "matches shuffled, seeded, and cut into groups)", "count"),
+        "moves_mean": Column("the player's decisions per group, mean", "count"),
+        **_ci("top1", "groups whose true bot has the highest likelihood (a tie counts as a "
+                      "miss)", PERCENT),
+        **_ci("top3", "groups whose true bot is among the three most likely", PERCENT),
+        "chance_top1": Column("top-1 by chance: 1 / pool_size", PERCENT),
+        "chance_top3": Column("top-3 by chance: min(3, pool_size) / pool_size", PERCENT),
+        "ci": Column("how the CIs were made: `wilson` (score interval over the independent "
+                     "groups) or `bootstrap` (percentile, resampling groups; evaluate.bootstrap "
+                     "replicates)"),
+        "threshold": Column("the open-set threshold at this k: identify.open_set_quantile of the "
+                            "true bot's mean log-likelihood per move over the groups; below "
+                            "it, the player is none of the pool", "nats per move"),
+        "known_accepted": Column("groups of pool bots whose best mean log-likelihood per move "
+                                 "reaches the threshold (called one of the pool)", PERCENT),
+        **_ci("unknown_rejected", "groups of a bot left out of the pool (each in turn, the "
+                                  "threshold set again without it) called none of them",
+              PERCENT)},
+    "identification_confusion.csv": {
+        "k": Column("matches of the player per identification", "count"),
+        "bot": Column("the target whose held-out matches were identified"),
+        "named": Column("the bot named (the most likely; ties: the first in the pool's order)"),
+        "trials": Column("the target's groups of k matches that named this bot", "count"),
+        "share": Column("those groups' share of the target's groups at this k", PERCENT)},
 }
 """Per table, the names whose meaning there differs from :data:`COLUMNS`."""
 

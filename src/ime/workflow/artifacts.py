@@ -42,6 +42,12 @@ OTHER_RESULTS: dict[str, str] = {
     "figures/similarity.png": "S1 / S2 heat maps: every agent on every target's key endgames",
     "figures/dendrogram.png": "dendrograms of the targets' clusterings",
     "figures/ratings.png": "Bradley-Terry ratings of originals and imitators, with CIs",
+    "identification.csv": "which bot played this: top-1 / top-3 accuracy of naming a target "
+                          "from k of its held-out matches, against k and against the pool's "
+                          "size, with CIs, and the open-set threshold (docs/identify.md)",
+    "identification_confusion.csv": "per k, which bot the identification names for each "
+                                    "target's held-out match groups",
+    "figures/identification.png": "identification accuracy against k and the pool's size",
 }
 """Generic results that no game renames."""
 
@@ -52,6 +58,7 @@ EVAL_RESULTS = [
     "eval_timing.csv", "figures/move_choice_pair.png", "figures/moves.png",
     "figures/similarity.png", "figures/dendrogram.png", "figures/ratings.png",
     "case_study.csv", "figures/case_study.png",
+    "identification.csv", "identification_confusion.csv", "figures/identification.png",
 ]
 """The evaluation's results rule ``all`` builds for a variant."""
 TRAIN_RESULTS = ["dataset_stats.csv", "net_architectures.csv", "imitation_accuracy.csv",
