@@ -18,6 +18,7 @@ COMMAND_MODULES = [
     "ime.cli.zoo",
     "ime.cli.bench",
     "ime.cli.import_pack",
+    "ime.cli.identify",
     "ime.cli.pipeline",
     "ime.cli.verify",
     "ime.cli.trace",
