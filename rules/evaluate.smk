@@ -165,3 +165,153 @@ rule eval_similarity:
         P.result_log("similarity"),
     script:
         "../workflow_scripts/evaluate_similarity.py"
+
+
+# Metrics beside S1/S2 (issue 48; docs/similarity_metrics.md): every agent's moves sampled on a
+# target's keys (evaluate.agreement.samples draws of a stochastic agent, one of a deterministic
+# one), then kappa, the Jensen-Shannon divergence between the sampled move distributions and
+# the clone test in the results directory. Jobs: ime.workflow.jobs.agreement.
+rule eval_distributions:
+    input:
+        keyset=P.KEYS,
+        checkpoints=lambda wc: EVAL.for_imitator(
+            wc.game, wc.ltag, wc.ktag, wc.ttag, wc.netdir, wc.ens
+        ).dists_inputs(wc.target),
+    output:
+        dists=P.DISTS,
+        timing=P.DISTS_TIMING,
+    params:
+        spec=lambda wc: EVAL.for_imitator(
+            wc.game, wc.ltag, wc.ktag, wc.ttag, wc.netdir, wc.ens
+        ).dists_spec(wc.target),
+    wildcard_constraints:
+        samples=r"\d+",
+    threads: lambda wc: WF.workers(wc.game, CORES)
+    resources:
+        mem_mb=2000,
+        runtime=240,
+    log:
+        P.job_log("eval_distributions", "{ltag}/{ktag}/{ttag}/{netdir}/{ens}/r{samples}/{target}"),
+    benchmark:
+        P.job_benchmark(
+            "eval_distributions", "{ltag}/{ktag}/{ttag}/{netdir}/{ens}/r{samples}/{target}"
+        )
+    script:
+        "../workflow_scripts/evaluate_distributions.py"
+
+
+rule eval_agreement:
+    input:
+        keysets=lambda wc: list(EVAL.for_rdir(wc.rdir).agreement_spec()["keys"].values()),
+        scores=lambda wc: list(EVAL.for_rdir(wc.rdir).agreement_spec()["scores"].values()),
+        dists=lambda wc: list(EVAL.for_rdir(wc.rdir).agreement_spec()["dists"].values()),
+        similarity=P.result("similarity.csv"),
+        pairwise=P.result("similarity_pairs.csv"),
+    output:
+        agreement=report(
+            P.result("agreement.csv"),
+            caption="../report/agreement.rst",
+            category="Evaluation",
+            subcategory="Beyond S1/S2",
+        ),
+        pairs=report(
+            P.result("agreement_pairs.csv"),
+            caption="../report/agreement.rst",
+            category="Evaluation",
+            subcategory="Beyond S1/S2",
+        ),
+        jsd=report(
+            P.result("jsd_pairs.csv"),
+            caption="../report/jsd_pairs.rst",
+            category="Evaluation",
+            subcategory="Beyond S1/S2",
+        ),
+        clones=report(
+            P.result("clones.csv"),
+            caption="../report/clones.rst",
+            category="Evaluation",
+            subcategory="Beyond S1/S2",
+        ),
+    params:
+        spec=lambda wc: EVAL.for_rdir(wc.rdir).agreement_spec(),
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=60,
+    log:
+        P.result_log("agreement"),
+    benchmark:
+        P.result_benchmark("agreement")
+    script:
+        "../workflow_scripts/evaluate_agreement.py"
+
+
+rule report_cluster_checks:
+    input:
+        pairwise=P.result("similarity_pairs.csv"),
+        kappa=P.result("agreement_pairs.csv"),
+        jsd=P.result("jsd_pairs.csv"),
+        clusters=P.result("clusters.csv"),
+        accuracy=P.result("accuracy_clusters.csv"),
+    output:
+        ari=report(
+            P.result("cluster_agreement.csv"),
+            caption="../report/cluster_checks.rst",
+            category="Evaluation",
+            subcategory="Clustering",
+        ),
+        purity=report(
+            P.result("cluster_purity.csv"),
+            caption="../report/cluster_checks.rst",
+            category="Evaluation",
+            subcategory="Clustering",
+        ),
+        labels=P.result("cluster_labels.csv"),
+        png=report(
+            P.result("figures/dendrogram_classes.png"),
+            caption="../report/cluster_checks.rst",
+            category="Evaluation",
+            subcategory="Clustering",
+        ),
+        pdf=P.result("figures/dendrogram_classes.pdf"),
+    params:
+        spec=lambda wc: EVAL.for_rdir(wc.rdir).tables_spec(),
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    log:
+        P.result_log("cluster_checks"),
+    benchmark:
+        P.result_benchmark("cluster_checks")
+    script:
+        "../workflow_scripts/evaluate_cluster_checks.py"
+
+
+rule report_tournament_cycles:
+    input:
+        games=P.result("tournament_games.csv"),
+    output:
+        shares=report(
+            P.result("tournament_cycles.csv"),
+            caption="../report/tournament_cycles.rst",
+            category="Evaluation",
+            subcategory="Tournament",
+        ),
+        ratings=P.result("tournament_hodge_ratings.csv"),
+    params:
+        spec=lambda wc: {
+            k: v
+            for k, v in EVAL.for_rdir(wc.rdir).tournament_spec().items()
+            if k != "pairs"
+        },
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    log:
+        P.result_log("tournament_cycles"),
+    benchmark:
+        P.result_benchmark("tournament_cycles")
+    script:
+        "../workflow_scripts/evaluate_tournament_cycles.py"

@@ -217,3 +217,20 @@ def test_ari_and_purity_on_hand_checked_labels() -> None:
     assert set(zip(ari["a"], ari["b"], strict=True)) == {("by_s1", "by_acc"),
                                                          ("by_s1", "class"),
                                                          ("by_acc", "class")}
+
+
+def test_the_reports_part_beyond_the_thesis() -> None:
+    from ime.thesis.beyond import metrics_section
+    from ime.thesis.results import GameResults
+
+    assert metrics_section({"reversi": GameResults("reversi", {})}) == []
+    tables = {
+        "agreement.csv": pd.DataFrame({"agent": ["imit_r1", "r2"], "target": ["r1", "r1"],
+                                       "kappa": [0.5, 0.1], "kappa_lo": [0.4, 0.0],
+                                       "kappa_hi": [0.6, 0.2]}),
+        "clones.csv": pd.DataFrame({"a": ["r1", "r1"], "b": ["r2", "imit_r1"],
+                                    "kind": ["originals", "imitator"], "clone": [False, True]}),
+    }
+    text = "\n".join(metrics_section({"reversi": GameResults("reversi", tables)}))
+    assert "r1 0.50 [0.40, 0.60]" in text and "r2 0.10" not in text
+    assert "none of 1 pairs; imitators flagged 1 of 1" in text

@@ -23,7 +23,9 @@ from scipy.spatial.distance import pdist, squareform
 
 ALGORITHM_CLASSES: Mapping[str, str] = {
     "mcts": "statistical sampling search",
+    "uct": "statistical sampling search",
     "alphabeta": "deterministic search",
+    "solver": "deterministic search",
     "noisy": "search with random noise",
     "greedy": "rule-based",
     "positional": "rule-based",

@@ -28,9 +28,11 @@ the ceiling's re-asking does, so an external program is asked as in a match.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -120,6 +122,7 @@ def sample_moves(keys: KeySet, agents: Sequence[str],
     local = provider_factory()
     for a in agents:  # a bad id fails here with the registry's message, not in a worker
         local(a)
+    stochastic = [a for a in agents if not getattr(local(a), "deterministic", False)]
 
     def setup() -> _Ctx:
         return _Ctx(keys, provider_factory(), tuple(agents), int(samples))
@@ -134,8 +137,36 @@ def sample_moves(keys: KeySet, agents: Sequence[str],
     if len(df) and not all(isinstance(a, int) for a in df["action"]):
         df["action"] = ["" if a == -1 else str(a) for a in df["action"]]
     seconds = time.perf_counter() - t0
-    return df, {"target": keys.target, "agents": list(agents), "keys": len(keys.df),
-                "samples": int(samples), "decisions": len(df), "seconds": round(seconds, 3)}
+    return df, {"target": keys.target, "agents": list(agents), "stochastic": stochastic,
+                "keys": len(keys.df), "samples": int(samples), "decisions": len(df),
+                "seconds": round(seconds, 3)}
+
+
+def write_dists(df: pd.DataFrame, info: Mapping[str, Any], path: str | Path,
+                timing_path: str | Path | None = None) -> None:
+    """Parquet with the sampling's info (target, agents, which are stochastic) in its metadata;
+    the wall time goes to ``timing_path`` only, so the same draws are the same bytes."""
+    import pyarrow as pa
+
+    from ime.datasets.integrity import write_parquet
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    table = pa.Table.from_pandas(df[DIST_COLUMNS], preserve_index=False)
+    stable = {k: v for k, v in info.items() if k != "seconds"}
+    meta = {**(table.schema.metadata or {}),
+            b"ime.dists_info": json.dumps(stable, sort_keys=True).encode()}
+    write_parquet(table.replace_schema_metadata(meta), path)
+    if timing_path is not None:
+        Path(timing_path).write_text(json.dumps(dict(info), indent=2) + "\n")
+
+
+def read_dists(path: str | Path) -> tuple[pd.DataFrame, dict[str, Any]]:
+    from ime.datasets.integrity import read_parquet
+
+    table = read_parquet(path)
+    info = json.loads((table.schema.metadata or {}).get(b"ime.dists_info", b"{}"))
+    return table.to_pandas(), info
 
 
 def jsd(p: Mapping[Any, float], q: Mapping[Any, float]) -> float:

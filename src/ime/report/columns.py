@@ -124,6 +124,21 @@ TABLES: dict[str, tuple[str, ...]] = {
                         "per_s"),
     "case_study.csv": ("match_id", "agent", "role", "ply", "seat", "move", "label",
                        "same_as_target", "first_divergence_ply", "result"),
+    # beside S1/S2 (issue 48; docs/similarity_metrics.md)
+    "agreement.csv": ("agent", "target", "n", "s1", "p_e", "kappa", "kappa_lo", "kappa_hi",
+                      "p_e_marginal", "kappa_marginal"),
+    "agreement_pairs.csv": ("a", "b", "n", "s1", "p_e", "kappa", "kappa_lo", "kappa_hi",
+                            "p_e_marginal", "kappa_marginal"),
+    "jsd_pairs.csv": ("a", "b", "kind", "keys", "jsd", "jsd_lo", "jsd_hi"),
+    "clones.csv": ("a", "b", "kind", "s1", "pool_pairs", "pool_mean", "pool_sd", "z", "clone"),
+    "cluster_agreement.csv": ("a", "b", "bots", "ari"),
+    "cluster_purity.csv": ("clustering", "bots", "clusters", "classes", "purity",
+                           "purity_floor", "ari_classes"),
+    "cluster_labels.csv": ("bot", "class", "cluster_<clustering>"),
+    "tournament_cycles.csv": ("matrix", "players", "pairs", "transitive_share",
+                              "transitive_share_lo", "transitive_share_hi", "cyclic_share",
+                              "cyclic_share_lo", "cyclic_share_hi", "cyclic_top_share"),
+    "tournament_hodge_ratings.csv": ("bot", "rating_logit", "elo_hodge", "rating_margin"),
     "sweep_<keys>.csv": ("<swept key>", *_TABLE4_4, "val_acc_unseen_std"),
     "fit_sweep_<keys>.csv": ("bot", "series", "points", "x_min", "x_max", "a", "per_doubling",
                              "r2", "target", "x_at_target"),
@@ -281,7 +296,89 @@ COLUMNS: dict[str, Column] = {
 """Column name -> meaning and unit, wherever the name appears (unless :data:`LOCAL` says
 otherwise for one table)."""
 
+_PAIR_A = Column("the first agent of the pair (an original)")
+_KAPPA = {"s1": Column("S1 on the keys counted (eq. 3-1)", PERCENT),
+          "p_e": Column("chance agreement of two uniformly random players: the mean over the "
+                        "keys of 1 / #legal moves (the thesis's random baseline)", PERCENT),
+          **_ci("kappa", "Cohen's kappa, (s1 - p_e) / (100 - p_e): 0 chance, 1 complete "
+                         "agreement, below 0 worse than chance; CI from resampling matches",
+                ""),
+          "p_e_marginal": Column("Cohen's pooled chance agreement: sum over action codes of the "
+                                 "two agents' shares of keys with that code", PERCENT),
+          "kappa_marginal": Column("kappa with p_e_marginal as chance (a shared style counts "
+                                   "as chance)")}
+_SHARE = "share of the squared Frobenius norm of the matrix"
+_METRIC_LOCAL: dict[str, dict[str, Column]] = {
+    "agreement.csv": {"n": Column("key endgames of the target scored", "count"), **_KAPPA},
+    "agreement_pairs.csv": {"a": _PAIR_A, "b": Column("the second original of the pair"),
+                            "n": Column("keys pooled: b on a's keys and a on b's", "count"),
+                            **_KAPPA},
+    "jsd_pairs.csv": {
+        "a": Column("an original (kind originals, self) or the imitated original"),
+        "b": Column("the other original, the imitator (`imit_<a>`), or a again (self)"),
+        "kind": Column("originals (pooled over both key sets), imitator (on a's keys) or self "
+                       "(a's two halves of its draws on its own keys: the estimator's floor)"),
+        "keys": Column("keys averaged over", "count"),
+        **_ci("jsd", "mean over keys of the Jensen-Shannon divergence between the two agents' "
+                     "sampled move distributions (0 identical, ln 2 disjoint); CI from "
+                     "resampling matches", "nats")},
+    "clones.csv": {
+        "a": _PAIR_A,
+        "b": Column("the second original, or a's imitator"),
+        "kind": Column("originals (scored against the other pairs) or imitator (against every "
+                       "pair of originals)"),
+        "s1": Column("S1 of the pair (similarity_pairs.csv) or of the imitator on a's keys",
+                     PERCENT),
+        "pool_pairs": Column("pairs of originals in the pool compared with", "count"),
+        "pool_mean": Column("the pool's mean S1", PERCENT),
+        "pool_sd": Column("the pool's sample standard deviation of S1", PERCENT),
+        "z": Column("(s1 - pool_mean) / pool_sd (blank: fewer than 3 pairs or no spread)",
+                    "sd"),
+        "clone": Column("z above evaluate.agreement.clone_sigma (a likely clone)")},
+    "cluster_agreement.csv": {
+        "a": Column("a clustering (cluster_purity.csv's names) or class"),
+        "b": Column("another clustering, or class: the algorithm classes of Table 6.1"),
+        "bots": Column("targets both label", "count"),
+        "ari": Column("adjusted Rand index: 1 the same partition, about 0 chance, can be "
+                      "below 0")},
+    "cluster_purity.csv": {
+        "clustering": Column("distance_s1, distance_s2, distance_kappa, distance_jsd (1 - S, "
+                             "1 - kappa, JSD between originals), imitation (the imitator's S1, "
+                             "S2), accuracy (imitation accuracy)"),
+        "bots": Column("targets clustered", "count"),
+        "clusters": Column("clusters cut (evaluate.clusters, fewer when bots tie)", "count"),
+        "classes": Column("algorithm classes among the targets", "count"),
+        "purity": Column("share of targets in their cluster's most common class", PERCENT),
+        "purity_floor": Column("the purity of one cluster holding every target (the largest "
+                               "class's share): a purity at the floor says nothing", PERCENT),
+        "ari_classes": Column("adjusted Rand index of the clustering with the classes")},
+    "cluster_labels.csv": {
+        "cluster_<clustering>": Column("the target's cluster under that clustering (1 = first "
+                                       "cluster met in the targets' order)")},
+    "tournament_cycles.csv": {
+        "matrix": Column("logit (log-odds of the win share, shrunk by half a game each way) or "
+                         "margin (mean win margin, -1..1) between every two players"),
+        "players": Column("originals and imitators in the round-robin", "count"),
+        "pairs": Column("pairs that played", "count"),
+        **_ci("transitive_share", f"{_SHARE} that one rating per player explains (grad r); "
+                                  "CI from resampling rounds", "fraction"),
+        **_ci("cyclic_share", f"{_SHARE} left over (rock-paper-scissors; 1 - "
+                              "transitive_share)", "fraction"),
+        "cyclic_top_share": Column("share of the cyclic part in its largest 2-D rotation "
+                                   "(blank: no cyclic part)", "fraction")},
+    "tournament_hodge_ratings.csv": {
+        "bot": Column("a player: an original or an imitator (`imit_<bot>`)"),
+        "rating_logit": Column("the transitive part's rating on the logit matrix (mean 0)",
+                               "log-odds"),
+        "elo_hodge": Column("rating_logit on the Elo scale: 1500 + 400 / ln 10 * rating_logit",
+                            "Elo"),
+        "rating_margin": Column("the transitive part's rating on the win-margin matrix (mean "
+                                "0)", "win margin")},
+}
+"""The columns of issue 48's tables (merged into :data:`LOCAL`)."""
+
 LOCAL: dict[str, dict[str, Column]] = {
+    **_METRIC_LOCAL,
     "similarity.csv": {
         "baseline": Column("random-choice S1 on the target's keys: the mean of 1 / #legal",
                            PERCENT)},

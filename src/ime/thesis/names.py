@@ -26,5 +26,7 @@ TABLES = (
     "s1_pairwise.csv", "s2_pairwise.csv", "similarity.csv", "similarity_pairs.csv",
     "tournament.csv", "clusters.csv", "difficulty_by_class.csv", "accuracy_clusters.csv",
     "move_counts.csv",
+    # beyond the thesis (ime.thesis.beyond.METRIC_TABLES)
+    "agreement.csv", "clones.csv", "tournament_cycles.csv", "cluster_purity.csv",
 )
 """The generic tables of a variant's results directory that the reproduction reads."""

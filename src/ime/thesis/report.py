@@ -33,6 +33,7 @@ import pandas as pd
 from ime.thesis import compare as K
 from ime.thesis import conclusions as C
 from ime.thesis import protocol as PR
+from ime.thesis.beyond import metrics_section
 from ime.thesis.checks.core import NO_CI
 from ime.thesis.heldout import HELDOUT_TABLES, heldout_view  # noqa: F401 - re-exported
 from ime.thesis.names import FILES, GAMES  # noqa: F401 - FILES: this module's, named there
@@ -357,7 +358,8 @@ def note_inconsistencies(nums: pd.DataFrame) -> pd.DataFrame:
 def markdown(*, scale: str, rdirs: Mapping[str, str], command: str, nums: pd.DataFrame,
              concl: pd.DataFrame, proto: pd.DataFrame, per_bot: pd.DataFrame,
              by_class: pd.DataFrame, prov: Mapping[str, Any], left_out: Sequence[str] = (),
-             numbers_left_out: int = 0, s1s2: pd.DataFrame | None = None) -> str:
+             numbers_left_out: int = 0, s1s2: pd.DataFrame | None = None,
+             beyond: Sequence[str] = ()) -> str:
     """The text of ``reproduction.md`` (a partial one when ``left_out`` names games)."""
     s = summary(nums, concl, proto, numbers_left_out)
     covered = [g for g in GAMES if g not in left_out]
@@ -495,7 +497,7 @@ def markdown(*, scale: str, rdirs: Mapping[str, str], command: str, nums: pd.Dat
                                                                "val_acc_margin")})
     lines += _table_md(bc, ["game", "class", "bots", "S2", "thesis_S2", "val_acc_margin"],
                        ["game", "class", "bots", "S2", "thesis S2", "accuracy above baseline"])
-    lines += ["", "## Provenance", ""]
+    lines += ["", *beyond, "## Provenance", ""]
     vers = prov.get("packages") or {}
     mach = prov.get("machine") or {}
     lines += [f"- commit `{commit}`{dirty}; written {prov.get('timestamp_utc', '')}",
@@ -551,7 +553,8 @@ def write(out_dir: str | Path, *, scale: str, results: Mapping[str, GameResults]
     (out / "reproduction.md").write_text(markdown(
         scale=scale, rdirs=rdirs, command=command, nums=nums, concl=concl, proto=proto,
         per_bot=per_bot, by_class=by_class, prov=prov, left_out=left_out,
-        numbers_left_out=numbers_left_out, s1s2=s1s2_every_game(results)), encoding="utf-8")
+        numbers_left_out=numbers_left_out, s1s2=s1s2_every_game(results),
+        beyond=metrics_section(results)), encoding="utf-8")
     return summary(nums, concl, proto, numbers_left_out)
 
 

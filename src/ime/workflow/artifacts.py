@@ -36,6 +36,24 @@ OTHER_RESULTS: dict[str, str] = {
     "similarity_pairs.csv": "S1 and S2 between every pair of original bots (long form)",
     "clusters.csv": "the targets' clusters, by imitation similarity and by distance 100 - S",
     "tournament_games.csv": "every tournament game: round, players, scores, outcome, plies",
+    "agreement.csv": "Cohen's kappa of S1 (chance: uniform play on each key's legal moves), with "
+                     "CIs, for every (agent, target) pair (docs/similarity_metrics.md)",
+    "agreement_pairs.csv": "Cohen's kappa between every pair of originals, pooled over both "
+                           "key sets",
+    "jsd_pairs.csv": "Jensen-Shannon divergence between sampled move distributions on the key "
+                     "positions: originals, imitators, each stochastic bot's own floor",
+    "clones.csv": "the clone test: each pair's S1 in standard deviations above the other pairs "
+                  "(likely clones above evaluate.agreement.clone_sigma), imitators as controls",
+    "cluster_agreement.csv": "adjusted Rand index between the clusterings each metric gives, "
+                             "and with the algorithm classes (Table 6.1)",
+    "cluster_purity.csv": "each clustering's purity against the algorithm classes, beside its "
+                          "floor",
+    "cluster_labels.csv": "each target's class and its cluster under every metric",
+    "figures/dendrogram_classes.png": "the targets' dendrogram under each metric, leaves "
+                                      "coloured by algorithm class",
+    "tournament_cycles.csv": "the tournament's transitive and cyclic parts (Hodge "
+                             "decomposition): their shares, with CIs",
+    "tournament_hodge_ratings.csv": "the ratings of the tournament's transitive part",
     "move_counts.csv": "how often each target chose each action code in its dataset",
     "eval_timing.csv": "wall time and throughput of key mining, scoring and tournament jobs",
     "figures/moves.png": "every target's move-choice map",
@@ -58,6 +76,9 @@ EVAL_RESULTS = [
     "eval_timing.csv", "figures/move_choice_pair.png", "figures/moves.png",
     "figures/similarity.png", "figures/dendrogram.png", "figures/ratings.png",
     "case_study.csv", "figures/case_study.png",
+    "agreement.csv", "agreement_pairs.csv", "jsd_pairs.csv", "clones.csv",
+    "cluster_agreement.csv", "cluster_purity.csv", "cluster_labels.csv",
+    "figures/dendrogram_classes.png", "tournament_cycles.csv", "tournament_hodge_ratings.csv",
     "identification.csv", "identification_confusion.csv", "figures/identification.png",
 ]
 """The evaluation's results rule ``all`` builds for a variant."""

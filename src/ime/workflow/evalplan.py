@@ -255,6 +255,38 @@ class EvalPlan:
                             if self.heldout() else {}),
                 "bootstrap": self.e["bootstrap"], "ci": self.e["ci"], "seed": self.e["seed"]}
 
+    # --- metrics beside S1/S2 (issue 48: ime.evaluate.agreement, distributions, clones) --------
+    def samples(self) -> int:
+        return int(self.e["agreement"]["samples"])
+
+    def dists_path(self, target: str, timing: bool = False) -> str:
+        return self.path(P.DISTS_TIMING if timing else P.DISTS, target=target,
+                         samples=self.samples())
+
+    def dists_agents(self, target: str) -> list[str]:
+        """Who is sampled on ``target``'s keys: the target, its references (so that every
+        pair of originals meets on both key sets when the pool is the targets) and its
+        imitator."""
+        return list(dict.fromkeys([target, *self.references(target), imitator_id(target)]))
+
+    def dists_inputs(self, target: str) -> list[str]:
+        """The checkpoints of the sampled imitator (the only agent with files)."""
+        return self.agent_inputs(imitator_id(target))
+
+    def dists_spec(self, target: str) -> dict[str, Any]:
+        agents = self.dists_agents(target)
+        return {"game": self.game, "game_params": self.game_params, "target": target,
+                "agents": agents, "samples": self.samples(),
+                "bot_specs": self.own_specs(target, agents)}
+
+    def agreement_spec(self) -> dict[str, Any]:
+        """The metrics job's params: S1's own inputs, plus the sampled distributions (whose
+        files say which agents are stochastic), the imitators and the clone test's threshold."""
+        sim = self.similarity_spec()
+        return {**sim, "dists": {t: self.dists_path(t) for t in self.targets},
+                "imitators": {t: imitator_id(t) for t in self.targets},
+                "clone_sigma": float(self.e["agreement"]["clone_sigma"])}
+
     def timing_inputs(self) -> dict[str, list[str]]:
         """The timing files of every mining, scoring and tournament job (the cost table)."""
         return {"keysets": [self.keys_path(t, P.KEYS_TIMING) for t in self.targets],

@@ -42,6 +42,15 @@ class Tournament(Section):
     """rotations: each pair in every seat rotation; sides: each fills one side of a team game."""
 
 
+class Agreement(Section):
+    """The metrics beside S1/S2 (ime.evaluate.agreement, distributions, clones)."""
+
+    samples: int = Field(ge=2)
+    """Draws of each stochastic agent on each key for the move distributions (JSD)."""
+    clone_sigma: float = Field(gt=0)
+    """The clone test's threshold, in sample standard deviations above the other pairs."""
+
+
 class Evaluate(Section):
     targets: list[str] | None
     """The targets evaluated (a subset of game.targets; null: every one)."""
@@ -61,5 +70,6 @@ class Evaluate(Section):
     self_agreement: int = Field(ge=0)
     """Decisions per target re-asked of the bot itself (Table 4.4's ceiling; 0: none)."""
     clusters: int = Field(ge=1)
+    agreement: Agreement
 
 
