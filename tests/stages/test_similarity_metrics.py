@@ -234,3 +234,44 @@ def test_the_reports_part_beyond_the_thesis() -> None:
     text = "\n".join(metrics_section({"reversi": GameResults("reversi", tables)}))
     assert "r1 0.50 [0.40, 0.60]" in text and "r2 0.10" not in text
     assert "none of 1 pairs; imitators flagged 1 of 1" in text
+
+
+def test_sampled_move_distributions_on_toy_keys(tmp_path) -> None:
+    """Real key mining and sampling on Reversi with toy bots: a deterministic bot's draws are
+    all its logged move, a seeded random bot's vary and stay legal, the same with 2 workers,
+    and the files keep the same bytes for the same inputs."""
+    from ime.core.registry import get_game
+    from ime.evaluate.distributions import read_dists, sample_moves, write_dists
+    from ime.evaluate.keys import mine_keys, read_keyset, write_keyset
+    from ime.evaluate.toy import ToyProvider, ToyProviderFactory
+    from ime.matches.judge import run_match
+    from ime.matches.logs import write_matches
+
+    game = get_game("reversi")
+    prov = ToyProvider()
+    ms = [run_match(game, [prov("toy_first"), prov("toy_random")][:: 1 if k % 2 else -1],
+                    match_id=f"m-{k}", seed=7) for k in range(8)]
+    write_matches(tmp_path / "m.jsonl", ms)
+    res = mine_keys(game, "toy_first", ["toy_last", "toy_random"], [tmp_path / "m.jsonl"],
+                    ToyProviderFactory(), n_keys=6, seed=3, match_seed=7, workers=1,
+                    progress=False)
+    write_keyset(res, *(tmp_path / f"k{i}" for i in range(4)))
+    ks = read_keyset(tmp_path / "k0")
+    agents = ["toy_first", "toy_random"]
+    df, info = sample_moves(ks, agents, ToyProviderFactory(), samples=6)
+    assert info["stochastic"] == ["toy_random"] and len(df) == len(ks.df) * 2 * 6
+    first = df[df["agent"] == "toy_first"].groupby("match_id", sort=False)["action"]
+    assert (first.nunique() == 1).all()
+    logged = dict(zip(ks.df["match_id"], ks.df["action"], strict=True))
+    assert all(g.iloc[0] == logged[m] for m, g in first)  # its draw is its logged move
+    rnd = df[df["agent"] == "toy_random"].groupby(["match_id", "ply"])["action"].nunique()
+    assert rnd.max() > 1  # a stochastic bot's draws differ
+    par, _ = sample_moves(ks, agents, ToyProviderFactory(), samples=6, workers=2)
+    pd.testing.assert_frame_equal(df, par)
+    write_dists(df, info, tmp_path / "a.parquet")
+    write_dists(par, info, tmp_path / "b.parquet")
+    assert (tmp_path / "a.parquet").read_bytes() == (tmp_path / "b.parquet").read_bytes()
+    back, meta = read_dists(tmp_path / "a.parquet")
+    assert meta["stochastic"] == ["toy_random"] and len(back) == len(df)
+    with pytest.raises(ValueError, match="at least 2"):
+        sample_moves(ks, agents, ToyProviderFactory(), samples=1)
