@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 import pandas as pd
 
+from ime.evaluate.agents import imitator_id
 from ime.thesis.results import GameResults
 from ime.thesis.summary import _table_md
 
@@ -31,7 +32,7 @@ def _row(game: str, r: GameResults) -> dict[str, str]:
     out = {"game": game, "kappa": "-", "clones": "-", "transitive": "-", "purity": "-"}
     agree = r.get("agreement.csv")
     if agree is not None:
-        imit = agree[agree["agent"] == "imit_" + agree["target"].astype(str)]
+        imit = agree[agree["agent"] == agree["target"].astype(str).map(imitator_id)]
         out["kappa"] = ", ".join(f"{t} {_f(k)} [{_f(lo)}, {_f(hi)}]" for t, k, lo, hi in zip(
             imit["target"], imit["kappa"], imit["kappa_lo"], imit["kappa_hi"], strict=True))
     clones = r.get("clones.csv")
