@@ -143,11 +143,11 @@ def run(args: argparse.Namespace) -> int:
     if len(pool) < 2:
         raise ValueError(f"--pool needs at least 2 bots, got {pool}")
     net = args.net or str(v.cfg["evaluate"]["imitator"]["net"])
-    ckpts = pool_files(v, pool, net, root, overrides)
     logs = read_player(args.logs, v.game, v.game_params or None, player=args.player,
                        seat=args.seat, mode=args.mode,
                        keep_forced=bool(v.cfg["dataset"].get("keep_forced")),
                        max_matches=args.max_matches)
+    ckpts = pool_files(v, pool, net, root, overrides)
     threshold = threshold_k = None
     if args.threshold is not None:
         threshold = float(args.threshold)

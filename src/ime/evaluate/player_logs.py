@@ -8,7 +8,8 @@ The player is named by its id in the logs' ``players`` (``--player``) or by its 
 (``--seat``); with neither, the one id that plays in every match is taken, and several such ids
 are an error (the matches of two bots against each other could be either's). A match without the
 named player is skipped and counted (a pack holds many bots' matches); no match with it at all is
-an error naming the files and the players they have. Matches that ended by a fault (a time-out,
+an error naming the files and the players they have. A match id seen before (in any of the
+files) is a duplicate: its moves are no new evidence. Matches that ended by a fault (a time-out,
 a crash, an illegal move judged on the platform) are skipped and counted, as the datasets skip
 them: the faulting side's last "decision" is not a move. Decisions are encoded as the datasets
 encode them (:func:`ime.datasets.extract.encode_decisions`); a decision without a choice (a
@@ -159,6 +160,7 @@ def read_player(paths: Sequence[str | Path], game: str,
     seats: Counter[int] = Counter()
     without = faulted = 0
     rejected = list(bad)
+    seen: dict[str, str] = {}
     for item in items:
         ids = _ids(item)
         if seat is not None:
@@ -173,6 +175,14 @@ def read_player(paths: Sequence[str | Path], game: str,
             continue
         if max_matches is not None and len(used) >= max_matches:
             break
+        first = seen.setdefault(item.match_id, f"{item.path}:{item.line}")
+        if first != f"{item.path}:{item.line}":  # counted once: its moves are not new evidence
+            dup = BadMatch(item.path, item.line, item.match_id,
+                           f"duplicate match id (first at {first})", "duplicate")
+            if mode == "strict":
+                raise LogFormatError(item.path, [dup], 1, 1)
+            rejected.append(dup)
+            continue
         res = validate_match(item, g, keep_faulted=True)
         if isinstance(res, BadMatch):
             if mode == "strict":
