@@ -16,7 +16,8 @@ from ime.evaluate.agents import imitator_id
 from ime.thesis.results import GameResults
 from ime.thesis.summary import _table_md
 
-METRIC_TABLES = ("agreement.csv", "clones.csv", "tournament_cycles.csv", "cluster_purity.csv")
+METRIC_TABLES = ("agreement.csv", "clones.csv", "tournament_cycles.csv", "cluster_purity.csv",
+                 "identification.csv")
 """The tables this part reads (the report job's inputs, :data:`ime.thesis.names.TABLES`)."""
 
 
@@ -29,7 +30,8 @@ def _f(x: object, nd: int = 2) -> str:
 
 
 def _row(game: str, r: GameResults) -> dict[str, str]:
-    out = {"game": game, "kappa": "-", "clones": "-", "transitive": "-", "purity": "-"}
+    out = {"game": game, "kappa": "-", "clones": "-", "transitive": "-", "purity": "-",
+           "identified": "-"}
     agree = r.get("agreement.csv")
     if agree is not None:
         imit = agree[agree["agent"] == agree["target"].astype(str).map(imitator_id)]
@@ -54,6 +56,13 @@ def _row(game: str, r: GameResults) -> dict[str, str]:
     if pur is not None:
         out["purity"] = ", ".join(f"{c} {_f(p, 0)} (floor {_f(fl, 0)})" for c, p, fl in zip(
             pur["clustering"], pur["purity"], pur["purity_floor"], strict=True))
+    ident = r.get("identification.csv")
+    if ident is not None:  # docs/identify.md: top-1 of the whole pool against k
+        by_k = ident[ident["curve"] == "k"]
+        if len(by_k):
+            out["identified"] = (f"of {int(by_k['pool_size'].iloc[0])}: " + ", ".join(
+                f"k={int(k)} {_f(t, 0)} [{_f(lo, 0)}, {_f(hi, 0)}]" for k, t, lo, hi in zip(
+                    by_k["k"], by_k["top1"], by_k["top1_lo"], by_k["top1_hi"], strict=True)))
     return out
 
 
@@ -71,10 +80,13 @@ def metrics_section(results: Mapping[str, GameResults]) -> list[str]:
              "`evaluate.agreement.clone_sigma` sds above the other pairs) and how many imitators "
              "it flags as clones of their originals, the tournament's transitive share (the "
              "rest is cyclic), and each clustering's purity against the algorithm classes (%, "
-             "with the one-cluster floor). Tables: `agreement.csv`, `clones.csv`, "
-             "`tournament_cycles.csv`, `cluster_purity.csv`, `jsd_pairs.csv` "
-             "(docs/similarity_metrics.md).", ""]
-    lines += _table_md(pd.DataFrame(rows), ["game", "kappa", "clones", "transitive", "purity"],
+             "with the one-cluster floor), and which bot played this: top-1 accuracy (%, "
+             "Wilson CI) of naming a target among the pool from k of its held-out matches. "
+             "Tables: `agreement.csv`, `clones.csv`, `tournament_cycles.csv`, "
+             "`cluster_purity.csv`, `jsd_pairs.csv` (docs/similarity_metrics.md), "
+             "`identification.csv` (docs/identify.md).", ""]
+    lines += _table_md(pd.DataFrame(rows), ["game", "kappa", "clones", "transitive", "purity",
+                                            "identified"],
                        ["game", "imitator kappa [CI]", "clone test", "transitive share [CI]",
-                        "purity by clustering"])
+                        "purity by clustering", "identified top-1 [CI]"])
     return [*lines, ""]

@@ -28,5 +28,6 @@ TABLES = (
     "move_counts.csv",
     # beyond the thesis (ime.thesis.beyond.METRIC_TABLES)
     "agreement.csv", "clones.csv", "tournament_cycles.csv", "cluster_purity.csv",
+    "identification.csv",
 )
 """The generic tables of a variant's results directory that the reproduction reads."""
