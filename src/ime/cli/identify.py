@@ -162,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
         doc = {"game": v.game, "player": logs.player, "logs": list(args.logs),
                "net": net, "folds": v.folds, "matches_used": logs.matches,
                "skipped": {"without_player": logs.without_player, "faulted": logs.faulted,
-                           "bad_lines": len(logs.rejected)}, **result.to_json()}
+                           "bad": len(logs.rejected)}, **result.to_json()}
         print(json.dumps(doc, indent=1))
         return 0
     print(f"{v.game}: {logs.summary()}")

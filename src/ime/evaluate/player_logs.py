@@ -62,7 +62,7 @@ class PlayerLogs:
         if self.faulted:
             parts.append(f"{self.faulted} ended by a fault skipped")
         if self.rejected:
-            parts.append(f"{len(self.rejected)} bad lines skipped (lenient)")
+            parts.append(f"{len(self.rejected)} bad matches skipped (lenient)")
         return "; ".join(parts)
 
 
