@@ -53,7 +53,7 @@ def plot_class_dendrograms(trees: Sequence[tuple[str, np.ndarray, Sequence[str]]
     handles = [Patch(color=c, label=k) for k, c in colours.items()]
     if handles:
         fig.legend(handles=handles, loc="lower center", ncol=min(4, len(handles)),
-                   fontsize=8, frameon=False, bbox_to_anchor=(0.5, -0.08))
+                   fontsize=8, frameon=False, bbox_to_anchor=(0.5, -0.22))
     fig.suptitle(title or "The targets clustered by each metric (average linkage); leaves "
                  "coloured by algorithm class", fontsize=11, y=1.03)
     save_figure(fig, png, pdf)
