@@ -41,7 +41,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-matches", type=_positive, metavar="K",
                    help="use only the player's first K matches (file order)")
     p.add_argument("--pool", metavar="BOT,BOT,...",
-                   help="the pool (default: the composed variant's targets)")
+                   help="the pool (default: the composed variant's targets and "
+                        "identify.extra_bots)")
     p.add_argument("--net", help="whose imitators (default: evaluate.imitator.net)")
     p.add_argument("-o", "--override", action="append", default=[], metavar="KEY=VALUE",
                    help="a Hydra override choosing the variant whose models are the pool's, "
@@ -130,6 +131,7 @@ def run(args: argparse.Namespace) -> int:
     from ime.evaluate.player_logs import read_player
     from ime.workflow import make_plan
     from ime.workflow.errors import ConfigError
+    from ime.workflow.identify import identify_pool
 
     check_game(args.game)
     root = Path(args.root)
@@ -139,7 +141,8 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as e:
         raise ValueError(f"the overrides {overrides} do not compose: {e}") from None
     v = plan.main
-    pool = [b.strip() for b in args.pool.split(",") if b.strip()] if args.pool else v.targets
+    pool = ([b.strip() for b in args.pool.split(",") if b.strip()] if args.pool
+            else identify_pool(v.cfg))
     if len(pool) < 2:
         raise ValueError(f"--pool needs at least 2 bots, got {pool}")
     net = args.net or str(v.cfg["evaluate"]["imitator"]["net"])

@@ -15,6 +15,7 @@ from typing import Any
 
 from ime.workflow import paths as P
 from ime.workflow.errors import ConfigError
+from ime.workflow.identify import extra_bots
 from ime.workflow.sweeps import Sweep
 from ime.workflow.tags import (
     RUNTIME_TRAIN_KEYS,
@@ -122,7 +123,8 @@ class WorkflowIndex:
         for v in self.variants():
             key = (v.game, v.train_tag)
             self.fold_counts[key] = max(self.fold_counts.get(key, 0), v.folds)
-            self.train_bots[key] = unique([*self.train_bots.get(key, []), *v.targets])
+            self.train_bots[key] = unique([*self.train_bots.get(key, []), *v.targets,
+                                           *extra_bots(v.cfg)])
             if v.cfg["train"].get("stack_bots"):
                 self.stacked.add(key)
             self._add(self.logs, (v.game, v.logs_tag), v, logs_key)
@@ -166,15 +168,22 @@ class WorkflowIndex:
         """Every target and opponent of a generated variant must be in its game's bot zoo."""
         for v in self.variants():
             if v.source != "generated":
+                if extra_bots(v.cfg):
+                    raise ConfigError(
+                        f"identify.extra_bots={extra_bots(v.cfg)} needs generated matches "
+                        "(matches.source=generated): with raw logs, list the bots in "
+                        "game.targets instead")
                 continue
             g = v.cfg["game"]
-            want = unique([*g["targets"], *g["opponents"], *(g.get("sparring") or [])])
+            want = unique([*g["targets"], *g["opponents"], *(g.get("sparring") or []),
+                           *extra_bots(v.cfg)])
             known = self.specs(v.game)
             missing = [b for b in want if b not in known]
             if missing:
                 raise ConfigError(
                     f"bots {missing} are not in config/bots/{v.game}.yaml (known: "
-                    f"{sorted(known)}); fix game.targets / game.opponents / game.sparring"
+                    f"{sorted(known)}); fix game.targets / game.opponents / game.sparring / "
+                    "identify.extra_bots"
                 )
 
     # --- wildcard constraints ---------------------------------------------------------------
@@ -188,8 +197,10 @@ class WorkflowIndex:
             "ctag": alternatives(v.ceiling_tag for v in vs if v.ceiling_tag) or "(?!)",
             "ttag": alternatives(t for _, t in self.trains),
             "netdir": alternatives(d for _, _, d in self.nets),
-            "part": alternatives(p for v in vs for p in v.parts()),
-            "bot": alternatives(b for v in vs for b in v.targets),
+            "part": alternatives([*(p for v in vs for p in v.parts()),
+                                  *(p for v in vs for b in extra_bots(v.cfg)
+                                    for p in v.parts(b))]),
+            "bot": alternatives(b for v in vs for b in [*v.targets, *extra_bots(v.cfg)]),
             "mode": "strict|lenient|strict-forced|lenient-forced",
             "fold": r"\d+",
             "rdir": alternatives([*self.results, *self.sweeps]),

@@ -2,7 +2,8 @@
 
 A spec is ``kind`` (a bot kind of the game's plug-in, or a generic one such as ``external``) and
 its ``params`` mapping; ``description`` and ``thesis`` document the bot, ``algorithm`` (a short
-label) and ``class`` (Table 6.1's algorithm class) name it in the tables.
+label) and ``class`` (Table 6.1's algorithm class) name it in the tables; ``variant_of`` names the
+bot a parameter variant derives from (the hard identification pools of docs/identify.md).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ class BotSpec(Section):
     thesis: dict[str, Any] | None = None
     algorithm: str | None = None
     class_: str | None = Field(default=None, alias="class")
+    variant_of: str | None = None
 
 
 class BotSpecs(RootModel[dict[str, BotSpec]]):
@@ -55,6 +57,11 @@ def validate_bot_specs(game: str, specs: Mapping[str, Any], where: str) -> None:
     except ValidationError as e:
         raise ConfigError(f"bad bot specs in {where}:\n  "
                           + "\n  ".join(format_errors(e, prefix=""))) from None
+    orphans = sorted(f"{b} (variant_of: {s['variant_of']})" for b, s in specs.items()
+                     if s.get("variant_of") is not None and s["variant_of"] not in specs)
+    if orphans:
+        raise ConfigError(f"bad bot specs in {where}: variants of bots not in the file: "
+                          f"{', '.join(orphans)}")
     unknown = sorted({str(s["kind"]) for s in specs.values()
                       if not _kind_known(game, str(s["kind"]))})
     if unknown:
