@@ -482,7 +482,8 @@ def accuracy_by_pool_size(s: HeldoutScores, k: int, sizes: Sequence[int] | None,
     return pd.DataFrame(rows)
 
 
-TABLE_COLUMNS = ["curve", "k", "pool_size", "pools", "trials", "moves_mean",
+TABLE_COLUMNS = ["method", "curve", "k", "pool_size", "pools", "trials", "moves_mean",
+                 "references",
                  "top1", "top1_lo", "top1_hi", "top3", "top3_lo", "top3_hi",
                  "chance_top1", "chance_top3", "ci", "threshold", "known_accepted",
                  "unknown_rejected", "unknown_rejected_lo", "unknown_rejected_hi"]
@@ -505,4 +506,12 @@ def identification_table(s: HeldoutScores, *, ks: Sequence[int], pool_k: int,
     if len(by_pool):
         by_pool["ci"] = "bootstrap"
     table = pd.concat([by_k, by_pool], ignore_index=True).reindex(columns=TABLE_COLUMNS)
+    table["method"] = METHOD_LIKELIHOOD
+    conf.insert(0, "method", METHOD_LIKELIHOOD)
     return table, conf
+
+
+METHOD_LIKELIHOOD = "likelihood"
+"""Method (a): the summed log-likelihood under each pool bot's imitator (this module)."""
+METHOD_EMBEDDING = "embedding"
+"""Method (b): the few-shot GE2E embedding (:mod:`ime.evaluate.stylometry`)."""

@@ -142,11 +142,12 @@ TABLES: dict[str, tuple[str, ...]] = {
     "sweep_<keys>.csv": ("<swept key>", *_TABLE4_4, "val_acc_unseen_std"),
     "fit_sweep_<keys>.csv": ("bot", "series", "points", "x_min", "x_max", "a", "per_doubling",
                              "r2", "target", "x_at_target"),
-    "identification.csv": ("curve", "k", "pool_size", "pools", "trials", "moves_mean",
-                           "top1", "top1_lo", "top1_hi", "top3", "top3_lo", "top3_hi",
+    "identification.csv": ("method", "curve", "k", "pool_size", "pools", "trials",
+                           "moves_mean", "references", "top1", "top1_lo", "top1_hi", "top3",
+                           "top3_lo", "top3_hi",
                            "chance_top1", "chance_top3", "ci", "threshold", "known_accepted",
                            "unknown_rejected", "unknown_rejected_lo", "unknown_rejected_hi"),
-    "identification_confusion.csv": ("k", "bot", "named", "trials", "share"),
+    "identification_confusion.csv": ("method", "k", "bot", "named", "trials", "share"),
     # the games' own results (GamePlugin.results)
     "seed002.csv": ("comparison", "agent", "opponent", "simulations", "games", "wins", "draws",
                     "losses", "score", "score_lo", "score_hi", "score_first", "score_second"),
@@ -471,6 +472,13 @@ LOCAL: dict[str, dict[str, Column]] = {
         "cluster_agrees": Column("the cluster's group is the thesis's (blank: no thesis number "
                                  "or no cluster group)")},
     "identification.csv": {
+        "method": Column("how the bot is named: `likelihood` (method (a): the summed "
+                         "log-likelihood of the moves under each pool bot's imitator) or "
+                         "`embedding` (method (b): few-shot, the cosine of the matches' GE2E "
+                         "embedding to each bot's centroid of reference matches, by an encoder "
+                         "that never saw the player's bot; docs/identify.md)"),
+        "references": Column("embedding: reference matches per pool bot (its centroid); blank "
+                             "for the likelihood", "count"),
         "curve": Column("which curve the row is on: `k` (the whole pool, against the number of "
                         "matches) or `pool_size` (random sub-pools of that size, at one k)"),
         "k": Column("matches of the player per identification", "count"),
@@ -479,7 +487,8 @@ LOCAL: dict[str, dict[str, Column]] = {
         "trials": Column("disjoint groups of k held-out matches identified (each target's "
                          "matches shuffled, seeded, and cut into groups)", "count"),
         "moves_mean": Column("the player's decisions per group, mean", "count"),
-        **_ci("top1", "groups whose true bot has the highest likelihood (a tie counts as a "
+        **_ci("top1", "groups whose true bot scores highest, by likelihood or by cosine to its "
+                      "centroid (a tie counts as a "
                       "miss)", PERCENT),
         **_ci("top3", "groups whose true bot is among the three most likely", PERCENT),
         "chance_top1": Column("top-1 by chance: 1 / pool_size", PERCENT),
@@ -496,6 +505,7 @@ LOCAL: dict[str, dict[str, Column]] = {
                                   "threshold set again without it) called none of them",
               PERCENT)},
     "identification_confusion.csv": {
+        "method": Column("`likelihood` (method (a)) or `embedding` (method (b), few-shot)"),
         "k": Column("matches of the player per identification", "count"),
         "bot": Column("the target whose held-out matches were identified"),
         "named": Column("the bot named (the most likely; ties: the first in the pool's order)"),

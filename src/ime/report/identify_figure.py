@@ -2,8 +2,10 @@
 
 Two panels of ``identification.csv`` (:mod:`ime.evaluate.identify`): left, top-1 and top-3
 accuracy of the whole pool against the number of matches k (log scale), with their CIs as
-error bars and the chance levels dashed; right, the same at one k against the pool's size
-(random sub-pools). Chance is drawn because a small pool's accuracy means little without it.
+error bars and the chance levels dashed, and method (b)'s few-shot top-1 (the GE2E embedding,
+:mod:`ime.evaluate.stylometry`) beside method (a)'s; right, the same at one k against the
+pool's size (random sub-pools). Chance is drawn because a small pool's accuracy means little
+without it.
 """
 
 from __future__ import annotations
@@ -41,6 +43,9 @@ def _panel(ax: plt.Axes, rows: pd.DataFrame, x: str) -> None:
 def plot_identification(table: pd.DataFrame, title: str, png: str | Path,
                         pdf: str | Path) -> None:
     """Draw ``table`` (``identification.csv``, shares in percent) to ``png`` and ``pdf``."""
+    method = table["method"] if "method" in table else pd.Series("likelihood", table.index)
+    emb = table[(method == "embedding") & (table["curve"] == "k")].sort_values("k")
+    table = table[method != "embedding"]
     by_k = table[table["curve"] == "k"].sort_values("k")
     by_pool = table[table["curve"] == "pool_size"].sort_values("pool_size")
     fig, (left, right) = plt.subplots(1, 2, figsize=(9.5, 3.6))
@@ -50,7 +55,16 @@ def plot_identification(table: pd.DataFrame, title: str, png: str | Path,
         left.set_xticks(by_k["k"].tolist(), [str(int(k)) for k in by_k["k"]])
         left.minorticks_off()
         left.set_xlabel(f"matches of the player (k); pool of {int(by_k['pool_size'].iloc[0])}")
-    else:
+    if len(emb):  # method (b): few-shot, bots unseen by their encoder
+        y = emb["top1"].to_numpy(dtype=float)
+        err = np.clip(np.nan_to_num(np.vstack([y - emb["top1_lo"].to_numpy(dtype=float),
+                                               emb["top1_hi"].to_numpy(dtype=float) - y])),
+                      0.0, None)
+        refs = int(emb["references"].iloc[0]) if "references" in emb else 0
+        left.errorbar(emb["k"].to_numpy(dtype=float), y, yerr=err, marker="^", color="C2",
+                      capsize=3, linewidth=1.2, markersize=4,
+                      label=f"top-1, embedding (few-shot, {refs} refs)")
+    if not len(by_k):
         left.text(0.5, 0.5, "no k with held-out matches", ha="center", transform=left.transAxes)
     left.set_title("against the number of matches", fontsize=9)
     if len(by_pool):

@@ -59,6 +59,8 @@ def _row(game: str, r: GameResults) -> dict[str, str]:
     ident = r.get("identification.csv")
     if ident is not None:  # docs/identify.md: top-1 of the whole pool against k
         by_k = ident[ident["curve"] == "k"]
+        if "method" in by_k:  # method (a), the imitators' likelihood
+            by_k = by_k[by_k["method"] == "likelihood"]
         if len(by_k):
             out["identified"] = (f"of {int(by_k['pool_size'].iloc[0])}: " + ", ".join(
                 f"k={int(k)} {_f(t, 0)} [{_f(lo, 0)}, {_f(hi, 0)}]" for k, t, lo, hi in zip(

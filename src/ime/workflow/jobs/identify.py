@@ -3,9 +3,11 @@
 Scores every target's held-out matches under every target's imitator (the fold that validated
 on each match; :func:`ime.evaluate.identify.heldout_scores`) and writes
 ``identification.csv`` (top-1 / top-3 accuracy against k and against the pool's size, with
-CIs, and the open-set threshold per k), ``identification_confusion.csv`` (who is named for
-whom, per k) and ``figures/identification.png`` (and PDF). Shares are written in percent
-(:mod:`ime.report.columns`).
+CIs, and the open-set threshold per k; method (a), ``likelihood``, then method (b),
+``embedding``: few-shot identification of bots held out of a GE2E encoder's training,
+:mod:`ime.evaluate.stylometry`, when ``identify.embedding.enabled``),
+``identification_confusion.csv`` (who is named for whom, per k) and
+``figures/identification.png`` (and PDF). Shares are written in percent (:mod:`ime.report.columns`).
 """
 
 from __future__ import annotations
@@ -20,7 +22,10 @@ FLOATS = "%.6g"
 
 
 def job_identify(smk: Any) -> None:
+    import pandas as pd
+
     from ime.evaluate.identify import PERCENT_COLUMNS, heldout_scores, identification_table
+    from ime.evaluate.stylometry import embedding_table
     from ime.report.columns import to_percent
     from ime.report.identify_figure import plot_identification
     from ime.train.folds import Split
@@ -41,6 +46,19 @@ def job_identify(smk: Any) -> None:
             pool_sizes=cfg["pool_sizes"], pool_draws=int(cfg["pool_draws"]),
             quantile=float(cfg["open_set_quantile"]), seed=int(cfg["seed"]),
             level=float(p["ci"]), bootstrap=int(p["bootstrap"]))
+        emb = cfg.get("embedding") or {}
+        if emb.get("enabled"):
+            heldout = {b: scores.match_id[scores.matches_of(i)].astype(str).tolist()
+                       for i, b in enumerate(scores.bots)}
+            t_emb, c_emb, fs = embedding_table(
+                p["datasets"], heldout, cfg=emb, ks=[int(k) for k in cfg["ks"]],
+                seed=int(cfg["seed"]), level=float(p["ci"]))
+            if fs is not None:
+                log.info("embedding: GE2E loss per encoder, first -> last 20 steps' mean: %s",
+                         {f: f"{v[0]:.3f} -> {sum(v[-20:]) / len(v[-20:]):.3f}"
+                          for f, v in fs.losses.items()})
+            table = pd.concat([table, t_emb], ignore_index=True)
+            confusion = pd.concat([confusion, c_emb], ignore_index=True)
         table = to_percent(table, PERCENT_COLUMNS)
         confusion = to_percent(confusion, ["share"])
         write_csv(table, o.table, float_format=FLOATS, echo=True)

@@ -8,11 +8,11 @@ file's.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field, PositiveInt
 
-from ime.workflow.schema.common import NonEmpty, Section
+from ime.workflow.schema.common import BotIds, NonEmpty, Section
 
 
 def _distinct(v: list[int]) -> list[int]:
@@ -30,6 +30,31 @@ def _pool_sizes(v: list[int] | None) -> list[int] | None:
     return v
 
 
+class Embedding(Section):
+    """``identify.embedding``: method (b), the GE2E embedding (:mod:`ime.evaluate.stylometry`)."""
+
+    enabled: bool
+    """False: only method (a), the imitators' likelihood."""
+    bot_folds: Annotated[int, Field(ge=2)]
+    """Encoders per pool, each identifying the bots of its fold (capped at the pool's size)."""
+    references: PositiveInt
+    """Held-out reference matches per bot (its print is their centroid)."""
+    hidden: PositiveInt
+    """The per-move MLP's width."""
+    dim: PositiveInt
+    """The embedding's size."""
+    steps: PositiveInt
+    """GE2E steps per encoder."""
+    bots_per_batch: Annotated[int, Field(ge=2)]
+    """Bots per GE2E batch."""
+    matches_per_bot: Annotated[int, Field(ge=2)]
+    """Matches per bot per GE2E batch."""
+    lr: float = Field(gt=0)
+    """Adam's learning rate."""
+    device: Literal["auto", "cpu", "cuda"]
+    """auto: CUDA when present, else the CPU (the same bytes for the same config)."""
+
+
 class Identify(Section):
     ks: Annotated[list[PositiveInt], NonEmpty, AfterValidator(_distinct)]
     """Matches per identification: the table's k curve."""
@@ -45,3 +70,9 @@ class Identify(Section):
     """The held-out quantile of the true bot's mean per-move log-likelihood that sets the
     open-set threshold."""
     seed: int = Field(ge=0)
+    """The groups' shuffles, the sub-pools and the bootstrap."""
+    extra_bots: BotIds = []
+    """Zoo bots added to the identification pool beside ``game.targets`` (a hard pool), each
+    with its own logs, dataset and imitators built by the targets' rules."""
+    embedding: Embedding | None = None
+    """Method (b), the few-shot GE2E embedding (absent: off)."""
