@@ -57,7 +57,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--endgame-modes", default="exact,wld", help="exact and/or wld")
     ap.add_argument("--endgames-wld", type=_ints, default=(0,),
                     help="win/draw/loss-solve thresholds tried above the endgame's (0: none)")
-    ap.add_argument("--budgets", type=_ints, default=(0,))
+    ap.add_argument("--budgets", type=_ints, default=(0,),
+                    help="node budgets tried after the fixed depths (0: none)")
+    ap.add_argument("--orderings", default="static,none",
+                    help="move orderings tried with a budget (static and/or none)")
+    ap.add_argument("--pv-firsts", default="0,1",
+                    help="with a budget, search the previous iteration's best move first: 0, 1")
+    ap.add_argument("--budget-depth", type=int, default=64,
+                    help="the deepest iteration of a budgeted search")
+    ap.add_argument("--budget-passes", type=int, default=3,
+                    help="MMTO passes under the best budgeted search")
+    ap.add_argument("--budget-screen", type=int, default=600,
+                    help="selection positions on which every budget variant is screened")
+    ap.add_argument("--budget-keep", type=int, default=3,
+                    help="screened variants scored on the whole selection fold")
     ap.add_argument("--passes", type=_ints, default=(3,),
                     help="MMTO passes per depth: one number, or one per depth")
     ap.add_argument("--patience", type=int, default=None,
@@ -85,6 +98,10 @@ def main(argv: list[str] | None = None) -> int:
     fit_rows, sel_rows = train.subset(inner[0]), train.subset(inner[1])
     cfg = FitConfig(depths=args.depths, phases=args.phases, endgames=args.endgames,
                     budgets=args.budgets, max_fit=args.max_fit, patience=args.patience,
+                    orderings=tuple(args.orderings.split(",")), budget_depth=args.budget_depth,
+                    budget_passes=args.budget_passes, budget_screen=args.budget_screen,
+                    budget_keep=args.budget_keep,
+                    pv_firsts=tuple(bool(int(x)) for x in args.pv_firsts.split(",")),
                     endgames_wld=args.endgames_wld,
                     pass_patience=args.pass_patience,
                     passes=args.passes[0] if len(args.passes) == 1 else args.passes,

@@ -105,3 +105,28 @@ def test_patience_stops_deepening() -> None:
     for depth in (2, 3):  # stops after the first pass that did not raise the depth's best
         accs = [g["acc"] for g in some.summary["grid"] if g["depth"] == depth]
         assert len(accs) == 6 or accs[-1] <= max(accs[:-1])
+
+
+def test_fit_finds_a_budgeted_target_s_budget_and_ordering() -> None:
+    """A target that deepens iteratively within a node budget, without move ordering, searches
+    deeper where there are fewer moves: no fixed depth copies it, and the budget stage (the
+    budget and ordering chosen on the selection fold, then passes with each position's leaves
+    from the depth its decision reaches) does better than the best fixed depth."""
+    positions = random_positions(900, seed=461, min_ply=6, max_ply=44)
+    hidden = SearchSettings(depth=64, budget=400, ordering="none", tie="last")
+    target = LinearSearch(hidden_weights(positions), hidden)
+    moves = [target.choose(P, O) for P, O in positions]
+    train = decisions(positions[:550], moves[:550], "t")
+    select = decisions(positions[550:700], moves[550:700], "s")
+    test = decisions(positions[700:], moves[700:], "v")
+    fixed_cfg = FitConfig(depths=(1, 2, 3), phases=(1,), passes=2, endgames=(0,), ties=("last",))
+    fixed = fit(train, select, fixed_cfg)
+    budgeted = fit(train, select, FitConfig(
+        depths=(1, 2, 3), phases=(1,), passes=2, endgames=(0,), ties=("last",),
+        budgets=(100, 400, 1600), orderings=("static", "none"), pv_firsts=(False,),
+        budget_passes=2))
+    s = budgeted.settings
+    assert (s.budget, s.ordering) == (400, "none"), s
+    agree_fixed = float(np.mean(fixed.choose_many(test) == test.action)) * 100
+    agree = float(np.mean(budgeted.choose_many(test) == test.action)) * 100
+    assert agree >= 90.0 and agree > agree_fixed + 3, (agree, agree_fixed)

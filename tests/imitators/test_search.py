@@ -197,3 +197,67 @@ def test_a_win_draw_loss_solve_above_the_exact_one() -> None:
         assert got == max(wins) == LinearSearch(w, hybrid).choose(p, o)
     with pytest.raises(ValueError, match="endgame_wld"):
         SearchSettings(endgame=10, endgame_wld=8)
+
+
+@pytest.mark.parametrize("ordering", ["static", "none", "square"])
+def test_orderings_change_nodes_not_values(ordering: str) -> None:
+    """Every ordering (and PV-first) gives the fixed depth's exact values; only the nodes
+    differ, which is what a budget counts."""
+    w = np.random.default_rng(5).normal(size=num_features(2))
+    ref = LinearSearch(w, SearchSettings(depth=4, phases=2))
+    other = LinearSearch(w, SearchSettings(depth=4, phases=2, ordering=ordering))
+    nodes = []
+    for P, O in random_positions(6, seed=31, min_ply=10, max_ply=30):
+        a, b = ref.root(P, O), other.root(P, O)
+        np.testing.assert_allclose(a.values, b.values, rtol=1e-12)
+        nodes.append(b.nodes - a.nodes)
+        deep = LinearSearch(w, SearchSettings(depth=4, phases=2, budget=10**9,
+                                              ordering=ordering, pv_first=True)).root(P, O)
+        assert deep.depth == 4
+        np.testing.assert_allclose(deep.values, a.values, rtol=1e-12)
+    assert (ordering == "static") == all(n == 0 for n in nodes)
+
+
+def test_square_ordering_searches_the_best_square_first() -> None:
+    """``square`` sorts by the fitted weight of the square played: with only a corner weight,
+    the corner move comes first, so a budget of one iteration's first child reaches it."""
+    from ime.imitators.reversi_features import BASE_NAMES, square_weight
+
+    w = np.zeros(num_features(1))
+    w[BASE_NAMES.index("sq0")] = 5.0  # corners
+    w[BASE_NAMES.index("sq4")] = -3.0  # X squares
+    P, O = random_positions(1, seed=2, min_ply=30, max_ply=31)[0]
+    weights = [square_weight(s, np.uint64(P), np.uint64(O), w, 1) for s in range(64)]
+    assert weights[0] == weights[63] == 5.0 and weights[9] == -3.0 and weights[27] == 0.0
+    w2 = np.concatenate([w, 3 * w])  # two phases: the weight follows the empties
+    e = 64 - bin(P | O).count("1")
+    expect = 5.0 * (e / 60) + 15.0 * (1 - e / 60)
+    assert abs(square_weight(0, np.uint64(P), np.uint64(O), w2, 2) - expect) < 1e-12
+
+
+def test_budgeted_ordering_decides_the_depth_reached() -> None:
+    """Under one node budget, an ordering that cuts more reaches deeper on some positions, and
+    PV-first changes the nodes of iterations after the first; decisions stay deterministic."""
+    w = np.random.default_rng(11).normal(size=num_features(1))
+    positions = random_positions(30, seed=41, min_ply=8, max_ply=40)
+    P = np.array([p for p, _ in positions], dtype=np.uint64)
+    O = np.array([o for _, o in positions], dtype=np.uint64)
+    depths = {}
+    for ordering in ("static", "none"):
+        for pv in (False, True):
+            s = SearchSettings(depth=64, budget=3000, ordering=ordering, pv_first=pv)
+            r = search_all(P, O, w, s, margin=DECIDE)
+            depths[ordering, pv] = r.depths
+            assert (r.depths >= 1).all()
+            again = search_all(P, O, w, s, margin=DECIDE)
+            np.testing.assert_array_equal(again.depths, r.depths)
+            np.testing.assert_array_equal(again.nodes, r.nodes)
+            # the values are the fixed-depth search's at the depth each position reached
+            for i in range(0, 30, 7):
+                fixed = LinearSearch(w, SearchSettings(depth=int(r.depths[i]))).root(
+                    int(P[i]), int(O[i]))
+                a, b = r.offsets[i], r.offsets[i + 1]
+                best = r.values[a:b].max()
+                assert abs(best - fixed.values.max()) < 1e-9
+    assert (depths["static", False] != depths["none", False]).any()
+    assert depths["static", False].mean() > depths["none", False].mean()  # ordering cuts

@@ -46,8 +46,9 @@ SOFT_MARGIN = 12.0
 value (their softmax weight is below e^-12)."""
 
 FIT_KEYS = ("depths", "passes", "patience", "pass_patience", "phases", "ties", "endgames",
-            "endgame_modes", "endgames_wld", "budgets", "max_fit", "inner_iters", "l2", "margin",
-            "order_min")
+            "endgame_modes", "endgames_wld", "budgets", "orderings", "pv_firsts", "budget_depth",
+            "budget_passes", "budget_screen", "budget_keep", "max_fit", "inner_iters", "l2",
+            "margin", "order_min")
 """Keys of ``net.search`` that go to :class:`ime.imitators.search_fit.FitConfig` (the rest, e.g.
 ``select_share``, are the train stage's)."""
 
@@ -133,7 +134,7 @@ class ReversiSearchFamily:
                              f"{', '.join(FIT_KEYS + ('select_share',))})")
         kw = {k: config[k] for k in FIT_KEYS if config.get(k) is not None}
         for k in ("depths", "phases", "ties", "endgames", "endgame_modes", "endgames_wld",
-                  "budgets"):
+                  "budgets", "orderings", "pv_firsts"):
             if k in kw:
                 kw[k] = tuple(kw[k])
         if "passes" in kw and not isinstance(kw["passes"], int):

@@ -99,6 +99,7 @@ def _class_masks() -> np.ndarray:
 
 
 CLASS_MASKS = _class_masks()
+SQUARE_CLASS = np.array([square_class(sq) for sq in range(64)], dtype=np.int64)
 # corner -> its X square and its two C squares
 _CORNER_SQ = np.array([0, 7, 56, 63], dtype=np.int64)
 _X_SQ = np.array([9, 14, 49, 54], dtype=np.int64)
@@ -180,6 +181,23 @@ def features_into(P, O, phases, out):
                 out[b * NUM_BASE + k] = 0.0
             out[j * NUM_BASE + k] = v * (1.0 - t)
             out[(j + 1) * NUM_BASE + k] = v * t
+
+
+@njit(cache=True)
+def square_weight(sq, P, O, w, phases):
+    """The weight ``w`` gives a disc on square ``sq`` (its class's ``sq`` feature) at the phase of
+    position (P, O): what a search that orders moves by a square table sorts by."""
+    k = SQUARE_CLASS[sq]
+    if phases < 2:
+        return w[k]
+    u = (1.0 - ctpop(~(P | O)) / 60.0) * (phases - 1)
+    if u < 0.0:
+        u = 0.0
+    j = int(u)
+    if j > phases - 2:
+        j = phases - 2
+    t = u - j
+    return w[j * NUM_BASE + k] * (1.0 - t) + w[(j + 1) * NUM_BASE + k] * t
 
 
 @njit(cache=True)

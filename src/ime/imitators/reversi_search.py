@@ -52,7 +52,13 @@ from numba import njit
 
 from ime.core.bits import ctpop, cttz
 from ime.games.reversi.bitboard import PASS, flips, flips_inline, legal_moves, legal_moves_inline
-from ime.imitators.reversi_features import PHASES, evaluate, features_into, num_features
+from ime.imitators.reversi_features import (
+    PHASES,
+    evaluate,
+    features_into,
+    num_features,
+    square_weight,
+)
 
 U64 = np.uint64
 ZERO = U64(0)
@@ -66,6 +72,11 @@ MAX_PLY = 128  # plies from the root, passes included
 MAX_MOVES = 40  # Reversi's most legal moves in a position is 33
 TIE_RULES = ("first", "last", "first_col", "last_col")
 ENDGAME_MODES = ("exact", "wld")
+ORDERINGS = ("static", "none", "square")
+# The kernels' ``order_min`` also encodes the ordering: a number of plies for ``static``;
+NO_ORDER = 1 << 20  # one no node reaches for ``none``: children (and root moves) in square order;
+SQUARE_ORDER = -1  # and this for ``square``: every node's moves by their square's weight
+PV_FIRST = -2  # ``target`` of an iterative deepening that searches the last iteration's best first
 
 
 @dataclass(frozen=True)
@@ -75,7 +86,15 @@ class SearchSettings:
     ``depth``: plies (the deepest iteration with a budget); ``budget``: node budget, 0 for a
     fixed depth; ``tie``: one of :data:`TIE_RULES`; ``endgame``: solve at or below this many
     empties (0: never), ``endgame_mode`` one of :data:`ENDGAME_MODES`; ``phases``: 1 to 4
-    evaluation phases; ``order_min``: sort children at nodes with at least this many plies left.
+    evaluation phases; ``order_min``: sort children at nodes with at least this many plies left;
+    ``ordering``: ``static`` sorts the root's moves and those children by their static value,
+    best first; ``none`` searches every node's moves in square order (``y * 8 + x``), as a bot
+    without move ordering does; ``square`` sorts every node's moves by the fitted weight of the
+    square played (its class's ``sq`` weight at the position's phase), best first, as a bot
+    that orders by a square table does. Ordering never changes a value, only the nodes a search
+    spends, so it matters only under a node ``budget``, where it decides how deep each
+    position's search gets; ``pv_first``: with a budget, each iteration searches the previous
+    iteration's best root move first (the usual iterative-deepening ordering).
     """
 
     depth: int = 1
@@ -86,6 +105,8 @@ class SearchSettings:
     order_min: int = 2
     endgame_mode: str = "exact"
     endgame_wld: int = 0
+    ordering: str = "static"
+    pv_first: bool = False
 
     def __post_init__(self) -> None:
         if self.depth < 1:
@@ -104,6 +125,20 @@ class SearchSettings:
                              f"got {self.endgame_mode!r}")
         if self.phases not in PHASES:
             raise ValueError(f"phases must be one of {PHASES}, got {self.phases}")
+        if self.ordering not in ORDERINGS:
+            raise ValueError(f"ordering must be one of {ORDERINGS}, got {self.ordering!r}")
+
+    @property
+    def root_first(self) -> int:
+        """The kernels' ``target`` of a decision: :data:`PV_FIRST` or -1 (none)."""
+        return PV_FIRST if self.pv_first and self.budget else -1
+
+    @property
+    def kernel_order_min(self) -> int:
+        """``order_min`` as the kernels take it: :data:`NO_ORDER` for ``ordering="none"``,
+        :data:`SQUARE_ORDER` for ``"square"``."""
+        return {"static": self.order_min, "none": NO_ORDER,
+                "square": SQUARE_ORDER}[self.ordering]
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values (for the imitator's JSON file)."""
@@ -161,9 +196,12 @@ def _negamax(P, O, depth, alpha, beta, w, phases, buf, pv, pvlen, mv, key, ply, 
         moves &= moves - ONE
         mv[ply, n] = sq
         n += 1
-    if depth >= order_min and n > 1:
+    if n > 1 and (order_min == SQUARE_ORDER or depth >= order_min):
         for i in range(n):
             sq = mv[ply, i]
+            if order_min == SQUARE_ORDER:
+                key[ply, i] = -square_weight(sq, P, O, w, phases)
+                continue
             f = flips_inline(P, O, sq)
             # the child's evaluation is from the opponent's view: lower is better for us
             key[ply, i] = evaluate(O ^ f, P | f | (ONE << U64(sq)), w, phases, buf[ply])
@@ -214,12 +252,19 @@ def _root_once(P, O, depth, w, phases, buf, pv, pvlen, mv, key, counters, budget
         moves &= moves - ONE
         out_sq[n] = sq
         n += 1
-    # search order: the target, then best static evaluation first (``key[0]``, ``mv[0]``)
+    # search order: the target, then best static evaluation first (``key[0]``, ``mv[0]``), or
+    # square order when ``order_min`` is ``NO_ORDER``, the square's weight for ``SQUARE_ORDER``
     for i in range(n):
         sq = out_sq[i]
         f = flips_inline(P, O, sq)
-        key[0, i] = -INF if sq == target else evaluate(O ^ f, P | f | (ONE << U64(sq)), w,
-                                                      phases, buf[0])
+        if sq == target:
+            key[0, i] = -INF
+        elif order_min >= NO_ORDER:
+            key[0, i] = 0.0  # no ordering: square order (the sort is stable)
+        elif order_min == SQUARE_ORDER:
+            key[0, i] = -square_weight(sq, P, O, w, phases)
+        else:
+            key[0, i] = evaluate(O ^ f, P | f | (ONE << U64(sq)), w, phases, buf[0])
         mv[0, i] = i
     for i in range(1, n):  # insertion sort, ascending key (stable: square order on ties)
         kv = key[0, i]
@@ -282,7 +327,8 @@ def _root(P, O, depth, w, phases, buf, pv, pvlen, mv, key, counters, budget, ord
           target, out_sq, out_val, out_lp, out_lo, out_sign, out_term, out_exact, tmp_sq,
           tmp_val, tmp_lp, tmp_lo, tmp_sign, tmp_term, tmp_exact):
     """Fixed depth (``budget == 0``) or iterative deepening within ``budget`` nodes; returns
-    (moves, depth reached, nodes)."""
+    (moves, depth reached, nodes). ``target`` :data:`PV_FIRST` (with a budget): each iteration
+    searches the previous one's best move first (the lowest square among equal values)."""
     counters[0] = 0
     counters[1] = 0
     if budget == 0:
@@ -292,14 +338,23 @@ def _root(P, O, depth, w, phases, buf, pv, pvlen, mv, key, counters, budget, ord
         return n, depth, counters[0]
     n = 0
     reached = 0
-    for d in range(1, depth + 1):
+    # deeper than the empties searches the same tree again (passes cost no depth)
+    top = min(depth, np.int64(64) - np.int64(ctpop(P | O)))
+    first = np.int64(-1) if target == PV_FIRST else target
+    for d in range(1, max(top, 1) + 1):
         m = _root_once(P, O, np.int64(d), w, phases, buf, pv, pvlen, mv, key, counters,
-                       np.int64(budget if d > 1 else 0), order_min, margin, target,
+                       np.int64(budget if d > 1 else 0), order_min, margin, first,
                        tmp_sq, tmp_val, tmp_lp, tmp_lo, tmp_sign, tmp_term, tmp_exact)
         if m < 0:
             break
         n = m
         reached = d
+        if target == PV_FIRST:  # the next iteration searches this one's best move first
+            bi = 0
+            for i in range(1, n):
+                if tmp_val[i] > tmp_val[bi]:
+                    bi = i
+            first = tmp_sq[bi]
         for i in range(n):
             out_sq[i] = tmp_sq[i]
             out_val[i] = tmp_val[i]
@@ -315,10 +370,11 @@ def _root(P, O, depth, w, phases, buf, pv, pvlen, mv, key, counters, budget, ord
 
 @njit(cache=True)
 def search_batch(Ps, Os, depth, w, phases, budget, order_min, margin, targets, offsets, out_sq,
-                 out_val, out_lp, out_lo, out_sign, out_term, out_exact, nodes):
+                 out_val, out_lp, out_lo, out_sign, out_term, out_exact, nodes, reached):
     """:func:`_root` over many positions (the fit's inner loop): position ``i``'s moves land in
     rows ``offsets[i]:offsets[i + 1]`` of the ``out_*`` arrays (its legal moves, square order);
-    ``targets[i]`` is searched first (-1: none); ``nodes[i]`` gets its node count."""
+    ``targets[i]`` is searched first (-1: none); ``nodes[i]`` gets its node count and
+    ``reached[i]`` the depth of the iteration kept."""
     nf = w.shape[0]
     buf = np.zeros((MAX_PLY, nf), dtype=np.float64)
     pv = np.zeros((MAX_PLY, MAX_PLY), dtype=np.int64)
@@ -341,11 +397,12 @@ def search_batch(Ps, Os, depth, w, phases, budget, order_min, margin, targets, o
     r_term = np.zeros(MAX_MOVES, dtype=np.bool_)
     r_exact = np.zeros(MAX_MOVES, dtype=np.bool_)
     for i in range(Ps.shape[0]):
-        n, _, cnt = _root(Ps[i], Os[i], depth, w, phases, buf, pv, pvlen, mv, key, counters,
-                          budget, order_min, margin, targets[i], r_sq, r_val, r_lp, r_lo,
-                          r_sign, r_term, r_exact, t_sq, t_val, t_lp, t_lo, t_sign, t_term,
-                          t_exact)
+        n, dep, cnt = _root(Ps[i], Os[i], depth, w, phases, buf, pv, pvlen, mv, key, counters,
+                            budget, order_min, margin, targets[i], r_sq, r_val, r_lp, r_lo,
+                            r_sign, r_term, r_exact, t_sq, t_val, t_lp, t_lo, t_sign, t_term,
+                            t_exact)
         nodes[i] = cnt
+        reached[i] = dep
         o = offsets[i]
         for j in range(n):
             out_sq[o + j] = r_sq[j]
@@ -479,8 +536,8 @@ class LinearSearch:
         s, ws = self.settings, self._ws
         n, reached, nodes = _root(U64(P), U64(O), np.int64(s.depth), self.w,
                                   np.int64(s.phases), ws.buf, ws.pv, ws.pvlen, ws.mv, ws.key,
-                                  ws.counters, np.int64(s.budget), np.int64(s.order_min),
-                                  np.float64(margin), np.int64(-1), *self._out)
+                                  ws.counters, np.int64(s.budget), np.int64(s.kernel_order_min),
+                                  np.float64(margin), np.int64(s.root_first), *self._out)
         return RootResult(self._out[0][:n].copy(), self._out[1][:n].copy(), int(reached),
                           int(nodes), self._out[6][:n].copy())
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +46,7 @@ from ime.imitators.reversi_search import (
     ENDGAME_MODES,
     FULL,
     MAX_MOVES,
+    ORDERINGS,
     TIE_RULES,
     LinearSearch,
     SearchSettings,
@@ -75,7 +76,16 @@ class FitConfig:
     ``ties``/``endgames``/``endgame_modes``/``endgames_wld``/``budgets``: the selection grid
     (``endgames`` 0: no solve; ``endgames_wld``: a win/draw/loss solve above the endgame's
     threshold up to this many empties, 0: none; ``budgets`` 0: fixed depth, else iterative
-    deepening up to the depth within that many nodes); ``patience``: stop deepening after this
+    deepening within that many nodes, fitted after the fixed depths: see ``budget_passes``);
+    ``orderings``: the move orderings tried with a budget (:data:`ORDERINGS`; ordering changes
+    the nodes, so with a budget the depth each position reaches); ``pv_firsts``: whether an
+    iteration searches the previous one's best move first, tried both ways by default;
+    ``budget_depth``: the deepest
+    iteration of a budgeted search (64: as deep as the empties allow); ``budget_passes``: MMTO
+    passes under the best budgeted search, each position's leaves from the depth its decision
+    reaches, starting from the best fixed-depth weights; ``budget_screen``/``budget_keep``: the
+    budget stage first screens its variants on that many selection positions and keeps that
+    many for the full selection fold; ``patience``: stop deepening after this
     many depths in a row without a better selection agreement (None: fit every depth);
     ``pass_patience``: at one depth, stop the passes once this many in a row did not raise its
     selection agreement (``passes`` is then the most); ``max_fit``: at most this many training
@@ -92,6 +102,12 @@ class FitConfig:
     endgame_modes: Sequence[str] = ENDGAME_MODES
     endgames_wld: Sequence[int] = (0,)
     budgets: Sequence[int] = (0,)
+    orderings: Sequence[str] = ORDERINGS
+    pv_firsts: Sequence[bool] = (False, True)
+    budget_depth: int = 64
+    budget_passes: int = 3
+    budget_screen: int = 600
+    budget_keep: int = 3
     order_min: int = 2
     patience: int | None = None
     pass_patience: int | None = None
@@ -110,6 +126,7 @@ class SearchResults:
     terminal: np.ndarray  # bool[M]
     nodes: np.ndarray  # int64[N]
     exact: np.ndarray  # bool[M]: False where a narrowed root window gave an upper bound
+    depths: np.ndarray  # int64[N]: the depth of the iteration kept (the budget's, or the fixed)
 
 
 def legal_offsets(P: np.ndarray, O: np.ndarray) -> np.ndarray:
@@ -143,14 +160,46 @@ def search_all(P: np.ndarray, O: np.ndarray, w: np.ndarray, settings: SearchSett
     term = np.zeros(m, dtype=np.bool_)
     exact = np.zeros(m, dtype=np.bool_)
     nodes = np.zeros(len(P), dtype=np.int64)
+    reached = np.zeros(len(P), dtype=np.int64)
     w = np.ascontiguousarray(w, dtype=np.float64)
-    tg = (np.full(len(P), -1, dtype=np.int64) if targets is None
+    tg = (np.full(len(P), settings.root_first, dtype=np.int64) if targets is None
           else np.ascontiguousarray(targets, dtype=np.int64))
     search_batch(P, O, np.int64(settings.depth), w, np.int64(settings.phases),
-                 np.int64(settings.budget), np.int64(settings.order_min), np.float64(margin), tg,
-                 off, sq, val, lp, lo, sign, term, exact, nodes)
+                 np.int64(settings.budget), np.int64(settings.kernel_order_min),
+                 np.float64(margin), tg, off, sq, val, lp, lo, sign, term, exact, nodes, reached)
     feats = leaf_features(lp, lo, sign, term, np.int64(settings.phases), np.int64(len(w)))
-    return SearchResults(off, sq, val, feats, term, nodes, exact)
+    return SearchResults(off, sq, val, feats, term, nodes, exact, reached)
+
+
+def concat_results(parts: Sequence[SearchResults]) -> SearchResults:
+    """The positions of several :class:`SearchResults` one after another (offsets rebased)."""
+    offs = [parts[0].offsets[:1]]
+    base = 0
+    for r in parts:
+        offs.append(r.offsets[1:] + base)
+        base += int(r.offsets[-1])
+    return SearchResults(np.concatenate(offs).astype(np.int64),
+                         *(np.concatenate([getattr(r, f) for r in parts])
+                           for f in ("squares", "values", "features", "terminal", "nodes",
+                                     "exact", "depths")))
+
+
+def search_as_budgeted(P: np.ndarray, O: np.ndarray, A: np.ndarray, w: np.ndarray,
+                       settings: SearchSettings, margin: float) -> tuple[SearchResults,
+                                                                         np.ndarray]:
+    """The fit's search of positions that ``settings`` searches within a node budget: each
+    position is searched to the depth its *decision* reaches (the deciding window's iterative
+    deepening, which is what the budget counts), with the fit's root window and the target
+    first. Returns the results, grouped by that depth, and the targets in the same order (the
+    loss does not depend on the positions' order)."""
+    reached = search_all(P, O, w, settings, margin=DECIDE).depths
+    parts, targets = [], []
+    for depth in np.unique(reached):
+        rows = np.flatnonzero(reached == depth)
+        fixed = replace(settings, depth=int(depth), budget=0)
+        parts.append(search_all(P[rows], O[rows], w, fixed, margin=margin, targets=A[rows]))
+        targets.append(A[rows])
+    return concat_results(parts), np.concatenate(targets)
 
 
 def choices(res: SearchResults, tie: str) -> np.ndarray:
@@ -385,7 +434,8 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
                 prob = _problem(res, A, scale)
                 u = _optimise(prob, w * scale, cfg.l2, cfg.inner_iters)
                 w = u / scale
-                cand = _score_candidate(w, settings, select, sel_off, solved, cfg, sel_empties)
+                cand = _score_candidate(w, settings, select, sel_off, solved, cfg, sel_empties,
+                                        [(0, "static", False)])
                 cand.update(phases=phases, depth=depth, pass_=it, weights=w.copy(),
                             train_acc_before=train_acc, search_s=t_search,
                             mean_nodes=float(res.nodes.mean()))
@@ -400,34 +450,116 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
                     f"search {t_search:.1f}s, {cand['mean_nodes']:.0f} nodes/position")
             stale = 0 if depth_best > best_acc else stale + 1
             best_acc = max(best_acc, depth_best)
+        variants = [(int(b), o, bool(f)) for b in cfg.budgets if b > 0 for o in cfg.orderings
+                    for f in cfg.pv_firsts]
+        if variants:
+            start = max((c for c in candidates if c["phases"] == phases),
+                        key=lambda c: round(c["acc"], 9))
+            candidates += _fit_budgeted(start["weights"], phases, P, O, A, scale, select,
+                                        sel_off, solved, cfg, sel_empties, variants, say)
     best = max(candidates, key=lambda c: (round(c["acc"], 9), -c["depth"], -c["phases"],
                                           -c["pass_"]))
     settings = SearchSettings(depth=best["depth"], budget=best["budget"], tie=best["tie"],
                               endgame=best["endgame"], phases=best["phases"],
                               order_min=cfg.order_min, endgame_mode=best["endgame_mode"],
-                              endgame_wld=best["endgame_wld"])
+                              endgame_wld=best["endgame_wld"], ordering=best["ordering"],
+                              pv_first=best["pv_first"])
     summary = {
         "select_acc": best["acc"], "train_positions": int(len(idx)),
         "select_positions": int(len(select)), "fit_seconds": time.perf_counter() - t0,
         "grid": [{k2: c[k2] for k2 in ("phases", "depth", "pass_", "tie", "endgame",
-                                        "endgame_mode", "endgame_wld", "budget", "acc",
-                                        "train_acc_before")}
+                                        "endgame_mode", "endgame_wld", "budget", "ordering",
+                                        "pv_first", "acc", "train_acc_before")}
                  for c in candidates],
     }
     say(f"chosen: {settings} select acc {best['acc']:.2f}% in {summary['fit_seconds']:.0f}s")
     return SearchImitator(best["weights"], settings, summary)
 
 
+def _fit_budgeted(w: np.ndarray, phases: int, P: np.ndarray, O: np.ndarray, A: np.ndarray,
+                  scale: np.ndarray | None, select: Decisions, sel_off: np.ndarray,
+                  solved: dict[tuple[str, int], set[int]], cfg: FitConfig,
+                  sel_empties: np.ndarray, variants: list[tuple[int, str, bool]],
+                  say: Any) -> list[dict[str, Any]]:
+    """The budget stage: from weights ``w``, score every (budget, ordering, pv_first) in
+    ``variants`` on the selection positions, then run ``cfg.budget_passes`` MMTO passes under
+    the best one, each position's PV leaves from the depth its decision reaches within the
+    budget (a budgeted bot searches deeper where there are fewer moves; a fixed depth cannot
+    copy that). The first scoring screens every variant on ``cfg.budget_screen`` selection
+    positions and scores the ``cfg.budget_keep`` best on all of them; later passes score only
+    the best variant's neighbours (the next budget below and above, same ordering). Returns the
+    candidates (pass 0: ``w`` as it came)."""
+    out: list[dict[str, Any]] = []
+    k = num_features(phases)
+    sc = np.ones(k) if scale is None else scale
+    base = SearchSettings(depth=cfg.budget_depth, phases=phases, order_min=cfg.order_min)
+    best_acc, since_better = -1.0, 0
+    for it in range(cfg.budget_passes + 1):
+        if it > 1 and cfg.pass_patience is not None and since_better >= cfg.pass_patience:
+            break
+        ts = time.perf_counter()
+        if it == 0 and len(variants) > cfg.budget_keep and len(select) > cfg.budget_screen:
+            variants = _screen(w, base, select, solved, cfg, variants, say)
+        cand = _score_candidate(w, base, select, sel_off, solved, cfg, sel_empties, variants)
+        budgets = sorted({int(x) for x in cfg.budgets if x > 0})
+        b = budgets.index(cand["budget"])
+        variants = [(x, cand["ordering"], cand["pv_first"])
+                    for x in budgets[max(0, b - 1):b + 2]]
+        cand.update(phases=phases, depth=cfg.budget_depth, pass_=it, weights=w.copy(),
+                    train_acc_before=float("nan"), search_s=time.perf_counter() - ts,
+                    mean_nodes=float("nan"))
+        out.append(cand)
+        since_better = 0 if cand["acc"] > best_acc else since_better + 1
+        best_acc = max(best_acc, cand["acc"])
+        say(f"phases={phases} budget stage pass={it}: select acc {cand['acc']:.2f}% (budget "
+            f"{cand['budget']}, ordering {cand['ordering']}"
+            f"{', pv first' if cand['pv_first'] else ''}, {cand['tie']}, endgame "
+            f"{cand['endgame']} {cand['endgame_mode']})")
+        if it == cfg.budget_passes:
+            break
+        s = replace(base, budget=cand["budget"], ordering=cand["ordering"],
+                    pv_first=cand["pv_first"])
+        res, targets = search_as_budgeted(P, O, A, w, s, cfg.margin)
+        prob = _problem(res, targets, sc)
+        w = _optimise(prob, w * sc, cfg.l2, cfg.inner_iters) / sc
+    return out
+
+
+def _screen(w: np.ndarray, base: SearchSettings, select: Decisions,
+            solved: dict[tuple[str, int], set[int]], cfg: FitConfig,
+            variants: list[tuple[int, str, bool]], say: Any) -> list[tuple[int, str, bool]]:
+    """The ``cfg.budget_keep`` variants that agree most on a seeded sample of
+    ``cfg.budget_screen`` selection positions (a budget grid is dear at full size)."""
+    rows = _subsample(len(select), cfg.budget_screen, cfg.seed + 1)
+    sub = select.subset(rows)
+    remap = {int(r): j for j, r in enumerate(rows)}
+    sub_solved = {(m, remap[i]): v for (m, i), v in solved.items() if i in remap}
+    scored = []
+    for v in variants:
+        c = _score_candidate(w, base, sub, legal_offsets(sub.P, sub.O), sub_solved, cfg,
+                             sub.empties(), [v])
+        scored.append((c["acc"], -v[0], v))
+    scored.sort(key=lambda t: (-t[0], -t[1]))
+    keep = [v for _, _, v in scored[:cfg.budget_keep]]
+    accs = ", ".join(f"{a:.1f}%" for a, _, _ in scored[:cfg.budget_keep])
+    say(f"budget stage: screened {len(variants)} (budget, ordering, pv first) on {len(rows)} "
+        f"selection positions; kept {keep} ({accs})")
+    return keep
+
+
 def _score_candidate(w: np.ndarray, settings: SearchSettings, select: Decisions,
                      sel_off: np.ndarray, solved: dict[tuple[str, int], set[int]],
-                     cfg: FitConfig, sel_empties: np.ndarray) -> dict[str, Any]:
-    """The best (tie, endgame, endgame mode, budget) for weights ``w`` at ``settings``' depth,
-    by agreement on the selection positions (``solved``: the solver's moves by (mode, row))."""
+                     cfg: FitConfig, sel_empties: np.ndarray,
+                     variants: Sequence[tuple[int, str, bool]]) -> dict[str, Any]:
+    """The best (tie, endgame, endgame mode, budget, ordering) for weights ``w`` at
+    ``settings``' depth (with a budget: the deepest iteration), by agreement on the selection
+    positions (``solved``: the solver's moves by (mode, row)); ``variants``: the (budget,
+    ordering, pv_first) triples tried."""
     best: dict[str, Any] = {"acc": -1.0}
     end = np.flatnonzero(sel_empties <= max(*cfg.endgames, *cfg.endgames_wld, 0))
-    for budget in cfg.budgets:
+    for budget, ordering, pv_first in variants:
         s = SearchSettings(depth=settings.depth, budget=budget, phases=settings.phases,
-                           order_min=settings.order_min)
+                           order_min=settings.order_min, ordering=ordering, pv_first=pv_first)
         res = search_all(select.P, select.O, w, s, sel_off, DECIDE)
         full = search_all(select.P[end], select.O[end], w, s)
         for tie in cfg.ties:
@@ -452,5 +584,6 @@ def _score_candidate(w: np.ndarray, settings: SearchSettings, select: Decisions,
                         if acc > best["acc"] + 1e-12:
                             best = {"acc": acc, "tie": tie, "endgame": int(endgame),
                                     "endgame_mode": mode, "endgame_wld": int(wld),
-                                    "budget": int(budget)}
+                                    "budget": int(budget), "ordering": ordering,
+                                    "pv_first": bool(pv_first)}
     return best

@@ -55,7 +55,20 @@ class SearchFit(Section):
     endgames_wld: Annotated[list[NonNegativeInt], Field(min_length=1)]
     """Win/draw/loss-solve thresholds tried above the endgame's (0: none)."""
     budgets: Annotated[list[NonNegativeInt], Field(min_length=1)]
-    """Node budgets tried (0: fixed depth; else iterative deepening within that many nodes)."""
+    """Node budgets tried after the fixed depths (0: none; else iterative deepening within that
+    many nodes, the budget stage)."""
+    orderings: Annotated[list[Literal["static", "none", "square"]], Field(min_length=1)]
+    """Move orderings tried with a budget (they change the depth each position reaches)."""
+    pv_firsts: Annotated[list[bool], Field(min_length=1)]
+    """With a budget: search the previous iteration's best move first (tried both ways)."""
+    budget_depth: PositiveInt
+    """The deepest iteration of a budgeted search (64: as deep as the empties allow)."""
+    budget_passes: NonNegativeInt
+    """MMTO passes under the best budgeted search (each position at its decision's depth)."""
+    budget_screen: PositiveInt
+    """Selection positions on which every (budget, ordering, pv_first) is screened first."""
+    budget_keep: PositiveInt
+    """How many screened variants are then scored on the whole selection fold."""
     max_fit: PositiveInt | None
     """At most this many fit positions per pass (a seeded subsample; null: all)."""
     inner_iters: PositiveInt
