@@ -67,6 +67,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="the deepest iteration of a budgeted search")
     ap.add_argument("--budget-passes", type=int, default=3,
                     help="MMTO passes under the best budgeted search")
+    ap.add_argument("--loss", default="softmax", help="each pass's objective: softmax or hinge")
+    ap.add_argument("--hinge-margin", type=float, default=1.0,
+                    help="the hinge loss's margin over moves the tie rule prefers")
     ap.add_argument("--budget-screen", type=int, default=600,
                     help="selection positions on which every budget variant is screened")
     ap.add_argument("--budget-keep", type=int, default=3,
@@ -100,7 +103,8 @@ def main(argv: list[str] | None = None) -> int:
                     budgets=args.budgets, max_fit=args.max_fit, patience=args.patience,
                     orderings=tuple(args.orderings.split(",")), budget_depth=args.budget_depth,
                     budget_passes=args.budget_passes, budget_screen=args.budget_screen,
-                    budget_keep=args.budget_keep,
+                    budget_keep=args.budget_keep, loss=args.loss,
+                    hinge_margin=args.hinge_margin,
                     pv_firsts=tuple(bool(int(x)) for x in args.pv_firsts.split(",")),
                     endgames_wld=args.endgames_wld,
                     pass_patience=args.pass_patience,

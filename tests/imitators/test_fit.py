@@ -130,3 +130,53 @@ def test_fit_finds_a_budgeted_target_s_budget_and_ordering() -> None:
     agree_fixed = float(np.mean(fixed.choose_many(test) == test.action)) * 100
     agree = float(np.mean(budgeted.choose_many(test) == test.action)) * 100
     assert agree >= 90.0 and agree > agree_fixed + 3, (agree, agree_fixed)
+
+
+def test_the_hinge_loss_is_the_decision_rule() -> None:
+    """The tie-aware ranking loss is zero where the search with those values and the tie rule
+    picks the target's move (ties going to it count), positive where it does not, and its
+    gradient is the loss's (finite differences)."""
+    from scipy.optimize import check_grad
+
+    from ime.imitators.search_fit import _hinge_loss_and_grad, _problem, search_all
+
+    positions = random_positions(40, seed=7, min_ply=6, max_ply=40)
+    P = np.array([p for p, _ in positions], dtype=np.uint64)
+    O = np.array([o for _, o in positions], dtype=np.uint64)
+    w = np.random.default_rng(3).normal(size=num_features(1))
+    s = SearchSettings(depth=2)
+    res = search_all(P, O, w, s)
+    for tie in ("first", "last"):
+        own = LinearSearch(w, SearchSettings(depth=2, tie=tie))
+        moves = np.array([own.choose(int(p), int(o)) for p, o in zip(P, O, strict=True)])
+        prob = _problem(search_all(P, O, w, s, margin=12.0, targets=moves), moves,
+                        np.ones(len(w)), tie)
+        need = np.where(prob.prefer, 1e-9, 0.0)
+        loss, _ = _hinge_loss_and_grad(w, prob.X, prob.pos, prob.chosen, need, 0.0)
+        assert loss == 0.0  # its own moves: no violation
+        other = np.array([sq for sq in res.squares[res.offsets[:-1] + 1]])  # another legal move
+        wrong = np.where(other != moves, other, res.squares[res.offsets[:-1]])
+        prob = _problem(search_all(P, O, w, s, margin=12.0, targets=wrong), wrong,
+                        np.ones(len(w)), tie)
+        need = np.where(prob.prefer, 1.0, 0.0)
+        assert _hinge_loss_and_grad(w, prob.X, prob.pos, prob.chosen, need, 0.0)[0] > 0
+        args = (prob.X, prob.pos, prob.chosen, need, 1e-3)
+        err = check_grad(lambda u, a=args: _hinge_loss_and_grad(u, *a)[0],
+                         lambda u, a=args: _hinge_loss_and_grad(u, *a)[1], w)
+        scale = max(1.0, float(np.abs(_hinge_loss_and_grad(w, *args)[1]).max()))
+        assert err < 1e-4 * scale, err
+
+
+def test_a_hinge_fit_reproduces_a_synthetic_search_target() -> None:
+    positions = random_positions(900, seed=462, min_ply=2, max_ply=48)
+    target = LinearSearch(hidden_weights(positions), SearchSettings(depth=2, tie="last"))
+    moves = [target.choose(P, O) for P, O in positions]
+    train = decisions(positions[:600], moves[:600], "t")
+    select = decisions(positions[600:750], moves[600:750], "s")
+    test = decisions(positions[750:], moves[750:], "v")
+    imitator = fit(train, select, FitConfig(depths=(1, 2), phases=(1,), passes=3, endgames=(0,),
+                                            loss="hinge"))
+    agree = float(np.mean(imitator.choose_many(test) == test.action)) * 100
+    assert agree >= 90.0, (agree, imitator.settings)
+    with pytest.raises(ValueError, match="loss must be one of"):
+        fit(train, select, FitConfig(depths=(1,), phases=(1,), endgames=(0,), loss="l1"))

@@ -48,7 +48,7 @@ value (their softmax weight is below e^-12)."""
 FIT_KEYS = ("depths", "passes", "patience", "pass_patience", "phases", "ties", "endgames",
             "endgame_modes", "endgames_wld", "budgets", "orderings", "pv_firsts", "budget_depth",
             "budget_passes", "budget_screen", "budget_keep", "max_fit", "inner_iters", "l2",
-            "margin", "order_min")
+            "margin", "order_min", "loss", "hinge_margin")
 """Keys of ``net.search`` that go to :class:`ime.imitators.search_fit.FitConfig` (the rest, e.g.
 ``select_share``, are the train stage's)."""
 

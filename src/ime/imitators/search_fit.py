@@ -61,6 +61,7 @@ from ime.imitators.reversi_search import (
 )
 
 FORMAT = "ime-search-imitator-v1"
+LOSSES = ("softmax", "hinge")
 GAME = "reversi"
 
 
@@ -85,7 +86,10 @@ class FitConfig:
     passes under the best budgeted search, each position's leaves from the depth its decision
     reaches, starting from the best fixed-depth weights; ``budget_screen``/``budget_keep``: the
     budget stage first screens its variants on that many selection positions and keeps that
-    many for the full selection fold; ``patience``: stop deepening after this
+    many for the full selection fold; ``loss``: each pass's objective, ``softmax`` (the
+    cross-entropy of the target's move) or ``hinge`` (a tie-aware ranking loss: the target's
+    move must be valued at least as high as every other, ``hinge_margin`` higher than those the
+    tie rule prefers); ``patience``: stop deepening after this
     many depths in a row without a better selection agreement (None: fit every depth);
     ``pass_patience``: at one depth, stop the passes once this many in a row did not raise its
     selection agreement (``passes`` is then the most); ``max_fit``: at most this many training
@@ -108,6 +112,8 @@ class FitConfig:
     budget_passes: int = 3
     budget_screen: int = 600
     budget_keep: int = 3
+    loss: str = "softmax"
+    hinge_margin: float = 1.0
     order_min: int = 2
     patience: int | None = None
     pass_patience: int | None = None
@@ -255,9 +261,11 @@ class _Problem:
     starts: np.ndarray
     chosen: np.ndarray
     kept: int
+    prefer: np.ndarray  # bool per row: the tie rule prefers this move to the target's
 
 
-def _problem(res: SearchResults, action: np.ndarray, scale: np.ndarray) -> _Problem:
+def _problem(res: SearchResults, action: np.ndarray, scale: np.ndarray,
+             tie: str = "first") -> _Problem:
     """Rows with exact values (moves outside the fit's window carry a softmax weight below
     ``exp(-margin)`` and are left out) of the positions with no finished game among them."""
     n = len(res.offsets) - 1
@@ -275,14 +283,47 @@ def _problem(res: SearchResults, action: np.ndarray, scale: np.ndarray) -> _Prob
     pos = np.repeat(np.arange(len(keep_pos)), counts)
     new_index = np.cumsum(keep_rows) - 1
     chosen = new_index[rows[keep_pos]]
-    return _Problem(X, pos, starts, chosen, len(keep_pos))
+    rank = np.array([order_of(sq, tie) for sq in range(64)])[res.squares[keep_rows]]
+    prefer = rank < rank[chosen][pos]
+    return _Problem(X, pos, starts, chosen, len(keep_pos), prefer)
 
 
-def _optimise(prob: _Problem, u0: np.ndarray, l2: float, iters: int) -> np.ndarray:
+def _hinge_loss_and_grad(u: np.ndarray, X: np.ndarray, pos: np.ndarray, chosen: np.ndarray,
+                         need: np.ndarray, l2: float) -> tuple[float, np.ndarray]:
+    """The tie-aware ranking loss: per position, the squared violations of ``v_target >= v_j +
+    need_j`` summed over its other moves (``need_j``: the margin where the tie rule prefers
+    move ``j`` to the target's, so the target must be strictly better; 0 elsewhere, where a tie
+    already goes to the target), averaged, plus ``l2 / 2 * |u|^2``. Zero exactly where the
+    search with these values and that tie rule picks the target's move with room to spare,
+    which is the decision rule itself; the softmax's cross-entropy instead keeps pulling on
+    moves already ranked right."""
+    v = X @ u
+    d = v - v[chosen][pos] + need
+    d[chosen] = 0.0
+    h = np.maximum(d, 0.0)
+    n = len(chosen)
+    loss = float(h @ h) / n + 0.5 * l2 * float(u @ u)
+    g = 2.0 * h
+    per_pos = np.bincount(pos, weights=g, minlength=n)
+    grad = (X.T @ g - X[chosen].T @ per_pos) / n + l2 * u
+    return loss, grad
+
+
+def _optimise(prob: _Problem, u0: np.ndarray, l2: float, iters: int, loss: str = "softmax",
+              hinge_margin: float = 1.0) -> np.ndarray:
+    """One pass's weights (scaled) from ``u0``: ``loss`` ``softmax`` (the cross-entropy of the
+    target's move) or ``hinge`` (:func:`_hinge_loss_and_grad`)."""
     if prob.kept == 0:
         return u0
-    r = minimize(_loss_and_grad, u0, args=(prob.X, prob.pos, prob.starts, prob.chosen, l2),
-                 jac=True, method="L-BFGS-B", options={"maxiter": int(iters)})
+    if loss == "softmax":
+        fun, args = _loss_and_grad, (prob.X, prob.pos, prob.starts, prob.chosen, l2)
+    elif loss == "hinge":
+        need = np.where(prob.prefer, hinge_margin, 0.0)
+        fun, args = _hinge_loss_and_grad, (prob.X, prob.pos, prob.chosen, need, l2)
+    else:
+        raise ValueError(f"loss must be one of {LOSSES}, got {loss!r}")
+    r = minimize(fun, u0, args=args, jac=True, method="L-BFGS-B",
+                 options={"maxiter": int(iters)})
     return np.asarray(r.x, dtype=np.float64)
 
 
@@ -401,6 +442,9 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
                    for i in np.flatnonzero(sel_empties <= max_wld)
                    if ("wld", int(i)) not in solved})
     candidates: list[dict[str, Any]] = []
+    if cfg.loss not in LOSSES:
+        raise ValueError(f"loss must be one of {LOSSES}, got {cfg.loss!r}")
+    tie = cfg.ties[0]  # the hinge loss's tie rule: the last candidate's best
     for phases in cfg.phases:
         k = num_features(phases)
         w = np.zeros(k)
@@ -431,8 +475,9 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
                     scale = res.features[keep].std(axis=0) if keep.any() else np.ones(k)
                     scale[scale < 1e-9] = 1.0
                 train_acc = float(np.mean(choices(res, "first") == A)) * 100
-                prob = _problem(res, A, scale)
-                u = _optimise(prob, w * scale, cfg.l2, cfg.inner_iters)
+                prob = _problem(res, A, scale, tie)
+                u = _optimise(prob, w * scale, cfg.l2, cfg.inner_iters, cfg.loss,
+                              cfg.hinge_margin)
                 w = u / scale
                 cand = _score_candidate(w, settings, select, sel_off, solved, cfg, sel_empties,
                                         [(0, "static", False)])
@@ -440,6 +485,7 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
                             train_acc_before=train_acc, search_s=t_search,
                             mean_nodes=float(res.nodes.mean()))
                 candidates.append(cand)
+                tie = cand["tie"]
                 since_better = 0 if cand["acc"] > depth_best else since_better + 1
                 depth_best = max(depth_best, cand["acc"])
                 say(f"phases={phases} depth={depth} pass={it}: train acc (before step) "
@@ -520,8 +566,8 @@ def _fit_budgeted(w: np.ndarray, phases: int, P: np.ndarray, O: np.ndarray, A: n
         s = replace(base, budget=cand["budget"], ordering=cand["ordering"],
                     pv_first=cand["pv_first"])
         res, targets = search_as_budgeted(P, O, A, w, s, cfg.margin)
-        prob = _problem(res, targets, sc)
-        w = _optimise(prob, w * sc, cfg.l2, cfg.inner_iters) / sc
+        prob = _problem(res, targets, sc, cand["tie"])
+        w = _optimise(prob, w * sc, cfg.l2, cfg.inner_iters, cfg.loss, cfg.hinge_margin) / sc
     return out
 
 

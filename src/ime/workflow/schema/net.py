@@ -69,6 +69,10 @@ class SearchFit(Section):
     """Selection positions on which every (budget, ordering, pv_first) is screened first."""
     budget_keep: PositiveInt
     """How many screened variants are then scored on the whole selection fold."""
+    loss: Literal["softmax", "hinge"]
+    """Each pass's objective: the cross-entropy of the target's move, or a tie-aware ranking."""
+    hinge_margin: float = Field(gt=0)
+    """The ranking loss's margin over the moves the tie rule prefers to the target's."""
     max_fit: PositiveInt | None
     """At most this many fit positions per pass (a seeded subsample; null: all)."""
     inner_iters: PositiveInt
