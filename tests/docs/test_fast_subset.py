@@ -38,6 +38,7 @@ END_TO_END_ONLY = {
     "tests/workflow/test_evaluate_workflow.py": "the evaluation rules through the snakemake CLI",
     "tests/workflow/test_provenance_run.py": "provenance.json of the shared tiny run",
     "tests/workflow/test_readme_commands.py": "the README's two commands, setup included",
+    "tests/workflow/test_identify_e2e.py": "identification on the shared tiny run",
     "tests/workflow/test_verify_variant_run.py": "ime verify after real variant runs",
     "tests/workflow/test_noop_imports.py": "a no-op snakemake run's imports",
     "tests/workflow/test_game_from_target.py": "dry runs of the snakemake CLI, one per game",
