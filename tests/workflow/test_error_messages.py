@@ -51,7 +51,7 @@ def _flat(text: str) -> str:
 # --- 1. an unknown override key names the nearest keys ----------------------------------------
 @pytest.mark.parametrize("override, meant", [
     ("train.learning_rate=0.001", "train.lr"),  # written out: the abbreviation
-    ("lr=0.001", "train.lr"),  # the same name in its section
+    ("lr=0.001", "identify.embedding.lr or train.lr"),  # the same name in two sections
     ("train.batchsize=64", "train.batch_size"),
     ("dataset.matchs=100", "dataset.matches"),
     ("nett=mlp2", "net"),  # a config group
