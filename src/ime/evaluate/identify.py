@@ -300,9 +300,12 @@ def heldout_scores(datasets: Mapping[str, str | Path],
                          skipped=skipped)
 
 
-def disjoint_groups(s: HeldoutScores, k: int, seed: int) -> list[np.ndarray]:
-    """Every bot's held-out matches, shuffled (seeded by bot and k) and cut into
-    ``floor(n / k)`` disjoint groups of ``k`` (the rest left out): independent trials."""
+def disjoint_groups(s: Any, k: int, seed: int, label: str = "identify-groups"
+                    ) -> list[np.ndarray]:
+    """Every bot's held-out matches, shuffled (seeded by ``label``, bot and k) and cut into
+    ``floor(n / k)`` disjoint groups of ``k`` (the rest left out): independent trials. ``s``:
+    :class:`HeldoutScores` or :class:`ime.evaluate.stylometry.FewShotScores` (``bots``,
+    ``match_id``, ``matches_of``)."""
     if k < 1:
         raise ValueError(f"k must be >= 1, got {k}")
     out = []
@@ -310,7 +313,7 @@ def disjoint_groups(s: HeldoutScores, k: int, seed: int) -> list[np.ndarray]:
         mine = s.matches_of(b)
         # sorted by match id first, so the groups do not depend on the order of scoring
         mine = mine[np.argsort(s.match_id[mine].astype(str), kind="stable")]
-        rng = np.random.default_rng(derive_seed("identify-groups", seed, bot, k))
+        rng = np.random.default_rng(derive_seed(label, seed, bot, k))
         mine = mine[rng.permutation(len(mine))]
         out += [mine[i:i + k] for i in range(0, len(mine) - k + 1, k)]
     return out

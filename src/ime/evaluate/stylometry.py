@@ -42,6 +42,7 @@ import numpy as np
 import pandas as pd
 
 from ime.core.seeding import derive_seed
+from ime.evaluate.identify import disjoint_groups
 
 log = logging.getLogger("ime.identify")
 
@@ -351,15 +352,9 @@ def fewshot_scores(f: MatchFeatures, heldout: Mapping[str, Sequence[str]], *,
 
 
 def fewshot_groups(s: FewShotScores, k: int, seed: int) -> list[np.ndarray]:
-    """Each bot's query matches shuffled (seeded by bot and k) into disjoint groups of k."""
-    out = []
-    for b, bot in enumerate(s.bots):
-        mine = s.matches_of(b)
-        mine = mine[np.argsort(s.match_id[mine].astype(str), kind="stable")]
-        rng = np.random.default_rng(derive_seed("identify-embedding-groups", seed, bot, k))
-        mine = mine[rng.permutation(len(mine))]
-        out += [mine[i:i + k] for i in range(0, len(mine) - k + 1, k)]
-    return out
+    """Each bot's query matches shuffled (seeded by bot and k) into disjoint groups of k: method
+    (a)'s grouping (:func:`ime.evaluate.identify.disjoint_groups`) with its own seed label."""
+    return disjoint_groups(s, k, seed, label="identify-embedding-groups")
 
 
 def fewshot_group_scores(s: FewShotScores, groups: Sequence[np.ndarray]

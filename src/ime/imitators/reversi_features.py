@@ -162,19 +162,26 @@ def base_features(P, O, out):
     out[24] = 1.0
 
 
+@njit(cache=True, inline="always")
+def _phase_blend(P, O, phases):
+    """``(j, t)``: a position with ``phases >= 2`` weighs block ``j`` by ``1 - t`` and block
+    ``j + 1`` by ``t`` (piecewise-linear in the empties between the anchors 60, ..., 0 of
+    :func:`phase_anchors`)."""
+    u = (1.0 - ctpop(~(P | O)) / 60.0) * (phases - 1)
+    if u < 0.0:
+        u = 0.0
+    j = int(u)
+    if j > phases - 2:
+        j = phases - 2
+    return j, u - j
+
+
 @njit(cache=True)
 def features_into(P, O, phases, out):
     """Fill ``out[:NUM_BASE * phases]`` with the features of the position (see the module doc)."""
     base_features(P, O, out)
     if phases >= 2:
-        # piecewise-linear in the empties between the anchors 60, ..., 0 (phase_anchors)
-        u = (1.0 - ctpop(~(P | O)) / 60.0) * (phases - 1)
-        if u < 0.0:
-            u = 0.0
-        j = int(u)
-        if j > phases - 2:
-            j = phases - 2
-        t = u - j
+        j, t = _phase_blend(P, O, phases)
         for k in range(NUM_BASE):
             v = out[k]
             for b in range(phases):
@@ -190,13 +197,7 @@ def square_weight(sq, P, O, w, phases):
     k = SQUARE_CLASS[sq]
     if phases < 2:
         return w[k]
-    u = (1.0 - ctpop(~(P | O)) / 60.0) * (phases - 1)
-    if u < 0.0:
-        u = 0.0
-    j = int(u)
-    if j > phases - 2:
-        j = phases - 2
-    t = u - j
+    j, t = _phase_blend(P, O, phases)
     return w[j * NUM_BASE + k] * (1.0 - t) + w[(j + 1) * NUM_BASE + k] * t
 
 
