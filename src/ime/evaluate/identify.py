@@ -380,6 +380,33 @@ def _share(hits: np.ndarray, level: float) -> tuple[float, float, float]:
     return float(np.mean(hits)), lo, hi
 
 
+def topk_columns(rank: np.ndarray, n_bots: int, level: float) -> dict[str, float]:
+    """Top-k shares of the groups whose true bot ranks ``rank`` (1 = named), with Wilson CIs
+    and chance beside them: the k curve's columns for either method."""
+    out: dict[str, float] = {}
+    for top in TOP:
+        est, lo, hi = _share(rank <= top, level)
+        out.update({f"top{top}": est, f"top{top}_lo": lo, f"top{top}_hi": hi,
+                    f"chance_top{top}": min(top, n_bots) / n_bots})
+    return out
+
+
+def confusion_rows(k: int, bots: Sequence[str], scores: np.ndarray, truth: np.ndarray
+                   ) -> list[dict[str, Any]]:
+    """Who each bot's groups were named as (the highest score; ties: pool order), one row per
+    (bot, named) pair that occurs: ``identification_confusion.csv``'s rows for one k."""
+    named = np.argmax(scores, axis=1)
+    rows = []
+    for t, bot in enumerate(bots):
+        mine = truth == t
+        for p, other in enumerate(bots):
+            c = int(np.sum(named[mine] == p))
+            if c:
+                rows.append({"k": k, "bot": bot, "named": other, "trials": c,
+                             "share": c / int(mine.sum())})
+    return rows
+
+
 def accuracy_by_k(s: HeldoutScores, ks: Sequence[int], *, quantile: float, seed: int,
                   level: float) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Top-1/top-3 accuracy of the whole pool against k, with Wilson CIs over the disjoint
@@ -409,24 +436,14 @@ def accuracy_by_k(s: HeldoutScores, ks: Sequence[int], *, quantile: float, seed:
         rejected = np.concatenate(rej)
         row: dict[str, Any] = {"curve": "k", "k": k, "pool_size": n_bots, "pools": 1,
                                "trials": len(groups), "moves_mean": float(moves.mean())}
-        for top in TOP:
-            est, lo, hi = _share(rank <= top, level)
-            row.update({f"top{top}": est, f"top{top}_lo": lo, f"top{top}_hi": hi,
-                        f"chance_top{top}": min(top, n_bots) / n_bots})
+        row.update(topk_columns(rank, n_bots, level))
         row["threshold"] = thr
         row["known_accepted"] = float(np.mean(best_mean >= thr))
         est, lo, hi = _share(rejected, level)
         row.update({"unknown_rejected": est, "unknown_rejected_lo": lo,
                     "unknown_rejected_hi": hi})
         rows.append(row)
-        named = np.argmax(ll, axis=1)  # ties: pool order
-        for t in range(n_bots):
-            mine = truth == t
-            for p in range(n_bots):
-                c = int(np.sum(named[mine] == p))
-                if c:
-                    conf.append({"k": k, "bot": s.bots[t], "named": s.bots[p], "trials": c,
-                                 "share": c / int(mine.sum())})
+        conf += confusion_rows(k, s.bots, ll, truth)
     return pd.DataFrame(rows), pd.DataFrame(conf, columns=["k", "bot", "named", "trials",
                                                            "share"])
 

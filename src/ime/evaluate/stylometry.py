@@ -42,7 +42,7 @@ import numpy as np
 import pandas as pd
 
 from ime.core.seeding import derive_seed
-from ime.evaluate.identify import disjoint_groups
+from ime.evaluate.identify import confusion_rows, disjoint_groups, topk_columns, true_rank
 
 log = logging.getLogger("ime.identify")
 
@@ -373,8 +373,6 @@ def fewshot_accuracy_by_k(s: FewShotScores, ks: Sequence[int], *, seed: int, lev
     the whole pool's prints, with Wilson CIs over the disjoint groups (the columns of
     :data:`ime.evaluate.identify.TABLE_COLUMNS`; no open set), and the confusion per k. A k
     at which some bot has fewer than k query matches is left out (logged)."""
-    from ime.evaluate.identify import TOP, _share, true_rank
-
     rows, conf = [], []
     n_bots = len(s.bots)
     least = min(len(s.matches_of(b)) for b in range(n_bots))
@@ -388,19 +386,9 @@ def fewshot_accuracy_by_k(s: FewShotScores, ks: Sequence[int], *, seed: int, lev
         row: dict[str, Any] = {"curve": "k", "k": k, "pool_size": n_bots, "pools": 1,
                                "trials": len(groups),
                                "references": s.references}
-        for top in TOP:
-            est, lo, hi = _share(rank <= top, level)
-            row.update({f"top{top}": est, f"top{top}_lo": lo, f"top{top}_hi": hi,
-                        f"chance_top{top}": min(top, n_bots) / n_bots})
+        row.update(topk_columns(rank, n_bots, level))
         rows.append(row)
-        named = np.argmax(cos, axis=1)
-        for t in range(n_bots):
-            mine = truth == t
-            for p in range(n_bots):
-                c = int(np.sum(named[mine] == p))
-                if c:
-                    conf.append({"k": k, "bot": s.bots[t], "named": s.bots[p], "trials": c,
-                                 "share": c / int(mine.sum())})
+        conf += confusion_rows(k, s.bots, cos, truth)
     return pd.DataFrame(rows), pd.DataFrame(conf, columns=["k", "bot", "named", "trials",
                                                            "share"])
 
