@@ -31,13 +31,22 @@ def decisions(positions: list[tuple[int, int]], moves: list[int], tag: str) -> D
                      np.array([f"{tag}{i // 20}" for i in range(len(moves))], dtype=object))
 
 
-def test_fit_reproduces_a_synthetic_search_target() -> None:
-    positions = random_positions(1500, seed=460, min_ply=2, max_ply=48)
-    target = LinearSearch(hidden_weights(positions), SearchSettings(depth=2, tie="last"))
+def synthetic_target(n: int, seed: int, settings: SearchSettings, fit_n: int, select_n: int,
+                     min_ply: int = 2, max_ply: int = 48
+                     ) -> tuple[LinearSearch, Decisions, Decisions, Decisions]:
+    """A target (``settings`` with :func:`hidden_weights`) and its decisions on ``n`` seeded
+    positions, split in order into fit, selection and test rows."""
+    positions = random_positions(n, seed=seed, min_ply=min_ply, max_ply=max_ply)
+    target = LinearSearch(hidden_weights(positions), settings)
     moves = [target.choose(P, O) for P, O in positions]
-    train = decisions(positions[:1000], moves[:1000], "t")
-    select = decisions(positions[1000:1250], moves[1000:1250], "s")
-    test = decisions(positions[1250:], moves[1250:], "v")
+    a, b = fit_n, fit_n + select_n
+    return (target, decisions(positions[:a], moves[:a], "t"),
+            decisions(positions[a:b], moves[a:b], "s"), decisions(positions[b:], moves[b:], "v"))
+
+
+def test_fit_reproduces_a_synthetic_search_target() -> None:
+    target, train, select, test = synthetic_target(1500, 460, SearchSettings(depth=2, tie="last"),
+                                                   1000, 250)
     cfg = FitConfig(depths=(1, 2), phases=(1,), passes=3, endgames=(0,))
     imitator = fit(train, select, cfg)
     agree = float(np.mean(imitator.choose_many(test) == test.action)) * 100
@@ -112,13 +121,8 @@ def test_fit_finds_a_budgeted_target_s_budget_and_ordering() -> None:
     deeper where there are fewer moves: no fixed depth copies it, and the budget stage (the
     budget and ordering chosen on the selection fold, then passes with each position's leaves
     from the depth its decision reaches) does better than the best fixed depth."""
-    positions = random_positions(900, seed=461, min_ply=6, max_ply=44)
     hidden = SearchSettings(depth=64, budget=400, ordering="none", tie="last")
-    target = LinearSearch(hidden_weights(positions), hidden)
-    moves = [target.choose(P, O) for P, O in positions]
-    train = decisions(positions[:550], moves[:550], "t")
-    select = decisions(positions[550:700], moves[550:700], "s")
-    test = decisions(positions[700:], moves[700:], "v")
+    _, train, select, test = synthetic_target(900, 461, hidden, 550, 150, min_ply=6, max_ply=44)
     fixed_cfg = FitConfig(depths=(1, 2, 3), phases=(1,), passes=2, endgames=(0,), ties=("last",))
     fixed = fit(train, select, fixed_cfg)
     budgeted = fit(train, select, FitConfig(
@@ -168,12 +172,8 @@ def test_the_hinge_loss_is_the_decision_rule() -> None:
 
 
 def test_a_hinge_fit_reproduces_a_synthetic_search_target() -> None:
-    positions = random_positions(900, seed=462, min_ply=2, max_ply=48)
-    target = LinearSearch(hidden_weights(positions), SearchSettings(depth=2, tie="last"))
-    moves = [target.choose(P, O) for P, O in positions]
-    train = decisions(positions[:600], moves[:600], "t")
-    select = decisions(positions[600:750], moves[600:750], "s")
-    test = decisions(positions[750:], moves[750:], "v")
+    _, train, select, test = synthetic_target(900, 462, SearchSettings(depth=2, tie="last"),
+                                              600, 150)
     imitator = fit(train, select, FitConfig(depths=(1, 2), phases=(1,), passes=3, endgames=(0,),
                                             loss="hinge"))
     agree = float(np.mean(imitator.choose_many(test) == test.action)) * 100
