@@ -580,10 +580,10 @@ def _screen(w: np.ndarray, base: SearchSettings, select: Decisions,
     sub = select.subset(rows)
     remap = {int(r): j for j, r in enumerate(rows)}
     sub_solved = {(m, remap[i]): v for (m, i), v in solved.items() if i in remap}
+    sub_off, sub_empties = legal_offsets(sub.P, sub.O), sub.empties()
     scored = []
     for v in variants:
-        c = _score_candidate(w, base, sub, legal_offsets(sub.P, sub.O), sub_solved, cfg,
-                             sub.empties(), [v])
+        c = _score_candidate(w, base, sub, sub_off, sub_solved, cfg, sub_empties, [v])
         scored.append((c["acc"], -v[0], v))
     scored.sort(key=lambda t: (-t[0], -t[1]))
     keep = [v for _, _, v in scored[:cfg.budget_keep]]
