@@ -208,6 +208,39 @@ def pick(scores: np.ndarray, order: np.ndarray, tie: str, rng: np.random.Generat
     return ties[0]
 
 
+class OpenLineEvaluation:
+    """This search's evaluation for a generic search over the game API (the opponent-model
+    search, :mod:`ime.bots.om_search`), valuing positions exactly as :func:`root_scores` does:
+    the open-line score of the side to move (negated for the other player), a win ``WIN - p``
+    for the side that made four with the ``p``-th move below the root's children (``WIN`` for
+    a win at the root's own move), a full board 0, columns centre first."""
+
+    def __init__(self, weights: Sequence[int] = (1, 5, 25)):
+        self.weights = np.array([int(w) for w in weights], dtype=np.int64)
+
+    def value(self, state, player: int) -> int:
+        me, opp = state.own_opp(state.to_move)
+        geo = state.game.geometry
+        if geo.wide:
+            s = evaluate_wide(wd.to_words(me), wd.to_words(opp), windows(geo), self.weights)
+        else:
+            s = evaluate(U64(me), U64(opp), windows(geo), self.weights)
+        return int(s) if state.to_move == player else -int(s)
+
+    def terminal(self, state, player: int, plies: int) -> int:
+        if state.winner is None:
+            return 0
+        v = WIN - (plies - 1)
+        return v if state.winner == player else -v
+
+    def order(self, state, player: int, actions: list[int], depth: int) -> list[int]:
+        legal = set(actions)
+        return [int(c) for c in state.game.geometry.order if int(c) in legal]
+
+    def free(self, state, action: int) -> bool:
+        return False
+
+
 class AlphaBetaBot(Bot):
     """Alpha-beta to ``depth`` plies with the open-line evaluation; ``epsilon``: probability of
     a uniformly random column instead (a weaker, more varied opponent)."""
@@ -228,6 +261,10 @@ class AlphaBetaBot(Bot):
         self.epsilon = float(epsilon)
         self.deterministic = tie == "centre" and self.epsilon == 0.0
         self.stats = np.zeros(1, dtype=np.int64)
+
+    def search_evaluation(self) -> OpenLineEvaluation:
+        """This bot's evaluation for a generic search (:mod:`ime.bots.om_search`)."""
+        return OpenLineEvaluation(self.weights)
 
     def scores(self, state) -> np.ndarray:
         me, opp = state.own_opp()

@@ -52,7 +52,9 @@ from ime.games.reversi.bitboard import (
     RAYS,
     ZERO,
     _moves_dir,
+    legal_moves,
     lowest_bit_index,
+    play,
     popcount,
 )
 from ime.games.reversi.bots.evaluation import (
@@ -637,6 +639,57 @@ def solve_exact(P, O):
 # --- the bot ------------------------------------------------------------------------------------
 
 
+class SearchEvaluation:
+    """This search's evaluation for a generic search over the game API (the opponent-model
+    search, :mod:`ime.bots.om_search`): the same integer scores, terminal values, move orders and
+    free passes, so a generic search with it values every position as :func:`search` does.
+
+    ``value`` is the score of the side to move (negated for the other player), a side that must
+    pass valued after its pass as ``_negamax`` does; ``terminal`` is ``sign(d) * WIN + d`` for the
+    disc difference ``d``; ``order`` is ``none`` (square order), ``table`` (weight, then square)
+    or ``mobility`` (fewest replies first, then table order; table order below two plies left,
+    as the search's leaf-parent shortcut orders).
+    """
+
+    def __init__(self, params: SearchParams):
+        self.params = params
+        self._w = params.table()
+        self._tab = row_tables(self._w)
+        self._prm = params.pack()
+        self._mode = int(self._prm[P_ORDER])
+        self._key = [int(self._w[sq]) * 64 - sq for sq in range(64)]
+
+    def value(self, state: ReversiState, player: int) -> int:
+        P, O = state.own_opp(state.to_move)
+        moves = U64(legal_moves(P, O))
+        if moves == ZERO:
+            s = -int(evaluate(O, P, U64(legal_moves(O, P)), self._tab, self._prm))
+        else:
+            s = int(evaluate(P, O, moves, self._tab, self._prm))
+        return s if state.to_move == player else -s
+
+    def terminal(self, state: ReversiState, player: int, plies: int) -> int:
+        P, O = state.own_opp(player)
+        d = int(P).bit_count() - int(O).bit_count()
+        return int(WIN) + d if d > 0 else -int(WIN) + d if d < 0 else 0
+
+    def order(self, state: ReversiState, player: int, actions: list[int],
+              depth: int) -> list[int]:
+        if self._mode == 0 or actions == [PASS]:
+            return list(actions)
+        if self._mode == 1 or depth < 2:
+            return sorted(actions, key=lambda sq: -self._key[sq])
+        P, O = state.own_opp(player)
+        keys = {}
+        for sq in actions:
+            _, nP, nO, _ = play(P, O, sq)
+            keys[sq] = -int(legal_moves(U64(nO), U64(nP))).bit_count() * 1000000 + self._key[sq]
+        return sorted(actions, key=lambda sq: -keys[sq])
+
+    def free(self, state: ReversiState, action: int) -> bool:
+        return action == PASS
+
+
 def decision_seed(ctx: DecisionContext, salt: str) -> int:
     """A 32-bit seed for the numba generator, keyed by (seed, match, ply, player, salt)."""
     return int(decision_rng(ctx, salt).integers(0, 2**32))
@@ -677,6 +730,10 @@ class AlphaBetaBot(Bot):
         # Deterministic means a function of the position alone (act reads the boards and the
         # side to move, never the history or the context): ime.core.memo may reuse it.
         self.position_pure = self.deterministic
+
+    def search_evaluation(self) -> SearchEvaluation:
+        """This bot's evaluation for a generic search (:mod:`ime.bots.om_search`)."""
+        return SearchEvaluation(self.params)
 
     def analyse(self, state: ReversiState, seed: int = 0) -> dict[str, int]:
         """The raw search result (move, score, depth, nodes, solved) for the side to move."""

@@ -408,6 +408,35 @@ EVALS = K.EVALS
 TIEBREAKS = {"room": TIE_ROOM, "chase": TIE_CHASE, "order": TIE_ORDER, "voronoi": TIE_VORONOI}
 
 
+class SearchEvaluation:
+    """This search's evaluation for a generic search over the game API (the opponent-model
+    search, :mod:`ime.bots.om_search`): the kernels' static value (``eval``) and terminal value
+    of a position for ``player``, our moves ordered by free exits when ``order`` (stable, as
+    ``_ordered`` does). A generic search's ply is one joint step here, so its depth counts turns
+    as :func:`ab_search` does."""
+
+    def __init__(self, eval: int, order: bool):
+        self.eval = int(eval)
+        self.ordered = bool(order)
+        self._scratch = K.scratch()
+
+    def value(self, state, player: int) -> float:
+        return float(K.evaluate(state.S, player, self.eval, *self._scratch))
+
+    def terminal(self, state, player: int, plies: int) -> float:
+        return float(K.terminal_value(int(state.S[B.I_DEAD]), player, plies))
+
+    def order(self, state, player: int, actions: list[int], depth: int) -> list[int]:
+        if not self.ordered or len(actions) < 2:
+            return list(actions)
+        valid = int(B.valid_mask(state.S, player))  # exits of a deadly direction: not asked
+        return sorted(actions, key=lambda d: -int(K.exits(state.S, player, d))
+                      if (valid >> d) & 1 else 1)
+
+    def free(self, state, action: int) -> bool:
+        return False
+
+
 class AlphaBetaBot(ZooBot):
     """Alpha-beta (or, ``prune: false``, plain minimax) on the sequentialised game.
 
@@ -431,6 +460,10 @@ class AlphaBetaBot(ZooBot):
         self.scores = np.zeros(4)
         self.info = np.zeros(2, np.int64)
         self._scratch = K.scratch()
+
+    def search_evaluation(self) -> SearchEvaluation:
+        """This bot's evaluation for a generic search (:mod:`ime.bots.om_search`)."""
+        return SearchEvaluation(self.eval, self.order)
 
     def decide(self, S: np.ndarray, me: int, valid: int, ctx: DecisionContext) -> int:
         mask = int(K.pruned_mask(S, me)) if self.root_prune else valid
