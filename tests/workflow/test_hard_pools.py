@@ -42,12 +42,16 @@ def hard_pool_experiments() -> list[tuple[str, list[str]]]:
 
 
 def positions(game: str, n: int, seed: int = 0) -> list:
-    """``n`` seeded positions with a choice, after 8..49 random plies from the start."""
+    """``n`` seeded positions with a choice, after 8..49 random plies from the start. Try ``i``
+    starts from ``new_initial_state(seed=i)``: a deal or board of its own where the game draws
+    one (a card game needs a seed to deal; a fixed start such as Reversi's ignores it)."""
     g = get_game(game)
     rng = np.random.default_rng(seed)
     out = []
+    tries = 0
     while len(out) < n:
-        s = g.new_initial_state()
+        s = g.new_initial_state(seed=tries)
+        tries += 1
         stop = int(rng.integers(8, 50))
         while not s.is_terminal() and s.ply < stop:
             moves = {p: s.legal_actions(p) for p in s.current_players()}
