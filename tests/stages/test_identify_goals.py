@@ -60,3 +60,14 @@ def test_the_cli_writes_markdown_and_csv(tmp_path: Path) -> None:
     md = (tmp_path / "g.md").read_text()
     assert "| pool x | likelihood | 4 | 10 | 100 | 30.0 [" in md and "not met" in md
     assert pd.read_csv(tmp_path / "g.csv")["verdict"].tolist() == ["not met"]
+
+
+def test_the_archive_keeps_tables_goals_and_provenance(tmp_path: Path) -> None:
+    (tmp_path / "run").mkdir()
+    d = _write(tmp_path / "run", {("likelihood", 5): (200, 200)})
+    main([str(d), "--labels", "game a", "--archive", str(tmp_path / "arch")])
+    arch = tmp_path / "arch"
+    assert (arch / "game_a" / "identification.csv").read_bytes() == \
+        (d / "identification.csv").read_bytes()
+    assert pd.read_csv(arch / "goals.csv")["verdict"].tolist() == ["met"]
+    assert "commit" in (arch / "provenance.json").read_text()

@@ -16,11 +16,19 @@ the table to show the confusion. The numbers are read from the tables, never typ
 
     python -m ime.report.identify_goals results/reversi results/reversi/identify_hard \\
         --out goals.md --csv goals.csv
+    python -m ime.report.identify_goals results/*/identification.csv ... \\
+        --archive reproduction/identify-quick --labels reversi,...   # the tables kept whole
+
+``--archive DIR`` keeps each folder's identification table, confusion table and figure in
+``DIR/<label>/``, the goals as ``DIR/goals.md`` and ``DIR/goals.csv``, and the run's provenance
+(``ime.core.provenance.collect``: commit, packages, machine) in ``DIR/provenance.json``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -107,14 +115,49 @@ def to_markdown(t: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
+ARCHIVED = ("identification.csv", "identification_confusion.csv",
+            "figures/identification.png", "run_report.json")
+"""Files of a results folder kept by ``--archive`` (those that exist)."""
+
+
+def archive(dirs: Sequence[str | Path], labels: Sequence[str], out: str | Path,
+            root: str | Path = ".") -> pd.DataFrame:
+    """Copy each folder's identification files to ``out/<label>/``; write the goals and the
+    provenance beside them. Returns the goals table."""
+    from ime.core.provenance import collect
+
+    out = Path(out)
+    t = goals_table(dirs, labels)
+    for d, label in zip(dirs, labels, strict=True):
+        dest = out / label.replace(" ", "_")
+        for name in ARCHIVED:
+            src = Path(d) / name
+            if src.is_file():
+                (dest / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(src, dest / name)
+    (out / "goals.md").write_text(to_markdown(t), encoding="utf-8")
+    t.to_csv(out / "goals.csv", index=False)
+    prov = collect(root) | {"folders": {lab: str(d) for d, lab in zip(dirs, labels, strict=True)}}
+    (out / "provenance.json").write_text(json.dumps(prov, indent=1, default=str) + "\n")
+    return t
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("dirs", nargs="+", help="results folders holding identification.csv")
     ap.add_argument("--labels", help="comma-separated pool labels (default: the folders)")
     ap.add_argument("--out", help="write the Markdown table here (default: print it)")
     ap.add_argument("--csv", help="also write the rows as CSV")
+    ap.add_argument("--archive", help="keep the tables, goals and provenance in this folder")
+    ap.add_argument("--root", default=".", help="the run's clone, for the provenance")
     a = ap.parse_args(argv)
-    t = goals_table(a.dirs, a.labels.split(",") if a.labels else None)
+    labels = a.labels.split(",") if a.labels else None
+    if a.archive:
+        t = archive(a.dirs, labels or [Path(d).as_posix().replace("/", "_") for d in a.dirs],
+                    a.archive, a.root)
+        print(to_markdown(t), end="")
+        return
+    t = goals_table(a.dirs, labels)
     md = to_markdown(t)
     if a.out:
         Path(a.out).write_text(md, encoding="utf-8")
