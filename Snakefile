@@ -136,6 +136,7 @@ include: "rules/train.smk"
 include: "rules/evaluate.smk"
 include: "rules/report.smk"
 include: "rules/identify.smk"
+include: "rules/om_search.smk"
 include: "rules/thesis.smk"
 include: "rules/results.smk"
 

@@ -44,6 +44,7 @@ END_TO_END_ONLY = {
     "tests/workflow/test_game_from_target.py": "dry runs of the snakemake CLI, one per game",
     "tests/workflow/test_slurm.py": "opt-in: a SLURM cluster (-m slurm)",
     "tests/workflow/test_search_imitator_e2e.py": "imitator=search on a copy of the tiny run",
+    "tests/workflow/test_om_search_e2e.py": "the om_search target on a copy of the tiny run",
     "tests/workflow/test_similarity_metrics_e2e.py": "issue 48's metrics in the shared tiny run",
     "tests/imitators/test_bench.py": "ime bench's search imitator fits and searches (5 s)",
     # real ime commands or long engine work, file by file

@@ -34,3 +34,22 @@ def wilson(successes: float, n: int, level: float = 0.95) -> tuple[float, float]
     mid = (p + z * z / (2.0 * n)) / den
     half = z * math.sqrt(p * (1.0 - p) / n + z * z / (4.0 * n * n)) / den
     return max(0.0, mid - half), min(1.0, mid + half)
+
+
+def newcombe(successes1: float, n1: int, successes2: float, n2: int,
+             level: float = 0.95) -> tuple[float, float]:
+    """Newcombe's hybrid score interval of the difference of two proportions ``p1 - p2``
+    (Newcombe 1998, method 10), from each proportion's :func:`wilson` interval.
+
+    It stays inside [-1, 1], behaves near 0 % and 100 %, and is conservative when the two
+    samples are paired (the same openings and seats played twice) rather than independent.
+    Either ``n`` being 0 gives ``(nan, nan)``."""
+    if n1 == 0 or n2 == 0:
+        return float("nan"), float("nan")
+    p1, p2 = successes1 / n1, successes2 / n2
+    l1, u1 = wilson(successes1, n1, level)
+    l2, u2 = wilson(successes2, n2, level)
+    d = p1 - p2
+    lo = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    hi = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    return max(-1.0, lo), min(1.0, hi)

@@ -148,6 +148,14 @@ TABLES: dict[str, tuple[str, ...]] = {
                            "chance_top1", "chance_top3", "ci", "threshold", "known_accepted",
                            "unknown_rejected", "unknown_rejected_lo", "unknown_rejected_hi"),
     "identification_confusion.csv": ("method", "k", "bot", "named", "trials", "share"),
+    # opponent-model search against the originals (issue 49; docs/opponent_model.md)
+    "om_search.csv": ("target", "cell", "label", "mode", "model", "depth_cap", "nodes_budget",
+                      "games", "wins", "draws", "losses", "points_share", "points_share_lo",
+                      "points_share_hi", "gain", "gain_lo", "gain_hi", "nodes_mean",
+                      "model_positions_mean", "depth_mean", "decisions"),
+    "om_search_cost.csv": ("target", "cell", "label", "decisions", "searched", "ms_mean",
+                           "nodes_mean", "model_positions_mean", "model_calls_mean",
+                           "depth_mean", "seconds", "workers"),
     # the games' own results (GamePlugin.results)
     "seed002.csv": ("comparison", "agent", "opponent", "simulations", "games", "wins", "draws",
                     "losses", "score", "score_lo", "score_hi", "score_first", "score_second"),
@@ -378,6 +386,37 @@ _METRIC_LOCAL: dict[str, dict[str, Column]] = {
 }
 """The columns of issue 48's tables (merged into :data:`LOCAL`)."""
 
+_OM_SEARCH = {
+    "target": Column("the original bot played against (om_search.targets)"),
+    "cell": Column("our player: `plain_depth` (a: plain alpha-beta to the depth cap), "
+                   "`plain_nodes` (b: plain alpha-beta at the nodes per decision that om used, "
+                   "or om_search.equal_nodes), `om` (c: opponent-model search, the target's own "
+                   "imitator as the model), `om_wrong` (d: another target's imitator), "
+                   "`om_true` (the target itself as the model)"),
+    "label": Column("the issue's letter of the cell (t: the true model)"),
+    "mode": Column("our search's opponent nodes: `none` (minimum), `policy` (M*: the model's "
+                   "most probable reply), `search` (the model's decision), `prom` (PrOM)"),
+    "model": Column("the opponent model: `bot:net:fold` (an imitator), `bot:zoo` (the bot "
+                    "itself), blank for plain search"),
+    "depth_cap": Column("our search's depth cap (plies; Snake: turns)", "count"),
+    "nodes_budget": Column("our search's node budget per decision", "count"),
+    "games": Column("games against the target (half the openings, each in both seats)",
+                    "count"),
+    "wins": Column("games our player won", "count"),
+    "draws": Column("games drawn", "count"),
+    "losses": Column("games our player lost", "count"),
+    **_ci("points_share", "our points share: (wins + draws / 2) / games (Wilson CI)",
+          "fraction"),
+    **_ci("gain", "points_share minus cell (a)'s against the same target (Newcombe's CI; "
+                  "blank for (a))", "fraction"),
+    "nodes_mean": Column("nodes (positions created) per searched decision, mean", "count"),
+    "model_positions_mean": Column("positions the model evaluated per searched decision, mean",
+                                   "count"),
+    "depth_mean": Column("deepest completed iteration per searched decision, mean", "count"),
+    "decisions": Column("our player's searched decisions (more than one legal move)", "count"),
+}
+"""``om_search.csv``'s columns (:mod:`ime.evaluate.om_experiment`)."""
+
 LOCAL: dict[str, dict[str, Column]] = {
     **_METRIC_LOCAL,
     "similarity.csv": {
@@ -511,6 +550,19 @@ LOCAL: dict[str, dict[str, Column]] = {
         "named": Column("the bot named (the most likely; ties: the first in the pool's order)"),
         "trials": Column("the target's groups of k matches that named this bot", "count"),
         "share": Column("those groups' share of the target's groups at this k", PERCENT)},
+    "om_search.csv": _OM_SEARCH,
+    "om_search_cost.csv": {
+        **{k: _OM_SEARCH[k] for k in ("target", "cell", "label", "nodes_mean",
+                                      "model_positions_mean", "depth_mean")},
+        "decisions": Column("our player's decisions in the cell's games", "count"),
+        "searched": Column("those with more than one legal move (the ones that search)",
+                           "count"),
+        "ms_mean": Column("our player's wall time per searched decision, mean (the machine's "
+                          "load counts too: not byte-stable)", "ms"),
+        "model_calls_mean": Column("calls of the model per searched decision, mean (an "
+                                   "imitator is asked in batches, a bot one position a call)",
+                                   "count"),
+        "seconds": Column("the cell job's wall time", "s")},
 }
 """Per table, the names whose meaning there differs from :data:`COLUMNS`."""
 

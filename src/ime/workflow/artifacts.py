@@ -66,6 +66,14 @@ OTHER_RESULTS: dict[str, str] = {
     "identification_confusion.csv": "per k, which bot the identification names for each "
                                     "target's held-out match groups",
     "figures/identification.png": "identification accuracy against k and the pool's size",
+    "om_search.csv": "opponent-model search against the original bots (issue 49; a named "
+                     "target, not built by rule all: snakemake results/<game>/om_search.csv): "
+                     "points share with CIs of plain search at the depth cap and at equal "
+                     "nodes, and of the search with the target's own, another target's and "
+                     "the true model, the gain over plain search (docs/opponent_model.md)",
+    "om_search_cost.csv": "what a decision of the opponent-model search's player costs in "
+                          "each cell: ms, nodes, model positions and calls, depth",
+    "figures/om_search.png": "the opponent-model search's points shares per target and cell",
 }
 """Generic results that no game renames."""
 

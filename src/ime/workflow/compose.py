@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 # OmegaConf and the schemas (pydantic) are imported where a composition is made or rebuilt: a
 # cache hit of compose_plain, all that a no-op rerun composes, needs neither (0.25 s, issue 31).
 
-GROUPS = ("game", "net", "scale", "experiment", "evaluate", "identify")
+GROUPS = ("game", "net", "scale", "experiment", "evaluate", "identify", "om_search")
 """Config groups whose chosen option is recorded under ``run.choices``."""
 
 

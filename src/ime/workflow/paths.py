@@ -11,6 +11,7 @@ other (docs/pipeline.md, "Variants"):
 * ``netdir`` a net's folder (its name, or ``<name>-<hash>`` for a changed architecture);
 * ``ktag`` the key-mining settings (``n100_l2_s0``), ``ens`` ``ensemble`` or ``fold<k>``,
   ``otag`` the tournament's settings (``r50_p4_g3_s0``);
+* ``ptag``, ``omdir``, ``opp``, ``cell`` the opponent-model search's cells (``OM_DIR``);
 * ``rdir`` a variant's results directory (``results/<game>`` or ``results/<game>/<variant>``).
 """
 
@@ -50,6 +51,15 @@ TOUR_DIR = "data/{game}/eval/tournament/{ttag}/{netdir}/{ens}/{otag}"
 PAIR = TOUR_DIR + "/{pa}__{pb}.csv"
 PAIR_LOGS = TOUR_DIR + "/{pa}__{pb}.jsonl"
 PAIR_TIMING = TOUR_DIR + "/{pa}__{pb}.timing.json"
+
+# --- opponent-model search against the originals (issue 49; ime.workflow.om_search) ----------
+OM_DIR = "data/{game}/om_search/{ptag}/{omdir}/{opp}"
+"""One target's cells: ``ptag`` the games' and our search's settings, ``omdir`` ``plain`` (cells
+without an imitator) or ``<ttag>/<netdir>/<ens>/<mtag>`` (the imitator's models and how the
+search uses them), ``opp`` the original bot played."""
+OM_GAMES = OM_DIR + "/{cell}.csv"
+OM_CELL = OM_DIR + "/{cell}.json"
+OM_TIMING = OM_DIR + "/{cell}.timing.json"
 
 # --- stage 5: results ---------------------------------------------------------------------------
 RESULTS_DIR = "results/{game}"

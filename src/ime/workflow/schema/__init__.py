@@ -1,6 +1,7 @@
 """Typed schemas of the config, one module per section (as pypsa-eur's
 ``scripts/lib/validation/config/``): :mod:`.game`, :mod:`.matches`, :mod:`.dataset`,
-:mod:`.train`, :mod:`.net`, :mod:`.sweep`, :mod:`.evaluate`, :mod:`.identify`, :mod:`.run`,
+:mod:`.train`, :mod:`.net`, :mod:`.sweep`, :mod:`.evaluate`, :mod:`.identify`,
+:mod:`.om_search`, :mod:`.run`,
 and :mod:`.bots` for ``config/bots/<game>.yaml``.
 
 :func:`validate` checks a composed (plain) config and raises :class:`ConfigError` listing every

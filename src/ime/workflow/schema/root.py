@@ -14,6 +14,7 @@ from ime.workflow.schema.game import Game
 from ime.workflow.schema.identify import Identify
 from ime.workflow.schema.matches import Matches
 from ime.workflow.schema.net import Net
+from ime.workflow.schema.om_search import OmSearch
 from ime.workflow.schema.run import Run
 from ime.workflow.schema.sweep import Sweep
 from ime.workflow.schema.train import Train
@@ -32,6 +33,7 @@ class Config(Section):
     net: Net
     evaluate: Evaluate
     identify: Identify
+    om_search: OmSearch
     sweep: Sweep
     nets: dict[str, Net] = {}
     """Every trained net's architecture (added by composition from config/net/)."""

@@ -1,0 +1,314 @@
+"""Opponent-model search against the original bots (issue 49, Deliver 3): the cells, their games
+and the table.
+
+Why: the thesis's outlook (6.2) proposes to search with the opponent's imitator as its model.
+Whether that pays is measured against the opponent itself, beside the controls that say what the
+gain costs and what a wrong model does (Carmel & Markovitch's M* against minimax at equal depth
+and at equal leaves; Donkers et al.'s warning about wrong models). Per target ``T`` (an original
+bot of the game), our player is an ``om_search`` bot (:mod:`ime.bots.om_search`) with one
+evaluation throughout, in one of these *cells*:
+
+========== ===== ==================================================================================
+cell       label what our player is
+========== ===== ==================================================================================
+plain_depth (a)  plain alpha-beta (``mode: none``) to the depth cap, with a budget that never binds
+plain_nodes (b)  plain alpha-beta at the node budget that (c) used on average per searched decision
+                 (``equal_nodes: measured``) or at a configured budget (an int)
+om          (c)  opponent-model search with ``T``'s own imitator as the model
+om_wrong    (d)  the same with another target's imitator (a mis-specified model)
+om_true     (t)  the same with ``T`` itself as the model (``source: zoo``: the true model)
+========== ===== ==================================================================================
+
+(e), the best and the plainest imitator families, is (c) and (d) under another ``imitator=``
+composition (docs/opponent_model.md). Each cell plays ``2 * rounds`` games against ``T``: every
+round one seeded balanced opening (:func:`ime.evaluate.tournament.balanced_openings`, the
+tournament's), once with our player in each seat (:func:`ime.evaluate.schedule.pair_schedule`),
+so an opening that favours a seat favours neither player.
+
+**Determinism.** Every bot decides by node counts, never by time, and each game is a function of
+its round, seats and specs alone, so the games (and their per-game counts) replay exactly and
+do not depend on how many worker processes play them. The wall time of our decisions is kept
+apart (:func:`play_cell` returns it beside the games), so that the games' file and the table keep
+the same bytes for the same config.
+
+**The points share** of a cell is ``(wins + draws / 2) / games``, with a Wilson interval
+(:func:`ime.core.intervals.wilson`); a cell's ``gain`` is its share minus (a)'s with Newcombe's
+interval (:func:`ime.core.intervals.newcombe`; the two cells play the same openings and seats,
+so the interval is conservative).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ime.core.bot import Bot, DecisionContext
+from ime.core.game import Action, State
+
+CELLS = ("plain_depth", "plain_nodes", "om", "om_wrong", "om_true")
+"""Every cell, in the table's order."""
+LABELS = {"plain_depth": "a", "plain_nodes": "b", "om": "c", "om_wrong": "d", "om_true": "t"}
+"""The issue's letter of each cell (``t``: the true-model row)."""
+MODEL_CELLS = ("om", "om_wrong")
+"""Cells whose model is an imitator (their files live under the imitators' tag)."""
+PLAYER = "om_player"
+"""Our player's id in every game of a cell."""
+
+GAME_COLUMNS = ["round", "match_id", "player0", "player1", "score0", "score1", "outcome0",
+                "plies", "seat", "points", "decisions", "searched", "nodes", "model_positions",
+                "model_calls", "depth", "fault"]
+"""A cell's games file: the tournament's columns, then our seat, our points (1 win, 0.5 draw,
+0 loss) and our decisions' counts summed over the game (``searched``: decisions with more than
+one legal move, the ones that search), and the fault, if any."""
+
+TABLE_COLUMNS = ["target", "cell", "label", "mode", "model", "depth_cap", "nodes_budget", "games",
+                 "wins", "draws", "losses", "points_share", "points_share_lo", "points_share_hi",
+                 "gain", "gain_lo", "gain_hi", "nodes_mean", "model_positions_mean",
+                 "depth_mean", "decisions"]
+"""``om_search.csv``'s columns (:mod:`ime.report.columns` defines them)."""
+
+COST_COLUMNS = ["target", "cell", "label", "decisions", "searched", "ms_mean", "nodes_mean",
+                "model_positions_mean", "model_calls_mean", "depth_mean", "seconds", "workers"]
+"""``om_search_cost.csv``'s columns: what a decision of our player costs in each cell (wall
+times: not byte-stable, so apart from the table)."""
+
+
+def cell_spec(cell: str, target: str, settings: Mapping[str, Any], *,
+              model_bot: str | None = None, net: str | None = None,
+              fold: int | str = "ensemble", nodes: int | None = None) -> dict[str, Any]:
+    """Our player's ``om_search`` spec in ``cell`` against ``target``.
+
+    ``settings``: ``evaluation``, ``depth``, ``nodes`` (the model cells' budget),
+    ``plain_nodes`` (cell (a)'s), ``mode``, ``mix``, ``min_prob``, ``batch`` (the config's
+    ``om_search`` section). ``model_bot``/``net``/``fold``: the imitator of the model cells
+    (its checkpoints are filled by the workflow: :func:`ime.bots.om_search.resolve_specs`).
+    ``nodes``: cell (b)'s budget (required there)."""
+    s = settings
+    base = {"evaluation": s["evaluation"], "depth": int(s["depth"])}
+    if cell == "plain_depth":
+        params = {**base, "mode": "none", "nodes": int(s["plain_nodes"])}
+    elif cell == "plain_nodes":
+        if nodes is None:
+            raise ValueError("cell plain_nodes needs its node budget")
+        params = {**base, "mode": "none", "nodes": max(1, int(nodes))}
+    elif cell in MODEL_CELLS:
+        if model_bot is None or net is None:
+            raise ValueError(f"cell {cell} needs the model's bot and net")
+        params = {**base, "mode": str(s["mode"]), "nodes": int(s["nodes"]),
+                  "opponent": {"bot": model_bot, "net": net, "fold": fold}}
+        if s["mode"] == "prom":
+            params.update(mix=float(s["mix"]), min_prob=float(s["min_prob"]))
+    elif cell == "om_true":
+        params = {**base, "mode": "search", "nodes": int(s["nodes"]),
+                  "opponent": {"bot": target, "source": "zoo"}}
+    else:
+        raise ValueError(f"unknown cell {cell!r}; cells: {list(CELLS)}")
+    if cell != "om_true" and params["mode"] != "none":
+        params["batch"] = int(s["batch"])
+    return {"kind": "om_search", "params": params}
+
+
+def model_label(spec: Mapping[str, Any]) -> str:
+    """The table's ``model`` of a cell spec: ``bot:net:fold`` for an imitator, ``bot:zoo`` for
+    the true model, empty for plain search."""
+    opp = dict((spec.get("params") or {}).get("opponent") or {})
+    if not opp:
+        return ""
+    if opp.get("source") == "zoo":
+        return f"{opp['bot']}:zoo"
+    return f"{opp['bot']}:{opp.get('net')}:{opp.get('fold', 'ensemble')}"
+
+
+# --- playing a cell -------------------------------------------------------------------------------
+class _Recorder(Bot):
+    """Our player, counting every decision: its counts (``bot.last``) and its wall time."""
+
+    def __init__(self, bot: Bot):
+        self.bot = bot
+        self.bot_id = getattr(bot, "bot_id", PLAYER)
+        self.deterministic = getattr(bot, "deterministic", True)
+        self.counts = {"decisions": 0, "searched": 0, "nodes": 0, "model_positions": 0,
+                       "model_calls": 0, "depth": 0}
+        self.seconds = 0.0
+
+    def act(self, state: State, ctx: DecisionContext) -> Action:
+        t0 = time.perf_counter()
+        move = self.bot.act(state, ctx)
+        self.seconds += time.perf_counter() - t0
+        last = getattr(self.bot, "last", None) or {}
+        c = self.counts
+        c["decisions"] += 1
+        if last.get("depth", 0):
+            c["searched"] += 1
+            for k in ("nodes", "model_positions", "model_calls", "depth"):
+                c[k] += int(last.get(k, 0))
+        return move
+
+    def end_match(self, match_id: str) -> None:
+        self.bot.end_match(match_id)
+
+
+@dataclass
+class _Ctx:
+    game: Any
+    provider: Callable[[str], Bot]
+    openings: list[tuple[Any, list[dict[str, Any]]]]
+    seed: int
+    tag: str
+
+
+def _play(ctx: _Ctx, g: Any) -> dict[str, Any]:
+    from ime.evaluate.forks import outcome
+    from ime.matches.judge import run_match
+
+    seat = list(g.players).index(PLAYER)
+    rec = _Recorder(ctx.provider(PLAYER))
+    bots = [rec if p == PLAYER else ctx.provider(p) for p in g.players]
+    mid = f"{ctx.game.name}-om{ctx.seed}-{ctx.tag}-r{g.round:03d}-s{seat}"
+    init, prefix = ctx.openings[g.round]
+    res = run_match(ctx.game, bots, match_id=mid, seed=ctx.seed, initdata=init, prefix=prefix)
+    ours = outcome(res.scores, seat)
+    row: dict[str, Any] = {"round": g.round, "match_id": mid, "player0": g.players[0],
+                           "player1": g.players[1], "score0": float(res.scores[0]),
+                           "score1": float(res.scores[1]), "outcome0": outcome(res.scores, 0),
+                           "plies": int(res.final_state.ply), "seat": seat,
+                           "points": ours / 2.0, **rec.counts,
+                           "fault": "" if res.fault is None else str(res.fault)}
+    row["_seconds"] = rec.seconds
+    return row
+
+
+def play_cell(game_name: str, target: str, provider_factory: Callable[[], Any], *,
+              rounds: int, opening_plies: int, seed: int,
+              openings: Mapping[str, Any] | None = None,
+              game_params: Mapping[str, Any] | None = None, workers: int = 1,
+              progress: bool = True, tag: str = "cell") -> tuple[pd.DataFrame, float]:
+    """Our player (bot id :data:`PLAYER` of the provider) against ``target``: ``rounds``
+    balanced openings, each once in each seat. Returns the games (:data:`GAME_COLUMNS`, in
+    schedule order) and our decisions' summed wall time in seconds (kept out of the games)."""
+    from tqdm.auto import tqdm
+
+    from ime.core.registry import get_game
+    from ime.evaluate.agents import warm_up
+    from ime.evaluate.parallel import ordered_map
+    from ime.evaluate.schedule import pair_schedule
+    from ime.evaluate.tournament import balanced_openings, opening_prefix
+
+    if game_params:
+        game = get_game(game_name, game_params)
+    else:
+        game = get_game(game_name)
+    if game.num_players != 2:
+        raise ValueError(f"opponent-model search plays two-player games; {game_name} has "
+                         f"{game.num_players} seats")
+    opening_list = [(init, opening_prefix(game, o, seed, initdata=init)) for init, o in
+                    balanced_openings(game, rounds, opening_plies, seed=seed,
+                                      openings=openings, starts=True)]
+    games = pair_schedule(PLAYER, target, int(rounds))
+
+    def setup() -> _Ctx:
+        prov = provider_factory()
+        if workers > 1:
+            warm_up(prov, [target], game)
+        return _Ctx(game, prov, opening_list, seed, tag)
+
+    rows = []
+    bar = tqdm(total=len(games), desc=f"{tag} vs {target}", unit="game", disable=not progress)
+    for r in ordered_map(_play, games, setup, workers=workers):
+        rows.append(r)
+        bar.update()
+    bar.close()
+    seconds = float(sum(r.pop("_seconds") for r in rows))
+    return pd.DataFrame(rows, columns=GAME_COLUMNS), seconds
+
+
+def mean_nodes(games: pd.DataFrame) -> int:
+    """The nodes per searched decision of a cell's games, rounded (cell (b)'s budget when it
+    equals (c)'s measured budget); at least 1."""
+    searched = int(games["searched"].sum())
+    return max(1, int(round(float(games["nodes"].sum()) / searched))) if searched else 1
+
+
+def summary(games: pd.DataFrame) -> dict[str, Any]:
+    """A cell's counts from its games: games, wins/draws/losses (ours), points, and our
+    decisions' means per searched decision."""
+    pts = games["points"].astype(float)
+    searched = int(games["searched"].sum())
+
+    def per(col: str) -> float:
+        return float(games[col].sum()) / searched if searched else float("nan")
+
+    return {"games": int(len(games)), "wins": int((pts == 1.0).sum()),
+            "draws": int((pts == 0.5).sum()), "losses": int((pts == 0.0).sum()),
+            "points": float(pts.sum()), "decisions": int(games["decisions"].sum()),
+            "searched": searched, "nodes_mean": per("nodes"),
+            "model_positions_mean": per("model_positions"),
+            "model_calls_mean": per("model_calls"), "depth_mean": per("depth")}
+
+
+def om_table(cells: Sequence[Mapping[str, Any]], level: float = 0.95) -> pd.DataFrame:
+    """``om_search.csv``: one row per (target, cell) with the points share and its interval,
+    the gain over the target's cell (a) with its interval, and our decisions' mean counts.
+
+    ``cells``: per played cell, ``target``, ``cell``, ``spec`` (our player's spec) and
+    ``games`` (its games, :data:`GAME_COLUMNS`)."""
+    from ime.core.intervals import newcombe, wilson
+
+    rows = []
+    base: dict[str, dict[str, Any]] = {}
+    for c in cells:
+        s = summary(c["games"])
+        if c["cell"] == "plain_depth":
+            base[c["target"]] = s
+        rows.append((c, s))
+    out = []
+    order = {name: i for i, name in enumerate(CELLS)}
+    targets = list(dict.fromkeys(c["target"] for c in cells))
+    for c, s in sorted(rows, key=lambda cs: (targets.index(cs[0]["target"]),
+                                             order[cs[0]["cell"]])):
+        p = dict(c["spec"]["params"])
+        n = s["games"]
+        lo, hi = wilson(s["points"], n, level)
+        b = base.get(c["target"])
+        if b is not None and c["cell"] != "plain_depth":
+            gain = s["points"] / n - b["points"] / b["games"] if n and b["games"] else np.nan
+            glo, ghi = newcombe(s["points"], n, b["points"], b["games"], level)
+        else:
+            gain, glo, ghi = np.nan, np.nan, np.nan
+        out.append({"target": c["target"], "cell": c["cell"], "label": LABELS[c["cell"]],
+                    "mode": p.get("mode", "policy"), "model": model_label(c["spec"]),
+                    "depth_cap": int(p["depth"]), "nodes_budget": int(p["nodes"]),
+                    "games": n, "wins": s["wins"], "draws": s["draws"], "losses": s["losses"],
+                    "points_share": s["points"] / n if n else np.nan,
+                    "points_share_lo": lo, "points_share_hi": hi,
+                    "gain": gain, "gain_lo": glo, "gain_hi": ghi,
+                    "nodes_mean": s["nodes_mean"],
+                    "model_positions_mean": s["model_positions_mean"],
+                    "depth_mean": s["depth_mean"], "decisions": s["searched"]})
+    return pd.DataFrame(out, columns=TABLE_COLUMNS)
+
+
+def cost_table(cells: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    """``om_search_cost.csv``: per (target, cell), our decisions' mean wall time (ms per
+    searched decision) beside their mean counts, and the cell job's wall time and workers.
+
+    ``cells``: as :func:`om_table`'s, plus ``timing`` (the cell job's timing record:
+    ``decision_seconds``, ``seconds``, ``workers``)."""
+    out = []
+    for c in cells:
+        s = summary(c["games"])
+        t = c["timing"]
+        out.append({"target": c["target"], "cell": c["cell"], "label": LABELS[c["cell"]],
+                    "decisions": s["decisions"], "searched": s["searched"],
+                    "ms_mean": (1000.0 * float(t["decision_seconds"]) / s["searched"]
+                                if s["searched"] else np.nan),
+                    "nodes_mean": s["nodes_mean"],
+                    "model_positions_mean": s["model_positions_mean"],
+                    "model_calls_mean": s["model_calls_mean"], "depth_mean": s["depth_mean"],
+                    "seconds": float(t["seconds"]), "workers": int(t["workers"])})
+    return pd.DataFrame(out, columns=COST_COLUMNS)

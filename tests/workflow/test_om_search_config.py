@@ -1,0 +1,129 @@
+"""The opponent-model search experiment's config (issue 49, Deliver 3): the ``om_search`` section
+composes for every game that has one, with the game's targets and evaluation from its own
+config, the scale's games per cell, and the schema's checks; and the plan puts each cell where it
+belongs (cells without an imitator shared by every imitator family, model cells under the
+imitator's models, listing its checkpoints as inputs)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from ime.bots.registry import load_bot_specs
+from ime.workflow import ConfigError, compose, make_plan, to_plain
+from ime.workflow.om_search import PLAIN, OmIndex, OmPlan
+from ime.workflow.schema import validate
+
+
+def plan_of(overrides: list[str]) -> OmPlan:
+    plan = make_plan(overrides)
+    v = plan.main
+    return OmIndex(plan.variants(), {v.game: load_bot_specs(v.game)}).for_rdir(v.results_dir)
+
+
+@pytest.mark.parametrize("game, targets, evaluation", [
+    ("reversi", ["rev1", "rev2", "rev4", "rev5"], "rev1"),
+    ("connect4", ["c4_ab3"], "c4_ab3"),
+    ("snake", ["snk04", "snk07", "snk08"], "snk04"),
+])
+def test_each_game_names_its_targets_and_evaluation(game: str, targets: list[str],
+                                                    evaluation: str) -> None:
+    c = to_plain(compose([f"game={game}"]))
+    om = c["om_search"]
+    assert om["targets"] == targets and om["evaluation"] == evaluation
+    assert om["games"] == 40 and om["depth"] == 4 and om["equal_nodes"] == "measured"
+    assert om["cells"] == ["plain_depth", "plain_nodes", "om", "om_wrong", "om_true"]
+    specs = load_bot_specs(game)
+    assert all(t in c["game"]["targets"] and t in specs for t in targets)
+    from ime.bots.registry import make_bot
+
+    assert hasattr(make_bot(game, evaluation), "search_evaluation")
+
+
+def test_scales_size_the_games() -> None:
+    assert to_plain(compose(["scale=thesis"]))["om_search"]["games"] == 400
+    tiny = to_plain(compose(["scale=tiny"]))["om_search"]
+    assert (tiny["games"], tiny["depth"]) == (4, 2)
+    other = to_plain(compose(["game=doudizhu"]))["om_search"]
+    assert other["targets"] == [] and other["evaluation"] is None
+
+
+@pytest.mark.parametrize("key, value, words", [
+    ("games", 41, ["om_search.games", "must be even"]),
+    ("games", 0, ["om_search.games must be > 0"]),
+    ("cells", ["om", "om_bad"], ["om_search.cells.1 must be one of"]),
+    ("cells", [], ["om_search.cells: is empty"]),
+    ("cells", ["plain_nodes"], ["plain_nodes with equal_nodes=measured needs cell om"]),
+    ("equal_nodes", "matched", ["om_search.equal_nodes"]),
+    ("mode", "none", ["om_search.mode must be one of"]),
+    ("mix", 1.5, ["om_search.mix must be <= 1"]),
+    ("evaluation", "rev 1", ["no bot id"]),
+    ("depht", 3, ["om_search.depht is not a config key", "om_search.depth"]),
+])
+def test_the_schema_refuses(key: str, value: object, words: list[str]) -> None:
+    c = copy.deepcopy(to_plain(compose(["scale=tiny"])))
+    c["om_search"][key] = value
+    with pytest.raises(ConfigError) as e:
+        validate(c, ["x=1"])
+    for w in words:
+        assert w in str(e.value), str(e.value)
+
+
+@pytest.mark.slow  # plans of several compositions (3-4 s on 2 busy cores)
+def test_cells_paths_and_inputs() -> None:
+    p = plan_of([])
+    assert p.targets == ["rev1", "rev2", "rev4", "rev5"]
+    assert p.ptag == "rev1-d4_n20000_a100000000_r20_p4_s0_g3"
+    assert p.model_dir == "quick/conv/ensemble/policy_b64_emeasured"
+    assert p.path("rev4", "plain_depth") == \
+        f"data/reversi/om_search/{p.ptag}/plain/rev4/plain_depth.csv"
+    assert p.path("rev4", "om") == f"data/reversi/om_search/{p.ptag}/{p.model_dir}/rev4/om.csv"
+    # (d): the next target in game.targets, cyclically (rev3's imitator for rev2)
+    assert [p.wrong_model(t) for t in p.targets] == ["rev2", "rev3", "rev5", "rev1"]
+    assert p.cell_inputs("rev4", "om")["checkpoints"] == [
+        "data/reversi/models/quick/conv/rev4/fold0.pt",
+        "data/reversi/models/quick/conv/rev4/fold1.pt"]
+    assert p.cell_inputs("rev4", "om_wrong")["checkpoints"][0].endswith("conv/rev5/fold0.pt")
+    assert p.cell_inputs("rev4", "plain_nodes") == {"checkpoints": [],
+                                                    "budget": [p.path("rev4", "om")]}
+    assert p.cell_inputs("rev4", "om_true") == {"checkpoints": [], "budget": []}
+    spec = p.cell_spec("rev4", "om")
+    opp = spec["spec"]["params"]["opponent"]
+    assert opp["bot"] == "rev4" and opp["checkpoints"] == p.checkpoints("rev4")
+    assert spec["spec"]["params"]["evaluation"]["kind"] == "alphabeta"  # rev1's, inline
+    assert spec["rounds"] == 20 and spec["opening_plies"] == 4
+    assert p.cell_spec("rev4", "plain_nodes")["spec"] is None  # measured from (c) by the job
+    true = p.cell_spec("rev4", "om_true")["spec"]["params"]
+    assert true["mode"] == "search" and true["opponent"] == {"bot": "rev4", "source": "zoo"}
+    assert len(p.table_inputs()["games"]) == 4 * 5
+    # (e): another imitator family shares the cells without an imitator and plays its own
+    s = plan_of(["imitator=search"])
+    assert s.ptag == p.ptag and s.model_dir.startswith("quick/search/ensemble/")
+    assert s.path("rev4", "plain_depth") == p.path("rev4", "plain_depth")
+    assert s.path("rev4", "om") != p.path("rev4", "om")
+    assert s.cell_inputs("rev4", "om")["checkpoints"][0] == \
+        "data/reversi/models/quick/search/rev4/fold0.pt"
+
+
+@pytest.mark.slow  # plans of several compositions (3-4 s on 2 busy cores)
+def test_tiny_scale_plays_the_targets_it_trains() -> None:
+    p = plan_of(["scale=tiny"])
+    assert p.targets == ["rev1", "rev2"] and p.rounds == 2
+    assert [p.wrong_model(t) for t in p.targets] == ["rev2", "rev1"]
+    c4 = plan_of(["game=connect4", "scale=tiny"])
+    assert c4.targets == ["c4_ab3"] and c4.wrong_model("c4_ab3") == "c4_uct200"
+    assert c4.ptag.startswith("c4_ab3-d2_") and "_b" in c4.ptag  # the board options' hash
+    one = plan_of(["scale=tiny", "game.targets=[rev1]"])
+    assert one.cells("rev1") == ["plain_depth", "plain_nodes", "om", "om_true"]  # no (d)
+
+
+@pytest.mark.slow  # plans of several compositions (3-4 s on 2 busy cores)
+def test_a_game_without_an_experiment_says_so() -> None:
+    p = plan_of(["game=big2", "scale=tiny"])
+    with pytest.raises(ConfigError, match="om_search.targets is empty for big2"):
+        p.table_inputs()
+    p = plan_of(["scale=tiny", "om_search.targets=[rev4]"])
+    with pytest.raises(ConfigError, match="none of them is a target of this variant"):
+        p.table_inputs()
+    assert PLAIN == "plain"
