@@ -47,6 +47,7 @@ def test_scales_size_the_games() -> None:
     assert (tiny["games"], tiny["depth"]) == (4, 2)
     other = to_plain(compose(["game=doudizhu"]))["om_search"]
     assert other["targets"] == [] and other["evaluation"] is None
+    assert other["misspecified"] is None
 
 
 @pytest.mark.parametrize("key, value, words", [
@@ -116,6 +117,16 @@ def test_tiny_scale_plays_the_targets_it_trains() -> None:
     assert c4.ptag.startswith("c4_ab3-d2_") and "_b" in c4.ptag  # the board options' hash
     one = plan_of(["scale=tiny", "game.targets=[rev1]"])
     assert one.cells("rev1") == ["plain_depth", "plain_nodes", "om", "om_true"]  # no (d)
+
+
+@pytest.mark.slow  # plans of several compositions (3-4 s on 2 busy cores)
+def test_the_misspecified_model_can_be_named() -> None:
+    p = plan_of(["om_search.misspecified={rev5:rev4}"])
+    assert [p.wrong_model(t) for t in p.targets] == ["rev2", "rev3", "rev5", "rev4"]
+    assert p.v.results_dir.startswith("results/reversi/quick__")
+    bad = plan_of(["scale=tiny", "om_search.misspecified={rev1:rev4}"])
+    with pytest.raises(ConfigError, match="rev4.*not targets of this variant"):
+        bad.table_inputs()
 
 
 @pytest.mark.slow  # plans of several compositions (3-4 s on 2 busy cores)

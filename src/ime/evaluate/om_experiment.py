@@ -42,13 +42,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ime.core.bot import Bot, DecisionContext
 from ime.core.game import Action, State
+
+if TYPE_CHECKING:  # pandas is imported where a table is made: the Snakefile imports this module
+    import pandas as pd
 
 CELLS = ("plain_depth", "plain_nodes", "om", "om_wrong", "om_true")
 """Every cell, in the table's order."""
@@ -191,6 +193,7 @@ def play_cell(game_name: str, target: str, provider_factory: Callable[[], Any], 
     """Our player (bot id :data:`PLAYER` of the provider) against ``target``: ``rounds``
     balanced openings, each once in each seat. Returns the games (:data:`GAME_COLUMNS`, in
     schedule order) and our decisions' summed wall time in seconds (kept out of the games)."""
+    import pandas as pd
     from tqdm.auto import tqdm
 
     from ime.core.registry import get_game
@@ -257,6 +260,8 @@ def om_table(cells: Sequence[Mapping[str, Any]], level: float = 0.95) -> pd.Data
 
     ``cells``: per played cell, ``target``, ``cell``, ``spec`` (our player's spec) and
     ``games`` (its games, :data:`GAME_COLUMNS`)."""
+    import pandas as pd
+
     from ime.core.intervals import newcombe, wilson
 
     rows = []
@@ -299,6 +304,8 @@ def cost_table(cells: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
 
     ``cells``: as :func:`om_table`'s, plus ``timing`` (the cell job's timing record:
     ``decision_seconds``, ``seconds``, ``workers``)."""
+    import pandas as pd
+
     out = []
     for c in cells:
         s = summary(c["games"])

@@ -89,7 +89,8 @@ class OmPlan:
             raise ConfigError(f"om_search.targets is empty for {self.game}: it has no "
                               f"opponent-model search experiment (set om_search.targets and "
                               f"om_search.evaluation in {where})")
-        unknown = [b for b in [*s["targets"], *s["misspecified"].values()]
+        wrong = dict(s["misspecified"] or {})
+        unknown = [b for b in [*s["targets"], *wrong.values()]
                    if b not in self.specs]
         if unknown:
             raise ConfigError(f"om_search: bots {unknown} are not in config/bots/{self.game}"
@@ -101,7 +102,7 @@ class OmPlan:
         if s["evaluation"] is None or s["evaluation"] not in self.specs:
             raise ConfigError(f"om_search.evaluation={s['evaluation']!r} must name a search bot "
                               f"of config/bots/{self.game}.yaml (set it in {where})")
-        untrained = [b for b in s["misspecified"].values() if b not in self.v.targets]
+        untrained = [b for b in wrong.values() if b not in self.v.targets]
         if untrained:
             raise ConfigError(f"om_search.misspecified names {untrained}, which are not targets "
                               f"of this variant: they have no imitators")
@@ -110,7 +111,7 @@ class OmPlan:
     def wrong_model(self, target: str) -> str | None:
         """Cell (d)'s model for ``target``: ``om_search.misspecified``'s, else the next target
         after it in ``game.targets`` (cyclically); None when the variant has no other target."""
-        chosen = self.s["misspecified"].get(target)
+        chosen = (self.s["misspecified"] or {}).get(target)
         if chosen is not None:
             return str(chosen)
         ts = list(self.v.targets)

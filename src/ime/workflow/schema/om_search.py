@@ -59,8 +59,8 @@ class OmSearch(Section):
     """Most positions per imitator call."""
     cells: Annotated[list[Cell], NonEmpty, AfterValidator(_distinct)]
     """The cells played against every target."""
-    misspecified: dict[str, str]
-    """Cell (d)'s model per target (unlisted: the next bot in ``game.targets``)."""
+    misspecified: dict[str, str] | None
+    """Cell (d)'s model per target (null or unlisted: the next bot in ``game.targets``)."""
     games: Annotated[PositiveInt, AfterValidator(_even)]
     """Games per cell and target (half the openings, each in both seats)."""
     opening_plies: Annotated[int, Field(ge=0)] | None
