@@ -33,6 +33,8 @@ from ime.workflow.variants import Variant
 
 PLAIN = "plain"
 """``omdir`` of the cells that use no imitator."""
+SPEC_KEYS = ("depth", "nodes", "plain_nodes", "mode", "mix", "min_prob", "batch")
+"""The ``om_search`` keys our player's spec is built from (besides ``evaluation``)."""
 
 
 def _tag(pieces: Sequence[tuple[str, Any]]) -> str:
@@ -155,10 +157,11 @@ class OmPlan:
         return out
 
     def settings(self) -> dict[str, Any]:
-        """The ``om_search`` settings a cell's spec is built from, our evaluation inline."""
+        """The ``om_search`` settings a cell's spec is built from (only those: another key
+        changes no cell's params), our evaluation inline."""
         ev = self.specs[self.s["evaluation"]]
-        return {**self.s, "evaluation": {"kind": ev["kind"], "params": dict(ev.get("params")
-                                                                             or {})}}
+        return {**{k: self.s[k] for k in SPEC_KEYS},
+                "evaluation": {"kind": ev["kind"], "params": dict(ev.get("params") or {})}}
 
     def spec(self, target: str, cell: str, nodes: int | None = None) -> dict[str, Any]:
         """Our player's spec in ``cell`` against ``target`` (checkpoints resolved)."""
