@@ -59,7 +59,7 @@ def test_the_om_search_target_plays_every_cell(tiny_run: Path, tmp_path: Path) -
     assert (run / f"{RDIR}/figures/om_search.png").stat().st_size > 10_000
     assert not {k: v for k, v in undefined_columns("reversi", run / RDIR).items()
                 if k.startswith("om_search")}
-    assert took < 300, took
+    assert took < 600, took  # about a minute on two busy cores, 4 min at load 6
 
     # a no-op rerun does nothing; a retrained imitator (rev2's) re-plays the cells that use it
     dry = smk(run, "-n", TARGET, "--config", TINY)
