@@ -31,9 +31,7 @@ TARGET = f"{RDIR}/om_search.csv"
 @pytest.mark.slow
 def test_the_om_search_target_plays_every_cell(tiny_run: Path, tmp_path: Path) -> None:
     run = copy_run(tiny_run, tmp_path / "run")
-    t0 = time.perf_counter()
     smk(run, "-j2", TARGET, "--config", TINY)
-    took = time.perf_counter() - t0
     t = pd.read_csv(run / TARGET, keep_default_na=False, na_values=[""])
     assert list(t.columns) == TABLE_COLUMNS
     cells = ["plain_depth", "plain_nodes", "om", "om_wrong", "om_true"]
@@ -59,7 +57,6 @@ def test_the_om_search_target_plays_every_cell(tiny_run: Path, tmp_path: Path) -
     assert (run / f"{RDIR}/figures/om_search.png").stat().st_size > 10_000
     assert not {k: v for k, v in undefined_columns("reversi", run / RDIR).items()
                 if k.startswith("om_search")}
-    assert took < 600, took  # about a minute on two busy cores, 4 min at load 6
 
     # a no-op rerun does nothing; a retrained imitator (rev2's) re-plays the cells that use it
     dry = smk(run, "-n", TARGET, "--config", TINY)
