@@ -4,12 +4,13 @@ Synthetic players (no game engine): each decision shows random planes and a rand
 subset of 16 moves, and player p picks a legal move with probability proportional to
 ``exp(bias_p[move])``, biases differing by player. The tests check that GE2E training lowers
 the loss and separates the players, and that the few-shot protocol names players the encoder
-never saw from their reference matches well above chance, with the same bytes twice.
+never saw from their reference matches well above chance, with the same bytes twice, with and
+without the population policy and dropout.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pytest
@@ -21,7 +22,9 @@ from ime.evaluate.stylometry import (
     centroid,
     fewshot_accuracy_by_k,
     fewshot_scores,
+    fit_policy,
     ge2e_loss,
+    make_encoder,
     match_features,
     move_features,
     train_encoder,
@@ -62,6 +65,7 @@ def pool(n_players: int, matches: int, seed: int = 0) -> dict[str, _Synthetic]:
 
 FAST = EmbeddingConfig(hidden=32, dim=16, steps=120, bots_per_batch=8, matches_per_bot=6,
                        lr=3e-3, device="cpu")
+FAST_POLICY = replace(FAST, dropout=0.5, policy_steps=80)
 
 
 def test_move_features_one_hot_and_mask() -> None:
@@ -72,6 +76,45 @@ def test_move_features_one_hot_and_mask() -> None:
     assert x.tolist() == [[1, 0, 0, 2, 0, 1, 0, 1, 1, 0, 0, 0, 0, 1]]
     with pytest.raises(ValueError, match="heads"):
         move_features(planes, [mask], np.array([[1, 0]]))
+
+
+def test_head_layout_and_policy_relative_features() -> None:
+    import torch
+
+    players = pool(2, 3)
+    f = match_features(players)
+    assert f.heads == ((32, 48, ACTIONS),)  # planes 2x4x4, then one-hot and mask of one head
+    model = make_encoder(f.n_features, 16, 8, f.heads, policy=True)
+    x = torch.from_numpy(f.x[:40].astype(np.float32))
+    x[-1, 32:48] = 0.0  # a decision whose head is unused
+    feats = model.inputs(x)
+    assert feats.shape == (40, f.n_features + ACTIONS + 3)
+    assert torch.equal(feats[:, :f.n_features], x)
+    resid, mine, entropy, above = (feats[:, f.n_features:f.n_features + ACTIONS],
+                                   *feats[:, f.n_features + ACTIONS:].T)
+    legal = x[:, 48:64] > 0
+    # the move played minus the policy's distribution, which lies on the legal moves only
+    assert torch.allclose(resid[:-1].sum(-1), torch.zeros(39), atol=1e-5)
+    assert torch.all(resid[~legal] == 0)
+    logp = model.policy_logp(x)[0]
+    played = x[:, 32:48].argmax(-1)
+    assert torch.allclose(mine[:-1], logp[torch.arange(39), played[:-1]])
+    assert torch.all(entropy[:-1] >= 0) and torch.all((above >= 0) & (above <= 1))
+    assert float(mine[-1]) == float(entropy[-1]) == float(above[-1]) == 0.0
+    assert torch.all(resid[-1] == 0)
+    with pytest.raises(ValueError, match="heads"):
+        make_encoder(f.n_features, 16, 8, (), policy=True)
+
+
+def test_population_policy_fits_the_moves_and_is_frozen() -> None:
+    players = pool(3, 20)
+    f = match_features(players)
+    model = make_encoder(f.n_features, 32, 8, f.heads, policy=True)
+    losses = fit_policy(model, f, np.arange(len(f.bot)), 150, 3e-3, seed=0, device="cpu")
+    # the players' preferences are learnt: well below the uniform choice among ~6 legal moves
+    assert np.mean(losses[-10:]) < 0.85 * np.mean(losses[:10]), (losses[:10], losses[-10:])
+    assert not any(p.requires_grad for p in model.policy.parameters())
+    assert all(p.requires_grad for p in model.move.parameters())
 
 
 def test_ge2e_loss_prefers_separated_embeddings() -> None:
@@ -103,12 +146,13 @@ def test_ge2e_training_lowers_the_loss_and_separates_three_players() -> None:
     assert np.mean(hits) >= 0.9, np.mean(hits)
 
 
-def test_fewshot_names_held_out_players_above_chance_and_repeats_bytes() -> None:
+@pytest.mark.parametrize("cfg", [FAST, FAST_POLICY], ids=["plain", "policy"])
+def test_fewshot_names_held_out_players_above_chance_and_repeats_bytes(cfg) -> None:
     players = pool(6, 40, seed=1)
     f = match_features({k: PlayerDecisions(v.state, v.masks, v.actions, v.match_id)
                         for k, v in players.items()})
     heldout = {name: sorted({str(m) for m in v.match_id})[:25] for name, v in players.items()}
-    s = fewshot_scores(f, heldout, folds=3, references=10, cfg=FAST, seed=3)
+    s = fewshot_scores(f, heldout, folds=3, references=10, cfg=cfg, seed=3)
     # each bot is identified only by the encoder of the fold that held it out
     folds = bot_folds(6, 3, 3)
     assert all(folds[t] == fo for t, fo in zip(s.truth, s.fold, strict=True))
@@ -119,7 +163,7 @@ def test_fewshot_names_held_out_players_above_chance_and_repeats_bytes() -> None
     assert at5["chance_top1"] == pytest.approx(1 / 6)
     assert at5["top1"] >= 0.6 and at5["top1_lo"] > 1 / 6, at5.to_dict()
     assert conf.groupby("k")["trials"].sum().tolist() == [90, 18]
-    again = fewshot_scores(f, heldout, folds=3, references=10, cfg=FAST, seed=3)
+    again = fewshot_scores(f, heldout, folds=3, references=10, cfg=cfg, seed=3)
     assert np.array_equal(s.emb, again.emb)
 
 

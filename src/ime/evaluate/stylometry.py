@@ -11,9 +11,17 @@ one needs only ten reference matches of a new bot, and the same encoder serves a
   (:class:`ime.datasets.schema.DecisionArrays`): the encoder's planes (flattened), then per
   action head the one-hot code played and the legal mask. No game is named: any encoder's
   planes and heads serve.
-* **A match** is embedded by a small net: an MLP per move, the mean over the match's moves, a
-  linear map to ``dim`` and an L2 normalisation (a bag of moves: style is in which moves are
-  chosen where, not in their order).
+* **The move played against a population policy.** Before the encoder is trained, a small
+  *population policy* (an MLP from the planes and legal masks to each head's move
+  distribution) is fitted to every training bot's moves pooled (``policy_steps``), then frozen.
+  Each move then also shows how it stands against that policy: per head the one-hot code played
+  minus the policy's distribution over the legal moves, the policy's log-probability of the
+  move played, its entropy, and the share of legal moves it ranks above the one played. Which
+  position arose depends on the opponent; the policy-relative features take out, to first
+  order, what any bot would have played there, and leave how this one differs.
+* **A match** is embedded by a small net: an MLP per move (with ``dropout``), the mean over the
+  match's moves, a linear map to ``dim`` and an L2 normalisation (a bag of moves: style is in
+  which moves are chosen where, not in their order).
 * **GE2E loss** over a batch of ``N`` bots x ``M`` matches: ``S[j,i,k] = w cos(e_ji, c_k) + b``
   with ``c_k`` the centroid of bot ``k``'s matches in the batch (``e_ji`` left out of its own
   bot's centroid, as in the paper), ``w > 0`` and ``b`` learnt; the loss is the softmax
@@ -35,7 +43,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -62,6 +70,10 @@ class MatchFeatures:
     length: np.ndarray
     bot: np.ndarray
     match_id: np.ndarray
+    heads: tuple[tuple[int, int, int], ...] = ()
+    """Per action head ``(one-hot column, mask column, size)``: where :func:`move_features`
+    put the head's code played and its legal mask (the planes are the columns before the
+    first)."""
 
     @property
     def n_features(self) -> int:
@@ -116,7 +128,20 @@ def match_features(per_bot: Mapping[str, Any]) -> MatchFeatures:
             raise ValueError(f"bot {name!r} has no decisions to embed")
     return MatchFeatures(bots=bots, x=np.concatenate(xs), start=np.concatenate(starts),
                          length=np.concatenate(lengths), bot=np.concatenate(owner),
-                         match_id=np.concatenate(ids))
+                         match_id=np.concatenate(ids), heads=head_layout(per_bot[bots[0]]))
+
+
+def head_layout(a: Any) -> tuple[tuple[int, int, int], ...]:
+    """``(one-hot column, mask column, size)`` per action head in the rows of
+    :func:`move_features` for decisions ``a`` (``state`` or ``planes``, ``masks``)."""
+    planes = a.state if hasattr(a, "state") else a.planes
+    col = int(np.prod(np.asarray(planes).shape[1:]))
+    out = []
+    for mask in a.masks:
+        size = int(np.asarray(mask).shape[1])
+        out.append((col, col + size, size))
+        col += 2 * size
+    return tuple(out)
 
 
 # --- the encoder and the GE2E loss ---------------------------------------------------------------
@@ -131,11 +156,23 @@ class EmbeddingConfig:
     matches_per_bot: int = 8
     lr: float = 1e-3
     device: str = "auto"
+    dropout: float = 0.0
+    """Dropout after each layer of the per-move MLP while training (0 here: none; the
+    pipeline's value is the YAML file's)."""
+    policy_steps: int = 0
+    """Adam steps fitting the population policy before GE2E (0 here: no policy-relative
+    features; the pipeline's value is the YAML file's)."""
 
     @classmethod
     def of(cls, cfg: Mapping[str, Any]) -> EmbeddingConfig:
-        keys = ("hidden", "dim", "steps", "bots_per_batch", "matches_per_bot", "lr", "device")
+        keys = ("hidden", "dim", "steps", "bots_per_batch", "matches_per_bot", "lr", "device",
+                "dropout", "policy_steps")
         return cls(**{k: cfg[k] for k in keys if k in cfg})
+
+
+POLICY_BATCH = 512
+"""Moves per step when fitting the population policy (drawn from every training bot's
+matches)."""
 
 
 def _torch() -> Any:
@@ -144,21 +181,66 @@ def _torch() -> Any:
     return torch
 
 
-def make_encoder(n_features: int, hidden: int, dim: int) -> Any:
+def make_encoder(n_features: int, hidden: int, dim: int,
+                 heads: Sequence[tuple[int, int, int]] = (), *, dropout: float = 0.0,
+                 policy: bool = False) -> Any:
     """The match encoder: an MLP per move, the mean over the match's moves, a linear map to
-    ``dim``, L2-normalised. ``forward(x [B, L, F], mask [B, L]) -> [B, dim]``."""
+    ``dim``, L2-normalised. ``forward(x [B, L, F], mask [B, L]) -> [B, dim]``.
+
+    With ``policy`` (``heads``: :attr:`MatchFeatures.heads`) it holds a population policy
+    (``policy_logp``; fitted by :func:`fit_policy`, then frozen) and each move's input gains,
+    per head, the one-hot code played minus the policy's distribution, the policy's
+    log-probability of the move played, its entropy and the share of the other legal moves it
+    ranks above the one played (all zero where the head is unused)."""
     torch = _torch()
     nn = torch.nn
+    if policy and not heads:
+        raise ValueError("policy-relative features need the action heads' columns")
+    n_planes = heads[0][0] if heads else n_features
+    n_in = n_features + (sum(n + 3 for _, _, n in heads) if policy else 0)
 
     class MatchEncoder(nn.Module):
         def __init__(self) -> None:
             super().__init__()
-            self.move = nn.Sequential(nn.Linear(n_features, hidden), nn.ReLU(),
-                                      nn.Linear(hidden, hidden), nn.ReLU())
+            self.move = nn.Sequential(nn.Linear(n_in, hidden), nn.ReLU(), nn.Dropout(dropout),
+                                      nn.Linear(hidden, hidden), nn.ReLU(), nn.Dropout(dropout))
             self.out = nn.Linear(hidden, dim)
+            self.policy = (nn.Sequential(
+                nn.Linear(n_planes + sum(n for _, _, n in heads), hidden), nn.ReLU(),
+                nn.Linear(hidden, hidden), nn.ReLU(),
+                nn.Linear(hidden, sum(n for _, _, n in heads))) if policy else None)
+
+        def policy_logp(self, x: Any) -> list[Any]:
+            """Per head the population policy's log-probabilities ``[..., size]`` over the
+            legal moves (a head without a legal move: uniform, and unused)."""
+            legal = [x[..., m:m + n] for _, m, n in heads]
+            logits = self.policy(torch.cat([x[..., :n_planes], *legal], dim=-1))
+            out, lo = [], 0
+            for (_, _, n), lg in zip(heads, legal, strict=True):
+                out.append(torch.log_softmax(logits[..., lo:lo + n].masked_fill(lg == 0, -1e9),
+                                             dim=-1))
+                lo += n
+            return out
+
+        def inputs(self, x: Any) -> Any:
+            if self.policy is None:
+                return x
+            parts = [x]
+            with torch.no_grad():
+                logps = self.policy_logp(x)
+            for (o, m, n), logp in zip(heads, logps, strict=True):
+                played, legal = x[..., o:o + n], x[..., m:m + n]
+                used = played.sum(-1, keepdim=True)
+                p = logp.exp() * legal
+                mine = (played * logp).sum(-1, keepdim=True)
+                above = ((logp > mine) & (legal > 0)).sum(-1, keepdim=True)
+                others = (legal.sum(-1, keepdim=True) - 1).clamp(min=1.0)
+                parts += [played - used * p, mine, -(p * logp).sum(-1, keepdim=True) * used,
+                          used * above / others]
+            return torch.cat(parts, dim=-1)
 
         def forward(self, x: Any, mask: Any) -> Any:
-            h = self.move(x) * mask.unsqueeze(-1)
+            h = self.move(self.inputs(x)) * mask.unsqueeze(-1)
             pooled = h.sum(dim=1) / mask.sum(dim=1, keepdim=True).clamp(min=1.0)
             return nn.functional.normalize(self.out(pooled), dim=-1)
 
@@ -207,11 +289,13 @@ def _device(name: str) -> Any:
 
 @dataclass
 class TrainedEncoder:
-    """An encoder and its training curve (the GE2E loss per step)."""
+    """An encoder and its training curves (the GE2E loss per step, and the population
+    policy's cross-entropy per step, empty without one)."""
 
     model: Any
     losses: list[float]
     device: Any
+    policy_losses: list[float] = field(default_factory=list)
 
     def embed(self, f: MatchFeatures, matches: np.ndarray, batch: int = 256) -> np.ndarray:
         """``float64[len(matches), dim]`` unit vectors."""
@@ -225,11 +309,42 @@ class TrainedEncoder:
         return np.concatenate(out) if out else np.zeros((0, self.model.out.out_features))
 
 
+def fit_policy(model: Any, f: MatchFeatures, matches: np.ndarray, steps: int, lr: float,
+               seed: int, device: Any) -> list[float]:
+    """Fit ``model``'s population policy to the moves of ``matches`` (every training bot's,
+    pooled): ``steps`` Adam steps of :data:`POLICY_BATCH` moves drawn (seeded) with
+    replacement, cross-entropy of the code played per used head. Then frozen. Returns the
+    loss per step."""
+    torch = _torch()
+    rows = np.concatenate([np.arange(s, s + n) for s, n in
+                           zip(f.start[matches], f.length[matches], strict=True)])
+    params = list(model.policy.parameters())
+    opt = torch.optim.Adam(params, lr=lr)
+    rng = np.random.default_rng(derive_seed("identify-embedding-policy", seed))
+    losses = []
+    for _ in range(steps):
+        x = torch.from_numpy(f.x[np.sort(rng.choice(rows, POLICY_BATCH))]
+                             .astype(np.float32)).to(device)
+        loss = x.new_zeros(())
+        for (o, _, n), logp in zip(f.heads, model.policy_logp(x), strict=True):
+            played = x[:, o:o + n]
+            loss = loss - (played * logp).sum() / played.sum().clamp(min=1.0)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(float(loss.detach().cpu()))
+    for p in params:
+        p.requires_grad_(False)
+    return losses
+
+
 def train_encoder(f: MatchFeatures, train: Mapping[int, np.ndarray], cfg: EmbeddingConfig,
                   seed: int) -> TrainedEncoder:
     """Train an encoder by GE2E on ``train`` (``bot index -> its training matches``, at least
     2 bots with 2 matches each): every step draws ``bots_per_batch`` of the bots and
-    ``matches_per_bot`` of each one's matches (with replacement when it has fewer)."""
+    ``matches_per_bot`` of each one's matches (with replacement when it has fewer). With
+    ``policy_steps``, the population policy is fitted to the same matches first
+    (:func:`fit_policy`)."""
     from ime.train.loop import set_determinism
 
     torch = _torch()
@@ -240,10 +355,16 @@ def train_encoder(f: MatchFeatures, train: Mapping[int, np.ndarray], cfg: Embedd
     device = _device(cfg.device)
     set_determinism(1, device)
     torch.manual_seed(derive_seed("identify-embedding-init", seed) % (2**63))
-    model = make_encoder(f.n_features, cfg.hidden, cfg.dim).to(device)
+    model = make_encoder(f.n_features, cfg.hidden, cfg.dim, f.heads, dropout=cfg.dropout,
+                         policy=cfg.policy_steps > 0).to(device)
+    policy_losses: list[float] = []
+    if cfg.policy_steps > 0:
+        policy_losses = fit_policy(model, f, np.concatenate([train[b] for b in bots]),
+                                   cfg.policy_steps, cfg.lr, seed, device)
     w = torch.nn.Parameter(torch.tensor(10.0, device=device))
     b = torch.nn.Parameter(torch.tensor(-5.0, device=device))
-    opt = torch.optim.Adam([*model.parameters(), w, b], lr=cfg.lr)
+    opt = torch.optim.Adam([*(p for p in model.parameters() if p.requires_grad), w, b],
+                           lr=cfg.lr)
     rng = np.random.default_rng(derive_seed("identify-embedding-batches", seed))
     n_bots = min(cfg.bots_per_batch, len(bots))
     losses = []
@@ -262,7 +383,8 @@ def train_encoder(f: MatchFeatures, train: Mapping[int, np.ndarray], cfg: Embedd
         loss.backward()
         opt.step()
         losses.append(float(loss.detach().cpu()))
-    return TrainedEncoder(model=model, losses=losses, device=device)
+    return TrainedEncoder(model=model, losses=losses, device=device,
+                          policy_losses=policy_losses)
 
 
 # --- few-shot identification ---------------------------------------------------------------------
@@ -341,6 +463,10 @@ def fewshot_scores(f: MatchFeatures, heldout: Mapping[str, Sequence[str]], *,
             truth.append(np.full(len(q), int(b), dtype=np.int64))
             ids.append(f.match_id[q])
             fold_col.append(np.full(len(q), fo, dtype=np.int64))
+        if enc.policy_losses:
+            log.info("embedding fold %d: population policy cross-entropy %.3f -> %.3f over "
+                     "%d steps", fo, enc.policy_losses[0],
+                     float(np.mean(enc.policy_losses[-20:])), len(enc.policy_losses))
         log.info("embedding fold %d: trained on %s (GE2E loss %.3f -> %.3f over %d steps), "
                  "identifies %s", fo, [f.bots[b] for b in sorted(train)], enc.losses[0],
                  float(np.mean(enc.losses[-20:])), len(enc.losses),

@@ -51,6 +51,11 @@ class Embedding(Section):
     """Matches per bot per GE2E batch."""
     lr: float = Field(gt=0)
     """Adam's learning rate."""
+    dropout: float = Field(ge=0, lt=1)
+    """Dropout after each layer of the per-move MLP while training."""
+    policy_steps: Annotated[int, Field(ge=0)]
+    """Adam steps fitting the population policy before GE2E (0: no policy-relative move
+    features)."""
     device: Literal["auto", "cpu", "cuda"]
     """auto: CUDA when present, else the CPU (the same bytes for the same config)."""
 
