@@ -559,10 +559,14 @@ class OpponentRef:
 
 def opponent_ref(spec: Mapping[str, Any]) -> OpponentRef | None:
     """The trained model an ``om_search`` spec needs but does not list yet (``None`` for other
-    kinds, ``mode: none``, ``source: zoo``, or when ``opponent.checkpoints`` is given)."""
-    if spec.get("kind") != "om_search":
-        return None
+    kinds, ``mode: none``, ``source: zoo``, or when ``opponent.checkpoints`` is given).
+
+    Another kind whose params hold an ``opponent`` in this format (Doudizhu's ``pimc_om``,
+    whose rollouts follow the model) is resolved the same way, so one workflow step fills
+    every opponent model whatever bot uses it."""
     params = dict(spec.get("params") or {})
+    if spec.get("kind") != "om_search" and not isinstance(params.get("opponent"), Mapping):
+        return None
     opp = dict(params.get("opponent") or {})
     if params.get("mode", "policy") == "none" or not opp:
         return None

@@ -109,6 +109,20 @@ def _masked_argmax(probs: np.ndarray, mask: np.ndarray) -> int:
     return int(np.argmax(p))
 
 
+def _masked_pick(probs: np.ndarray, mask: np.ndarray, u: float | None) -> int:
+    """:func:`_masked_argmax` when ``u`` is ``None``; else the legal code drawn by inverse CDF
+    at ``u`` in [0, 1) from the probabilities restricted to the legal codes (uniform over them
+    when those sum to zero). A draw is a function of ``u`` alone, so the caller's draws, not the
+    batch they travel in, decide the sample."""
+    if u is None:
+        return _masked_argmax(probs, mask)
+    codes = np.flatnonzero(np.asarray(mask) > 0)
+    q = np.clip(np.asarray(probs, dtype=np.float64)[codes], 0.0, None)
+    total = float(q.sum())
+    cdf = np.cumsum(q) / total if total > 0 else np.arange(1, len(codes) + 1) / len(codes)
+    return int(codes[min(int(np.searchsorted(cdf, float(u), side="right")), len(codes) - 1)])
+
+
 class KickerStepEncoder(Encoder):
     """A major head and ``max_kickers`` minor heads over ``6 + 4 * max_kickers`` planes.
 
@@ -240,6 +254,51 @@ class KickerStepEncoder(Encoder):
             kickers.append(c.minor_rank(code))
         size = int(c.major_kicker_size[major])
         return self.decode(state, player, [major, *(c.minor_code(r, size) for r in kickers)])
+
+    def select_batch(self, states: Sequence[State], players: Sequence[int], policy: Policy,
+                     uniforms: np.ndarray | None = None) -> list[Action]:
+        """:meth:`select` for many positions with one ``policy`` call per step (the major, then
+        each kicker step over the rows that need it), or, with ``uniforms``, a *sample* of the
+        factorised policy: row ``i`` draws its major at ``uniforms[i, 0]`` and kicker ``k`` at
+        ``uniforms[i, 1 + k]`` (:func:`_masked_pick`; shape ``[n, 1 + max_kickers]``, values in
+        [0, 1)). Why: a Monte-Carlo bot asks an imitator about hundreds of rollout positions at
+        once (:mod:`ime.games.doudizhu.bots.om_pimc`); per-row draws make a sample independent
+        of how the rows are batched. A position with one legal play gets it without a draw."""
+        c = self.codes
+        out: list[Action | None] = [None] * len(states)
+        todo = []
+        for i, (s, p) in enumerate(zip(states, players, strict=True)):
+            legal = s.legal_actions(p)
+            if len(legal) == 1:
+                out[i] = legal[0]
+            else:
+                todo.append(i)
+        if todo:
+            def u_at(i: int, k: int) -> float | None:
+                return None if uniforms is None else float(uniforms[i, k])
+
+            obs = self.encode([states[i] for i in todo], [players[i] for i in todo])
+            probs = policy(obs)[0]
+            majors = [_masked_pick(probs[j], obs.masks[0][j], u_at(i, 0))
+                      for j, i in enumerate(todo)]
+            need = [int(c.major_kickers[m]) for m in majors]
+            kickers: list[list[int]] = [[] for _ in todo]
+            for k in range(max(need)):
+                rows = [j for j in range(len(todo)) if need[j] > k]
+                planes, masks = self._empty(len(rows))
+                for r, j in enumerate(rows):
+                    i = todo[j]
+                    self._row(states[i], players[i], planes, masks, r, majors[j], kickers[j],
+                              k + 1)
+                pol = policy(Observation(planes, masks))[1 + k]
+                for r, j in enumerate(rows):
+                    code = _masked_pick(pol[r], masks[1 + k][r], u_at(todo[j], 1 + k))
+                    kickers[j].append(c.minor_rank(code))
+            for j, i in enumerate(todo):
+                size = int(c.major_kicker_size[majors[j]])
+                out[i] = self.decode(states[i], players[i],
+                                     [majors[j], *(c.minor_code(r, size) for r in kickers[j])])
+        return out  # type: ignore[return-value]
 
 
 __all__ = ["MAJOR_PLANES", "MINOR_PLANES", "ROWS", "KickerCodes", "KickerStepEncoder",

@@ -6,6 +6,9 @@ to a factory ``(game_name, bot_id, params) -> Bot``, in the shape of ``BOT_KINDS
   ``bots/rule5.py``; splits and valuations in ``bots/splits.py``).
 * ``pimc``: determinized Monte-Carlo search, ``ddz_mc`` (``bots/pimc.py``, rollouts compiled in
   ``bots/playout.py``).
+* ``pimc_om``: ``pimc`` whose rollouts let a model (an imitator of the bots at the table, or a
+  zoo bot) play the other seats (``bots/om_pimc.py``, issue 49; docs/opponent_model.md). No
+  zoo entry uses it: the opponent-model experiment builds its entries.
 
 ``docs/zoo.md`` (Doudizhu section) describes each bot with its speed and strength.
 """
@@ -39,8 +42,17 @@ def _factory(module: str, cls: str) -> BotFactory:
     return make
 
 
+def _pimc_om(game: str, bot_id: str, params: Mapping[str, Any]) -> Bot:
+    """Build a :class:`ime.games.doudizhu.bots.om_pimc.ModelPIMCBot` (its params are parsed
+    there: an ``opponent`` model spec and typed rollout-model knobs)."""
+    from ime.games.doudizhu.bots.om_pimc import make
+
+    return make(game, bot_id, params)
+
+
 ZOO_KINDS: dict[str, BotFactory] = {
-    kind: _factory(module, cls) for kind, (module, cls) in _CLASSES.items()
+    **{kind: _factory(module, cls) for kind, (module, cls) in _CLASSES.items()},
+    "pimc_om": _pimc_om,
 }
 """Kind name -> factory for the zoo's bots (see the module doc)."""
 
