@@ -2,7 +2,9 @@
 # om_search.targets and cell (ime.evaluate.om_experiment: (a) plain search to the depth cap,
 # (b) plain at equal nodes, (c) the target's own imitator as the model, (d) another target's,
 # the true model), one job plays the cell's games against the original bot, both seats of
-# seeded balanced openings; one job per variant writes the table, the cost table and the figure.
+# seeded balanced openings (a model cell also records its model's accuracy against the target,
+# ime.evaluate.om_accuracy); one job per variant writes the table, the cost table, the model
+# accuracy table and the figure.
 # Not part of rule `all`: snakemake -j8 results/reversi/om_search.csv (docs/opponent_model.md).
 # Inputs and params: ime.workflow.om_search (OM); the jobs: ime.workflow.jobs.om_search. A model
 # cell's inputs are its imitator's checkpoints, so a retrained imitator re-plays its cells.
@@ -44,6 +46,7 @@ rule om_search_table:
         table=report(P.result("om_search.csv"), caption="../report/om_search.rst",
                      category="Beyond the thesis", subcategory="Opponent-model search"),
         cost=P.result("om_search_cost.csv"),
+        accuracy=P.result("om_search_model_accuracy.csv"),
         png=report(P.result("figures/om_search.png"), caption="../report/om_search.rst",
                    category="Beyond the thesis", subcategory="Opponent-model search"),
         pdf=P.result("figures/om_search.pdf"),

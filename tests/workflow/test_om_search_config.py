@@ -61,6 +61,7 @@ def test_scales_size_the_games() -> None:
     ("mix", 1.5, ["om_search.mix must be <= 1"]),
     ("evaluation", "rev 1", ["no bot id"]),
     ("depht", 3, ["om_search.depht is not a config key", "om_search.depth"]),
+    ("accuracy_sample", -1, ["om_search.accuracy_sample must be >= 0"]),
 ])
 def test_the_schema_refuses(key: str, value: object, words: list[str]) -> None:
     c = copy.deepcopy(to_plain(compose(["scale=tiny"])))
@@ -76,7 +77,7 @@ def test_cells_paths_and_inputs() -> None:
     p = plan_of([])
     assert p.targets == ["rev1", "rev2", "rev4", "rev5"]
     assert p.ptag == "rev1-d4_n20000_a100000000_r20_p4_s0_g3"
-    assert p.model_dir == "quick/conv/ensemble/policy_b64_emeasured"
+    assert p.model_dir == "quick/conv/ensemble/policy_b64_emeasured_k200"
     assert p.path("rev4", "plain_depth") == \
         f"data/reversi/om_search/{p.ptag}/plain/rev4/plain_depth.csv"
     assert p.path("rev4", "om") == f"data/reversi/om_search/{p.ptag}/{p.model_dir}/rev4/om.csv"
@@ -94,6 +95,11 @@ def test_cells_paths_and_inputs() -> None:
     assert opp["bot"] == "rev4" and opp["checkpoints"] == p.checkpoints("rev4")
     assert spec["spec"]["params"]["evaluation"]["kind"] == "alphabeta"  # rev1's, inline
     assert spec["rounds"] == 20 and spec["opening_plies"] == 4
+    # the model cells record their model's accuracy (om_search.accuracy_sample); no other cell
+    assert spec["accuracy_sample"] == 200
+    assert [p.cell_spec("rev4", c)["accuracy_sample"] for c in ("om_wrong", "plain_depth",
+                                                                "plain_nodes", "om_true")] == [
+        200, 0, 0, 0]
     assert p.cell_spec("rev4", "plain_nodes")["spec"] is None  # measured from (c) by the job
     true = p.cell_spec("rev4", "om_true")["spec"]["params"]
     assert true["mode"] == "search" and true["opponent"] == {"bot": "rev4", "source": "zoo"}

@@ -52,6 +52,8 @@ from ime.core.game import Action, State
 if TYPE_CHECKING:  # pandas is imported where a table is made: the Snakefile imports this module
     import pandas as pd
 
+    from ime.evaluate.om_accuracy import AccuracySample
+
 CELLS = ("plain_depth", "plain_nodes", "om", "om_wrong", "om_true")
 """Every cell, in the table's order."""
 LABELS = {"plain_depth": "a", "plain_nodes": "b", "om": "c", "om_wrong": "d", "om_true": "t"}
@@ -137,8 +139,12 @@ class _Recorder(Bot):
         self.counts = {"decisions": 0, "searched": 0, "nodes": 0, "model_positions": 0,
                        "model_calls": 0, "depth": 0}
         self.seconds = 0.0
+        self.before: Callable[[State], None] | None = None
+        """Called with the position before each decision (the model-accuracy record's root)."""
 
     def act(self, state: State, ctx: DecisionContext) -> Action:
+        if self.before is not None:
+            self.before(state)
         t0 = time.perf_counter()
         move = self.bot.act(state, ctx)
         self.seconds += time.perf_counter() - t0
@@ -162,6 +168,8 @@ class _Ctx:
     openings: list[tuple[Any, list[dict[str, Any]]]]
     seed: int
     tag: str
+    accuracy: int = 0
+    """Positions of each kind a game keeps for the model-accuracy record (0: none)."""
 
 
 def _play(ctx: _Ctx, g: Any) -> dict[str, Any]:
@@ -169,11 +177,25 @@ def _play(ctx: _Ctx, g: Any) -> dict[str, Any]:
     from ime.matches.judge import run_match
 
     seat = list(g.players).index(PLAYER)
-    rec = _Recorder(ctx.provider(PLAYER))
+    player_bot = ctx.provider(PLAYER)
+    rec = _Recorder(player_bot)
     bots = [rec if p == PLAYER else ctx.provider(p) for p in g.players]
     mid = f"{ctx.game.name}-om{ctx.seed}-{ctx.tag}-r{g.round:03d}-s{seat}"
     init, prefix = ctx.openings[g.round]
-    res = run_match(ctx.game, bots, match_id=mid, seed=ctx.seed, initdata=init, prefix=prefix)
+    sample, detach = None, None
+    if ctx.accuracy > 0:  # only watches the model's calls and the target's moves
+        from ime.evaluate.om_accuracy import GameSample
+
+        sample = GameSample(ctx.accuracy, ctx.seed, mid)
+        rec.before = sample.at_root
+        watched, detach = sample.attach(player_bot, bots[1 - seat])
+        bots[1 - seat] = watched
+    try:
+        res = run_match(ctx.game, bots, match_id=mid, seed=ctx.seed, initdata=init,
+                        prefix=prefix)
+    finally:
+        if detach is not None:
+            detach()
     ours = outcome(res.scores, seat)
     row: dict[str, Any] = {"round": g.round, "match_id": mid, "player0": g.players[0],
                            "player1": g.players[1], "score0": float(res.scores[0]),
@@ -182,6 +204,7 @@ def _play(ctx: _Ctx, g: Any) -> dict[str, Any]:
                            "points": ours / 2.0, **rec.counts,
                            "fault": "" if res.fault is None else str(res.fault)}
     row["_seconds"] = rec.seconds
+    row["_accuracy"] = sample.result() if sample is not None else None
     return row
 
 
@@ -189,10 +212,15 @@ def play_cell(game_name: str, target: str, provider_factory: Callable[[], Any], 
               rounds: int, opening_plies: int, seed: int,
               openings: Mapping[str, Any] | None = None,
               game_params: Mapping[str, Any] | None = None, workers: int = 1,
-              progress: bool = True, tag: str = "cell") -> tuple[pd.DataFrame, float]:
+              progress: bool = True, tag: str = "cell",
+              accuracy: AccuracySample | None = None) -> tuple[pd.DataFrame, float]:
     """Our player (bot id :data:`PLAYER` of the provider) against ``target``: ``rounds``
     balanced openings, each once in each seat. Returns the games (:data:`GAME_COLUMNS`, in
-    schedule order) and our decisions' summed wall time in seconds (kept out of the games)."""
+    schedule order) and our decisions' summed wall time in seconds (kept out of the games).
+
+    ``accuracy``: for a cell whose model is an imitator, the sample that the positions the
+    model is asked about and the target's moves go into (:mod:`ime.evaluate.om_accuracy`;
+    the games are the same with it and without)."""
     import pandas as pd
     from tqdm.auto import tqdm
 
@@ -218,7 +246,8 @@ def play_cell(game_name: str, target: str, provider_factory: Callable[[], Any], 
         prov = provider_factory()
         if workers > 1:
             warm_up(prov, [target], game)
-        return _Ctx(game, prov, opening_list, seed, tag)
+        return _Ctx(game, prov, opening_list, seed, tag,
+                    accuracy.k if accuracy is not None else 0)
 
     rows = []
     bar = tqdm(total=len(games), desc=f"{tag} vs {target}", unit="game", disable=not progress)
@@ -227,6 +256,10 @@ def play_cell(game_name: str, target: str, provider_factory: Callable[[], Any], 
         bar.update()
     bar.close()
     seconds = float(sum(r.pop("_seconds") for r in rows))
+    for r in rows:
+        got = r.pop("_accuracy")
+        if accuracy is not None and got is not None:
+            accuracy.merge(got)
     return pd.DataFrame(rows, columns=GAME_COLUMNS), seconds
 
 

@@ -156,6 +156,11 @@ TABLES: dict[str, tuple[str, ...]] = {
     "om_search_cost.csv": ("target", "cell", "label", "decisions", "searched", "ms_mean",
                            "nodes_mean", "model_positions_mean", "model_calls_mean",
                            "depth_mean", "seconds", "workers"),
+    "om_search_model_accuracy.csv": ("target", "cell", "label", "model", "mode", "sample",
+                                     "search_positions", "search_n", "search_top1",
+                                     "search_top1_lo", "search_top1_hi", "game_positions",
+                                     "game_n", "game_top1", "game_top1_lo", "game_top1_hi",
+                                     "target_deterministic"),
     # the games' own results (GamePlugin.results)
     "seed002.csv": ("comparison", "agent", "opponent", "simulations", "games", "wins", "draws",
                     "losses", "score", "score_lo", "score_hi", "score_first", "score_second"),
@@ -563,6 +568,26 @@ LOCAL: dict[str, dict[str, Column]] = {
                                    "imitator is asked in batches, a bot one position a call)",
                                    "count"),
         "seconds": Column("the cell job's wall time", "s")},
+    "om_search_model_accuracy.csv": {
+        **{k: _OM_SEARCH[k] for k in ("target", "model", "mode")},
+        "cell": Column("the model cell: `om` (c: the target's own imitator) or `om_wrong` (d: "
+                       "another target's)"),
+        "label": Column("the issue's letter of the cell"),
+        "sample": Column("om_search.accuracy_sample: positions of each kind sampled (seeded)",
+                         "count"),
+        "search_positions": Column("positions the search asked the model about in the cell's "
+                                   "games (more than one legal move)", "count"),
+        "search_n": Column("those sampled, at which the target itself was asked", "count"),
+        **_ci("search_top1", "share of the sampled search positions where the model's top "
+                             "move (the one the search follows) is the target's decision "
+                             "(Wilson CI)", "fraction"),
+        "game_positions": Column("positions where the target moved in the cell's games (more "
+                                 "than one legal move)", "count"),
+        "game_n": Column("those sampled", "count"),
+        **_ci("game_top1", "share of the sampled target's moves that the model's top move "
+                           "names (Wilson CI)", "fraction"),
+        "target_deterministic": Column("the target is deterministic, so its decision is the "
+                                       "truth (else one draw of it)")},
 }
 """Per table, the names whose meaning there differs from :data:`COLUMNS`."""
 

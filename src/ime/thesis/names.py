@@ -31,3 +31,10 @@ TABLES = (
     "identification.csv",
 )
 """The generic tables of a variant's results directory that the reproduction reads."""
+
+OPTIONAL_TABLES = ("om_search.csv", "om_search_model_accuracy.csv")
+"""Tables the report reads only when the run wrote them (:mod:`ime.thesis.beyond`): the
+opponent-model search experiment's (issue 49), a named target that rule ``all`` does not build
+(tens of minutes a game). The report job lists them as inputs only when ``om_search.csv``
+exists (:meth:`ime.workflow.thesis.ThesisPlan.inputs`), so a reproduction never runs the
+experiment, and one whose game has run it stays current with it."""

@@ -33,7 +33,7 @@ import pandas as pd
 from ime.thesis import compare as K
 from ime.thesis import conclusions as C
 from ime.thesis import protocol as PR
-from ime.thesis.beyond import metrics_section
+from ime.thesis.beyond import metrics_section, om_search_section
 from ime.thesis.checks.core import NO_CI
 from ime.thesis.heldout import HELDOUT_TABLES, heldout_view  # noqa: F401 - re-exported
 from ime.thesis.names import FILES, GAMES  # noqa: F401 - FILES: this module's, named there
@@ -554,7 +554,7 @@ def write(out_dir: str | Path, *, scale: str, results: Mapping[str, GameResults]
         scale=scale, rdirs=rdirs, command=command, nums=nums, concl=concl, proto=proto,
         per_bot=per_bot, by_class=by_class, prov=prov, left_out=left_out,
         numbers_left_out=numbers_left_out, s1s2=s1s2_every_game(results),
-        beyond=metrics_section(results)), encoding="utf-8")
+        beyond=[*metrics_section(results), *om_search_section(results)]), encoding="utf-8")
     return summary(nums, concl, proto, numbers_left_out)
 
 

@@ -15,7 +15,8 @@ from typing import Any
 
 import pandas as pd
 
-from ime.thesis.names import TABLES  # defined there: the Snakefile reads it without pandas
+# defined there: the Snakefile reads them without pandas
+from ime.thesis.names import OPTIONAL_TABLES, TABLES
 
 
 @dataclass(frozen=True)
@@ -74,9 +75,9 @@ def bots_from_specs(specs: Mapping[str, Mapping[str, Any]]) -> dict[str, Bot]:
 def read_results(game: str, rdir: str | Path, specs: Mapping[str, Mapping[str, Any]],
                  eval_net: str, extra: Mapping[str, str | Path] | None = None,
                  matches_per_target: int | None = None) -> GameResults:
-    """A written results directory's tables (every :data:`TABLES` file present, plus ``extra``:
-    name -> path, e.g. the game's own ``table5_10.csv``)."""
-    paths: dict[str, str | Path] = {n: Path(rdir) / n for n in TABLES}
+    """A written results directory's tables (every :data:`TABLES` and :data:`OPTIONAL_TABLES`
+    file present, plus ``extra``: name -> path, e.g. the game's own ``table5_10.csv``)."""
+    paths: dict[str, str | Path] = {n: Path(rdir) / n for n in (*TABLES, *OPTIONAL_TABLES)}
     paths.update(extra or {})
     return results_from_paths(game, paths, specs, eval_net, matches_per_target)
 

@@ -73,6 +73,9 @@ OTHER_RESULTS: dict[str, str] = {
                      "the true model, the gain over plain search (docs/opponent_model.md)",
     "om_search_cost.csv": "what a decision of the opponent-model search's player costs in "
                           "each cell: ms, nodes, model positions and calls, depth",
+    "om_search_model_accuracy.csv": "how often the opponent model names the target's move, "
+                                    "with CIs: at a seeded sample of the positions the search "
+                                    "asked it about and of the target's moves, per model cell",
     "figures/om_search.png": "the opponent-model search's points shares per target and cell",
 }
 """Generic results that no game renames."""

@@ -79,7 +79,10 @@ class OmPlan:
                                    else "")
         mode = [("", s["mode"])] + ([("m", s["mix"]), ("q", s["min_prob"])]
                                     if s["mode"] == "prom" else [])
-        self.mtag = _tag([*mode, ("b", s["batch"]), ("e", s["equal_nodes"])])
+        # k: the accuracy record's sample (recorded while the model cells play: a new sample
+        # re-plays them, so it names their folder)
+        self.mtag = _tag([*mode, ("b", s["batch"]), ("e", s["equal_nodes"]),
+                          ("k", s["accuracy_sample"])])
         self.model_dir = f"{variant.train_tag}/{self.netdir}/{self.ens}/{self.mtag}"
 
     # --- checks ------------------------------------------------------------------------------
@@ -174,13 +177,16 @@ class OmPlan:
 
     def cell_spec(self, target: str, cell: str) -> dict[str, Any]:
         """The cell job's params: the games, our player's spec (cell (b) with a measured budget:
-        built by the job from cell (c)'s games, ``spec: null``) and the target's spec."""
+        built by the job from cell (c)'s games, ``spec: null``), the target's spec, and for a
+        model cell the accuracy record's sample (:mod:`ime.evaluate.om_accuracy`)."""
         measured = cell == "plain_nodes" and self.s["equal_nodes"] == "measured"
         fixed = None if measured else (int(self.s["equal_nodes"]) if cell == "plain_nodes"
                                        else None)
         return {"game": self.game, "game_params": self.game_params, "target": target,
                 "cell": cell, "rounds": self.rounds, "opening_plies": self.opening_plies,
                 "openings": self.openings, "seed": int(self.s["seed"]),
+                "accuracy_sample": (int(self.s["accuracy_sample"]) if cell in MODEL_CELLS
+                                    else 0),
                 "spec": None if measured else self.spec(target, cell, fixed),
                 "settings": self.settings() if measured else None,
                 "bot_specs": {target: self.specs[target]}}

@@ -17,10 +17,11 @@ the games it leaves out are not composed as inputs (no job of theirs is planned)
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from ime.paths import config_dir
-from ime.thesis.names import FILES, GAMES, REFERENCE, TABLES
+from ime.thesis.names import FILES, GAMES, OPTIONAL_TABLES, REFERENCE, TABLES
 from ime.workflow import paths as P
 from ime.workflow.compose import config_arg
 from ime.workflow.errors import ConfigError
@@ -120,10 +121,17 @@ class ThesisPlan:
 
     def inputs(self, trdir: str) -> dict[str, list[str]]:
         """Per game, the result tables the report reads (named inputs, one list per game), and
-        as ``reference`` the thesis's data it compares them with (:data:`REFERENCE`)."""
+        as ``reference`` the thesis's data it compares them with (:data:`REFERENCE`).
+
+        :data:`OPTIONAL_TABLES` (the opponent-model search's) are inputs only when the game's
+        ``om_search.csv`` exists: the report never makes a run play that experiment, and once
+        it has been played the report re-runs when its tables change (and a stale one is
+        rebuilt first, as any input)."""
         out = {}
         for game, v in self._check(trdir).items():
             names = [*TABLES, *EXTRA.get(game, ()), CASE_STUDY]
+            if Path(v.table_path(OPTIONAL_TABLES[0])).is_file():
+                names += OPTIONAL_TABLES
             out[game] = [v.table_path(n) for n in names]
         out["reference"] = [str(config_dir() / "thesis" / n) for n in REFERENCE]
         return out
@@ -146,7 +154,8 @@ class ThesisPlan:
                            "matches_per_target": (v.cfg["dataset"].get("matches")
                                                   or v.cfg["matches"]["per_target"]),
                            "tables": {n: v.table_path(n) for n in
-                                      [*TABLES, *EXTRA.get(game, ()), CASE_STUDY]}}
+                                      [*TABLES, *EXTRA.get(game, ()), CASE_STUDY,
+                                       *OPTIONAL_TABLES]}}
         cmd = f"snakemake -j8 {trdir}/reproduction.md {self._config_arg()}".rstrip()
         out = {"scale": "/".join(sorted(scales)), "games": games, "command": cmd,
                "files": list(FILES)}

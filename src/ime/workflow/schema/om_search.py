@@ -67,6 +67,8 @@ class OmSearch(Section):
     """Plies of each opening (null: ``evaluate.tournament.opening_plies``)."""
     seed: int = Field(ge=0)
     """The openings' draw and the bots' decision seed."""
+    accuracy_sample: int = Field(ge=0)
+    """The model cells' accuracy record: positions of each kind sampled (0: none)."""
 
     @model_validator(mode="after")
     def _cells_agree(self) -> OmSearch:
