@@ -27,8 +27,6 @@ the table to show the confusion. The numbers are read from the tables, never typ
 from __future__ import annotations
 
 import argparse
-import json
-import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -124,21 +122,13 @@ def archive(dirs: Sequence[str | Path], labels: Sequence[str], out: str | Path,
             root: str | Path = ".") -> pd.DataFrame:
     """Copy each folder's identification files to ``out/<label>/``; write the goals and the
     provenance beside them. Returns the goals table."""
-    from ime.core.provenance import collect
+    from ime.core.archive import archive_folders
 
     out = Path(out)
     t = goals_table(dirs, labels)
-    for d, label in zip(dirs, labels, strict=True):
-        dest = out / label.replace(" ", "_")
-        for name in ARCHIVED:
-            src = Path(d) / name
-            if src.is_file():
-                (dest / name).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(src, dest / name)
+    archive_folders(dirs, labels, out, ARCHIVED, root)
     (out / "goals.md").write_text(to_markdown(t), encoding="utf-8")
     t.to_csv(out / "goals.csv", index=False)
-    prov = collect(root) | {"folders": {lab: str(d) for d, lab in zip(dirs, labels, strict=True)}}
-    (out / "provenance.json").write_text(json.dumps(prov, indent=1, default=str) + "\n")
     return t
 
 
