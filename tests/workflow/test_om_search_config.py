@@ -87,6 +87,11 @@ def test_cells_paths_and_inputs() -> None:
         "data/reversi/models/quick/conv/rev4/fold0.pt",
         "data/reversi/models/quick/conv/rev4/fold1.pt"]
     assert p.cell_inputs("rev4", "om_wrong")["checkpoints"][0].endswith("conv/rev5/fold0.pt")
+    # cell (d)'s files are named by its model, and the rule's stem names the model it plays
+    assert p.path("rev4", "om_wrong").endswith("/rev4/om_wrong-rev5.csv")
+    assert p.cell_inputs("rev4", "om_wrong-rev2")["checkpoints"][0].endswith("conv/rev2/fold0.pt")
+    stem = p.cell_spec("rev4", "om_wrong-rev2")
+    assert stem["cell"] == "om_wrong" and stem["spec"]["params"]["opponent"]["bot"] == "rev2"
     assert p.cell_inputs("rev4", "plain_nodes") == {"checkpoints": [],
                                                     "budget": [p.path("rev4", "om")]}
     assert p.cell_inputs("rev4", "om_true") == {"checkpoints": [], "budget": []}

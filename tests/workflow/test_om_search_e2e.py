@@ -68,5 +68,5 @@ def test_the_om_search_target_plays_every_cell(tiny_run: Path, tmp_path: Path) -
     dry = smk(run, "-n", TARGET, "--config", TINY)
     again = sorted(tuple(Path(o).parts[-2:]) for rule, outs in planned_jobs(dry.stdout)
                    if rule == "om_search_cell" for o in outs if o.endswith(".csv"))
-    assert again == [("rev1", "om_wrong.csv"), ("rev2", "om.csv"),
+    assert again == [("rev1", "om_wrong-rev2.csv"), ("rev2", "om.csv"),
                      ("rev2", "plain_nodes.csv")], again

@@ -32,6 +32,9 @@ from ime.workflow.tags import SAFE, digest, fmt_value, params_tag
 from ime.workflow.variants import Variant
 
 PLAIN = "plain"
+WRONG = "om_wrong"
+"""Cell (d). Its files are named by the model too (``om_wrong-rev5.csv``): two runs that differ
+only in ``om_search.misspecified`` then keep both cells instead of overwriting one file."""
 """``omdir`` of the cells that use no imitator."""
 SPEC_KEYS = ("depth", "nodes", "plain_nodes", "mode", "mix", "min_prob", "batch")
 """The ``om_search`` keys our player's spec is built from (besides ``evaluation``)."""
@@ -47,6 +50,19 @@ def _tag(pieces: Sequence[tuple[str, Any]]) -> str:
         out.append(f"{prefix}{v}")
     s = "_".join(out)
     return s if SAFE.match(s) else "h" + digest(list(pieces))
+
+
+def cell_stem(cell: str, model: str | None = None) -> str:
+    """A cell's file stem (the cell rule's ``{cell}`` wildcard): the cell, and for cell (d) its
+    model's bot after a dash."""
+    return f"{WRONG}-{model}" if cell == WRONG else cell
+
+
+def parse_stem(stem: str) -> tuple[str, str | None]:
+    """``(cell, model)`` of a file stem (:func:`cell_stem`); the model only for cell (d)."""
+    if stem.startswith(WRONG + "-"):
+        return WRONG, stem[len(WRONG) + 1:]
+    return stem, None
 
 
 class OmPlan:
@@ -137,8 +153,9 @@ class OmPlan:
         return self.model_dir if cell in (*MODEL_CELLS, "plain_nodes") else PLAIN
 
     def path(self, target: str, cell: str, pattern: str = P.OM_GAMES) -> str:
+        stem = cell_stem(cell, self.wrong_model(target) if cell == WRONG else None)
         return P.fill(pattern, game=self.game, ptag=self.ptag, omdir=self.omdir(cell),
-                      opp=target, cell=cell)
+                      opp=target, cell=stem)
 
     def checkpoints(self, bot: str) -> list[str]:
         """The imitator of ``bot``: every trained fold (``ensemble``) or the configured one."""
@@ -146,8 +163,12 @@ class OmPlan:
         return [self.v.checkpoint_path(bot, self.net, k) for k in folds]
 
     def model_bot(self, target: str, cell: str) -> str | None:
-        return target if cell == "om" else self.wrong_model(target) if cell == "om_wrong" \
-            else None
+        """The imitator's bot of ``cell`` (a cell or a file stem, :func:`cell_stem`): the
+        target's own for (c), the stem's (else the configured) other bot's for (d)."""
+        cell, named = parse_stem(cell)
+        if cell == WRONG:
+            return named or self.wrong_model(target)
+        return target if cell == "om" else None
 
     # --- a cell's job --------------------------------------------------------------------------
     def cell_inputs(self, target: str, cell: str) -> dict[str, list[str]]:
@@ -171,14 +192,16 @@ class OmPlan:
         from ime.bots.om_search import resolve_specs
 
         bot = self.model_bot(target, cell)
-        spec = cell_spec(cell, target, self.settings(), model_bot=bot, net=self.net,
+        spec = cell_spec(parse_stem(cell)[0], target, self.settings(), model_bot=bot, net=self.net,
                          fold=self.fold, nodes=nodes)
         return resolve_specs({PLAYER: spec}, lambda ref: self.checkpoints(ref.bot))[PLAYER]
 
     def cell_spec(self, target: str, cell: str) -> dict[str, Any]:
         """The cell job's params: the games, our player's spec (cell (b) with a measured budget:
         built by the job from cell (c)'s games, ``spec: null``), the target's spec, and for a
-        model cell the accuracy record's sample (:mod:`ime.evaluate.om_accuracy`)."""
+        model cell the accuracy record's sample (:mod:`ime.evaluate.om_accuracy`). ``cell``: a
+        cell or its file stem (the rule's wildcard, :func:`cell_stem`)."""
+        stem, cell = cell, parse_stem(cell)[0]
         measured = cell == "plain_nodes" and self.s["equal_nodes"] == "measured"
         fixed = None if measured else (int(self.s["equal_nodes"]) if cell == "plain_nodes"
                                        else None)
@@ -187,7 +210,7 @@ class OmPlan:
                 "openings": self.openings, "seed": int(self.s["seed"]),
                 "accuracy_sample": (int(self.s["accuracy_sample"]) if cell in MODEL_CELLS
                                     else 0),
-                "spec": None if measured else self.spec(target, cell, fixed),
+                "spec": None if measured else self.spec(target, stem, fixed),
                 "settings": self.settings() if measured else None,
                 "bot_specs": {target: self.specs[target]}}
 
@@ -243,4 +266,5 @@ class OmIndex:
         return {"ptag": alternatives(p.ptag for p in ps) or "(?!)",
                 "omdir": alternatives([PLAIN, *(p.model_dir for p in ps)]),
                 "opp": alternatives(t for p in ps for t in p.targets) or "(?!)",
-                "cell": alternatives(CELLS)}
+                "cell": alternatives([*(c for c in CELLS if c != WRONG),
+                                      *(cell_stem(WRONG, b) for p in ps for b in p.specs)])}
