@@ -45,7 +45,7 @@ def test_scales_size_the_games() -> None:
     assert to_plain(compose(["scale=thesis"]))["om_search"]["games"] == 400
     tiny = to_plain(compose(["scale=tiny"]))["om_search"]
     assert (tiny["games"], tiny["depth"]) == (4, 2)
-    other = to_plain(compose(["game=doudizhu"]))["om_search"]
+    other = to_plain(compose(["game=gongzhu"]))["om_search"]
     assert other["targets"] == [] and other["evaluation"] is None
     assert other["misspecified"] is None
 
@@ -149,3 +149,56 @@ def test_a_game_without_an_experiment_says_so() -> None:
     with pytest.raises(ConfigError, match="none of them is a target of this variant"):
         p.table_inputs()
     assert PLAIN == "plain"
+
+
+def test_doudizhu_names_its_player_template() -> None:
+    om = to_plain(compose(["game=doudizhu"]))["om_search"]
+    assert om["targets"] == ["ddz1", "ddz5"] and om["evaluation"] is None
+    assert om["cells"] == ["plain_depth", "om", "om_wrong", "om_true"]
+    assert om["player"]["kind"] == "pimc_om" and om["games"] % 3 == 0
+    assert om["accuracy_sample"] == 0
+
+
+@pytest.mark.parametrize("key, value, words", [
+    ("cells", ["plain_depth", "plain_nodes", "om"], ["plain_nodes needs a node-counting"]),
+    ("accuracy_sample", 10, ["accuracy_sample: the accuracy record"]),
+    ("player", {"kind": "pimc_om", "params": {"opponent": {"bot": "ddz1"}}},
+     ["must not hold an opponent"]),
+    ("player", {"params": {}}, ["must be {kind, params}"]),
+])
+def test_the_schema_refuses_a_bad_template(key: str, value: object, words: list[str]) -> None:
+    c = copy.deepcopy(to_plain(compose(["game=doudizhu", "scale=tiny"])))
+    c["om_search"][key] = value
+    with pytest.raises(ConfigError) as e:
+        validate(c, ["x=1"])
+    for w in words:
+        assert w in str(e.value), str(e.value)
+
+
+@pytest.mark.slow  # plans of two compositions
+def test_doudizhu_plans_its_cells() -> None:
+    """Doudizhu's cells: the pimc_om template as it is in (a), the imitator as its opponent in
+    (c) and (d), the target itself in om_true; each deal played in all three seats."""
+    p = plan_of(["game=doudizhu"])
+    assert p.targets == ["ddz1", "ddz5"] and p.seats == 3 and p.rounds == 20
+    assert p.ptag.startswith("pimc_om-h") and p.ptag.endswith("_r20_p0_s0")
+    assert [c for t, c in p.all_cells() if t == "ddz1"] == ["plain_depth", "om", "om_wrong",
+                                                          "om_true"]
+    assert p.path("ddz1", "om_wrong").endswith("/ddz1/om_wrong-ddz5.csv")
+    assert p.path("ddz1", "plain_depth").startswith(f"data/doudizhu/om_search/{p.ptag}/plain/")
+    plain = p.cell_spec("ddz1", "plain_depth")
+    assert plain["spec"]["kind"] == "pimc_om" and "opponent" not in plain["spec"]["params"]
+    assert plain["spec"]["params"]["simulations"] == 300 and plain["accuracy_sample"] == 0
+    om = p.cell_spec("ddz1", "om")["spec"]["params"]
+    assert om["opponent"]["bot"] == "ddz1" and om["opponent"]["checkpoints"] == \
+        p.checkpoints("ddz1") and om["simulations"] == 300
+    assert p.cell_spec("ddz1", "om_wrong")["spec"]["params"]["opponent"]["bot"] == "ddz5"
+    assert p.cell_spec("ddz1", "om_true")["spec"]["params"]["opponent"] == {
+        "bot": "ddz1", "source": "zoo"}
+    assert p.cell_inputs("ddz1", "om")["checkpoints"] == p.checkpoints("ddz1")
+    assert len(p.table_inputs()["games"]) == 2 * 4 and p.table_spec()["player"] == "pimc_om"
+    tiny = plan_of(["game=doudizhu", "scale=tiny"])
+    assert tiny.targets == ["ddz5"] and tiny.rounds == 2 and tiny.wrong_model("ddz5") == "ddz4"
+    bad = plan_of(["game=doudizhu", "om_search.games=40"])
+    with pytest.raises(ConfigError, match="multiple of the 3 seats"):
+        bad.table_inputs()

@@ -23,7 +23,10 @@ om_true     (t)  the same with ``T`` itself as the model (``source: zoo``: the t
 composition (docs/opponent_model.md). Each cell plays ``2 * rounds`` games against ``T``: every
 round one seeded balanced opening (:func:`ime.evaluate.tournament.balanced_openings`, the
 tournament's), once with our player in each seat (:func:`ime.evaluate.schedule.pair_schedule`),
-so an opening that favours a seat favours neither player.
+so an opening that favours a seat favours neither player. In a game of more seats (Doudizhu)
+each round's deal is played once with our player in every seat and ``T`` in all the others
+(:func:`seat_schedule`), and our player is the game's ``om_search.player`` template (Doudizhu's
+``pimc_om``, :func:`template_spec`), whose cells are (a), (c), (d) and the true model.
 
 **Determinism.** Every bot decides by node counts, never by time, and each game is a function of
 its round, seats and specs alone, so the games (and their per-game counts) replay exactly and
@@ -82,6 +85,36 @@ COST_COLUMNS = ["target", "cell", "label", "decisions", "searched", "ms_mean", "
 times: not byte-stable, so apart from the table)."""
 
 
+def template_spec(cell: str, target: str, player: Mapping[str, Any], *,
+                  model_bot: str | None = None, net: str | None = None,
+                  fold: int | str = "ensemble") -> dict[str, Any]:
+    """Our player's spec in ``cell`` when the game's config gives a player template
+    (``om_search.player``: ``{kind, params}`` of a bot that takes an ``opponent`` model in
+    ``om_search``'s format, e.g. Doudizhu's ``pimc_om``).
+
+    Why: a game whose search is no alpha-beta (Doudizhu's rollouts) asks the same question with
+    the same cells; only how the model enters differs, so the template is played as it is in
+    cell (a) (the same budget without a model), with the imitator as ``opponent`` in (c) and
+    (d), and with ``target`` itself (``source: zoo``) in the true-model row. There is no node
+    count to equal, so no cell (b)."""
+    params = dict(player.get("params") or {})
+    if cell == "plain_depth":
+        pass
+    elif cell in MODEL_CELLS:
+        if model_bot is None or net is None:
+            raise ValueError(f"cell {cell} needs the model's bot and net")
+        params["opponent"] = {"bot": model_bot, "net": net, "fold": fold}
+    elif cell == "om_true":
+        params["opponent"] = {"bot": target, "source": "zoo"}
+    elif cell == "plain_nodes":
+        raise ValueError(f"cell plain_nodes needs a node-counting search; om_search.player "
+                         f"({player.get('kind')}) has none: leave plain_nodes out of "
+                         f"om_search.cells")
+    else:
+        raise ValueError(f"unknown cell {cell!r}; cells: {list(CELLS)}")
+    return {"kind": str(player["kind"]), "params": params}
+
+
 def cell_spec(cell: str, target: str, settings: Mapping[str, Any], *,
               model_bot: str | None = None, net: str | None = None,
               fold: int | str = "ensemble", nodes: int | None = None) -> dict[str, Any]:
@@ -91,8 +124,11 @@ def cell_spec(cell: str, target: str, settings: Mapping[str, Any], *,
     ``plain_nodes`` (cell (a)'s), ``mode``, ``mix``, ``min_prob``, ``batch`` (the config's
     ``om_search`` section). ``model_bot``/``net``/``fold``: the imitator of the model cells
     (its checkpoints are filled by the workflow: :func:`ime.bots.om_search.resolve_specs`).
-    ``nodes``: cell (b)'s budget (required there)."""
+    ``nodes``: cell (b)'s budget (required there). With a ``player`` template in ``settings``
+    the spec is :func:`template_spec`'s."""
     s = settings
+    if s.get("player"):
+        return template_spec(cell, target, s["player"], model_bot=model_bot, net=net, fold=fold)
     base = {"evaluation": s["evaluation"], "depth": int(s["depth"])}
     if cell == "plain_depth":
         params = {**base, "mode": "none", "nodes": int(s["plain_nodes"])}
@@ -151,9 +187,11 @@ class _Recorder(Bot):
         last = getattr(self.bot, "last", None) or {}
         c = self.counts
         c["decisions"] += 1
-        if last.get("depth", 0):
+        # a rollout player (pimc_om) counts rollouts where a search counts nodes and depth
+        if last.get("depth", 0) or last.get("rollouts", 0):
             c["searched"] += 1
-            for k in ("nodes", "model_positions", "model_calls", "depth"):
+            c["nodes"] += int(last.get("nodes", last.get("rollouts", 0)))
+            for k in ("model_positions", "model_calls", "depth"):
                 c[k] += int(last.get(k, 0))
         return move
 
@@ -180,6 +218,9 @@ def _play(ctx: _Ctx, g: Any) -> dict[str, Any]:
     player_bot = ctx.provider(PLAYER)
     rec = _Recorder(player_bot)
     bots = [rec if p == PLAYER else ctx.provider(p) for p in g.players]
+    if len(g.players) > 2 and ctx.accuracy > 0:
+        raise ValueError("the model-accuracy record watches one opponent: set "
+                         "om_search.accuracy_sample=0 for a game of more than two seats")
     mid = f"{ctx.game.name}-om{ctx.seed}-{ctx.tag}-r{g.round:03d}-s{seat}"
     init, prefix = ctx.openings[g.round]
     sample, detach = None, None
@@ -203,6 +244,9 @@ def _play(ctx: _Ctx, g: Any) -> dict[str, Any]:
                            "plies": int(res.final_state.ply), "seat": seat,
                            "points": ours / 2.0, **rec.counts,
                            "fault": "" if res.fault is None else str(res.fault)}
+    for k in range(2, len(g.players)):
+        row[f"player{k}"] = g.players[k]
+        row[f"score{k}"] = float(res.scores[k])
     row["_seconds"] = rec.seconds
     row["_accuracy"] = sample.result() if sample is not None else None
     return row
@@ -215,8 +259,9 @@ def play_cell(game_name: str, target: str, provider_factory: Callable[[], Any], 
               progress: bool = True, tag: str = "cell",
               accuracy: AccuracySample | None = None) -> tuple[pd.DataFrame, float]:
     """Our player (bot id :data:`PLAYER` of the provider) against ``target``: ``rounds``
-    balanced openings, each once in each seat. Returns the games (:data:`GAME_COLUMNS`, in
-    schedule order) and our decisions' summed wall time in seconds (kept out of the games).
+    balanced openings, each once in each seat (more seats: :func:`seat_schedule`). Returns the
+    games (:data:`GAME_COLUMNS`, in schedule order) and our decisions' summed wall time in
+    seconds (kept out of the games).
 
     ``accuracy``: for a cell whose model is an imitator, the sample that the positions the
     model is asked about and the target's moves go into (:mod:`ime.evaluate.om_accuracy`;
@@ -227,20 +272,16 @@ def play_cell(game_name: str, target: str, provider_factory: Callable[[], Any], 
     from ime.core.registry import get_game
     from ime.evaluate.agents import warm_up
     from ime.evaluate.parallel import ordered_map
-    from ime.evaluate.schedule import pair_schedule
     from ime.evaluate.tournament import balanced_openings, opening_prefix
 
     if game_params:
         game = get_game(game_name, game_params)
     else:
         game = get_game(game_name)
-    if game.num_players != 2:
-        raise ValueError(f"opponent-model search plays two-player games; {game_name} has "
-                         f"{game.num_players} seats")
     opening_list = [(init, opening_prefix(game, o, seed, initdata=init)) for init, o in
                     balanced_openings(game, rounds, opening_plies, seed=seed,
                                       openings=openings, starts=True)]
-    games = pair_schedule(PLAYER, target, int(rounds))
+    games = seat_schedule(target, int(rounds), int(game.num_players))
 
     def setup() -> _Ctx:
         prov = provider_factory()
@@ -260,7 +301,29 @@ def play_cell(game_name: str, target: str, provider_factory: Callable[[], Any], 
         got = r.pop("_accuracy")
         if accuracy is not None and got is not None:
             accuracy.merge(got)
-    return pd.DataFrame(rows, columns=GAME_COLUMNS), seconds
+    return pd.DataFrame(rows, columns=game_columns(int(game.num_players))), seconds
+
+
+def game_columns(seats: int) -> list[str]:
+    """A cell's games columns in a game of ``seats`` seats: :data:`GAME_COLUMNS` (two seats),
+    then ``player<k>``/``score<k>`` of every further seat (the two-player files keep their
+    bytes)."""
+    return GAME_COLUMNS + [f"{w}{k}" for k in range(2, seats) for w in ("player", "score")]
+
+
+def seat_schedule(target: str, rounds: int, seats: int) -> list[Any]:
+    """Every round, our player in each seat once and ``target`` in all the others.
+
+    Why: in a game of more seats "against the original bot" means the original everywhere but
+    our seat (as a Doudizhu farmer our teammate is the original too); each round's start (a
+    deal) is played once with our player in every seat, so a start that favours a seat (the
+    landlord's 20 cards) favours no cell. Two seats: the tournament's pair schedule."""
+    from ime.evaluate.schedule import TourGame, pair_schedule
+
+    if seats == 2:
+        return pair_schedule(PLAYER, target, rounds)
+    return [TourGame(r, tuple(PLAYER if q == s else target for q in range(seats)))
+            for r in range(rounds) for s in range(seats)]
 
 
 def mean_nodes(games: pd.DataFrame) -> int:
@@ -320,7 +383,8 @@ def om_table(cells: Sequence[Mapping[str, Any]], level: float = 0.95) -> pd.Data
             gain, glo, ghi = np.nan, np.nan, np.nan
         out.append({"target": c["target"], "cell": c["cell"], "label": LABELS[c["cell"]],
                     "mode": p.get("mode", "policy"), "model": model_label(c["spec"]),
-                    "depth_cap": int(p["depth"]), "nodes_budget": int(p["nodes"]),
+                    "depth_cap": int(p.get("depth", 0)),  # a rollout player: no depth cap
+                    "nodes_budget": int(p.get("nodes", p.get("simulations", 0))),
                     "games": n, "wins": s["wins"], "draws": s["draws"], "losses": s["losses"],
                     "points_share": s["points"] / n if n else np.nan,
                     "points_share_lo": lo, "points_share_hi": hi,

@@ -167,7 +167,9 @@ def override_value(value: Any) -> str:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, list | dict):
+    if isinstance(value, dict):  # Hydra's dict syntax: unquoted keys (JSON's are refused)
+        return "{" + ",".join(f"{k}:{override_value(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
         return json.dumps(value)
     return str(value)
 
@@ -293,10 +295,30 @@ def _scale_overrides(cfg: DictConfig, scale: str | None) -> list[str]:
                         (f"game.scales.{scale}", (game.get("scales") or {}).get(scale, {}))):
         if not isinstance(node, Mapping):
             raise ConfigError(f"{where} must be a mapping of config keys, got {node!r}")
-        flat = flatten(node)
+        flat = _flatten_to_keys(cfg, node)
         groups = [k for k in flat if k in GROUPS]
         out += [f"{k}={override_value(flat[k])}" for k in groups]
         out += [f"{k}={override_value(v)}" for k, v in flat.items() if k not in GROUPS]
+    return out
+
+
+def _flatten_to_keys(cfg: DictConfig, node: Mapping[str, Any], prefix: str = ""
+                     ) -> dict[str, Any]:
+    """``node`` as dotted keys, except that a mapping given to a key whose default is null
+    (``om_search.misspecified``, ``om_search.player``) stays one value: Hydra knows no keys
+    below a null, so the game's config sets the whole mapping there."""
+    from omegaconf import OmegaConf
+
+    out: dict[str, Any] = {}
+    for k, v in node.items():
+        key = f"{prefix}.{k}" if prefix else str(k)
+        if isinstance(v, Mapping) and v:
+            if OmegaConf.select(cfg, key, default="missing") is None:
+                out[key] = dict(v)
+            else:
+                out.update(_flatten_to_keys(cfg, v, key))
+        else:
+            out[key] = v
     return out
 
 

@@ -85,14 +85,28 @@ class OmPlan:
         plies = self.s["opening_plies"]
         self.opening_plies = int(t["opening_plies"] if plies is None else plies)
         self.openings = dict(self.cfg["game"]["openings"])
-        self.rounds = int(self.s["games"]) // 2
-        self.targets = [b for b in variant.targets if b in self.s["targets"]]
         s = self.s
-        self.ptag = f"{s['evaluation']}-" + _tag(
-            [("d", s["depth"]), ("n", s["nodes"]), ("a", s["plain_nodes"]),
-             ("r", self.rounds), ("p", self.opening_plies), ("s", s["seed"])]) + params_tag(
-                 self.openings) + (f"_b{digest(self.game_params, 6)}" if self.game_params
-                                   else "")
+        self.player = dict(s.get("player") or {})
+        """The game's player template (``om_search.player``; empty: ``om_search`` search)."""
+        self.seats = 2
+        """Seats of the game: a round's start is played once with our player in each."""
+        if self.player:  # only a template game can have more seats (om_search plays two)
+            from ime.core.registry import get_game
+
+            g = get_game(self.game, self.game_params) if self.game_params else get_game(
+                self.game)
+            self.seats = int(g.num_players)
+        self.rounds = int(s["games"]) // self.seats
+        self.targets = [b for b in variant.targets if b in s["targets"]]
+        board = params_tag(self.openings) + (f"_b{digest(self.game_params, 6)}"
+                                             if self.game_params else "")
+        if self.player:  # a template player: its kind and a hash of its spec name the games
+            self.ptag = f"{self.player['kind']}-h{digest(self.player, 8)}_" + _tag(
+                [("r", self.rounds), ("p", self.opening_plies), ("s", s["seed"])]) + board
+        else:
+            self.ptag = f"{s['evaluation']}-" + _tag(
+                [("d", s["depth"]), ("n", s["nodes"]), ("a", s["plain_nodes"]),
+                 ("r", self.rounds), ("p", self.opening_plies), ("s", s["seed"])]) + board
         mode = [("", s["mode"])] + ([("m", s["mix"]), ("q", s["min_prob"])]
                                     if s["mode"] == "prom" else [])
         # k: the accuracy record's sample (recorded while the model cells play: a new sample
@@ -120,9 +134,13 @@ class OmPlan:
             raise ConfigError(f"om_search.targets={s['targets']}: none of them is a target of "
                               f"this variant (game.targets={self.v.targets}), so none has "
                               f"imitators")
-        if s["evaluation"] is None or s["evaluation"] not in self.specs:
+        if not self.player and (s["evaluation"] is None or s["evaluation"] not in self.specs):
             raise ConfigError(f"om_search.evaluation={s['evaluation']!r} must name a search bot "
                               f"of config/bots/{self.game}.yaml (set it in {where})")
+        if int(s["games"]) % self.seats:
+            raise ConfigError(f"om_search.games={s['games']} must be a multiple of the "
+                              f"{self.seats} seats of {self.game} (each deal is played with "
+                              f"our player in every seat)")
         untrained = [b for b in wrong.values() if b not in self.v.targets]
         if untrained:
             raise ConfigError(f"om_search.misspecified names {untrained}, which are not targets "
@@ -182,7 +200,9 @@ class OmPlan:
 
     def settings(self) -> dict[str, Any]:
         """The ``om_search`` settings a cell's spec is built from (only those: another key
-        changes no cell's params), our evaluation inline."""
+        changes no cell's params), our evaluation inline; with a player template, only it."""
+        if self.player:
+            return {"player": self.player}
         ev = self.specs[self.s["evaluation"]]
         return {**{k: self.s[k] for k in SPEC_KEYS},
                 "evaluation": {"kind": ev["kind"], "params": dict(ev.get("params") or {})}}
@@ -226,6 +246,7 @@ class OmPlan:
         self.check()
         return {"game": self.game, "net": self.net, "ci": float(self.cfg["evaluate"]["ci"]),
                 "depth": int(self.s["depth"]), "games": int(self.s["games"]),
+                **({"player": str(self.player["kind"])} if self.player else {}),
                 "cells": [{"target": t, "cell": c, "games": self.path(t, c),
                            "cell_file": self.path(t, c, P.OM_CELL),
                            "timing": self.path(t, c, P.OM_TIMING)}
@@ -255,7 +276,8 @@ class OmIndex:
 
     def games(self, wc: Any) -> int:
         """Games of the cell rule's job with wildcards ``wc`` (the most workers it can use)."""
-        return 2 * self.for_cell(wc.game, wc.ptag, wc.omdir).rounds
+        plan = self.for_cell(wc.game, wc.ptag, wc.omdir)
+        return plan.seats * plan.rounds
 
     def constraints(self) -> dict[str, str]:
         """Regexes of the cell rule's own wildcards."""

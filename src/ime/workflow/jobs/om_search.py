@@ -111,6 +111,7 @@ def job_om_table(smk: Any) -> None:
         write_csv(cost_table(cells), o.cost, float_format=FLOATS, echo=True)
         write_csv(accuracy_table(cells, level=float(p["ci"])), o.accuracy, float_format=FLOATS,
                   echo=True)
+        how = f"{p['player']} player" if p.get("player") else f"depth {p['depth']}"
         plot_om_search(table, f"{p['game']}: opponent-model search against the originals "
-                              f"({p['net']} imitators, depth {p['depth']}, {p['games']} games "
+                              f"({p['net']} imitators, {how}, {p['games']} games "
                               f"a cell)", o.png, o.pdf)

@@ -8,7 +8,7 @@ the evaluation's (``evaluate.ci``). Defaults are the YAML file's.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, PositiveInt, model_validator
 
@@ -33,6 +33,18 @@ def _even(v: int) -> int:
 def _bot_id(v: str | None) -> str | None:
     if v is not None and not SAFE.match(v):
         raise ValueError(f"{v!r} is no bot id of the game's zoo ([A-Za-z0-9._-])")
+    return v
+
+
+def _player(v: dict[str, Any] | None) -> dict[str, Any] | None:
+    if v is None:
+        return v
+    extra = sorted(set(v) - {"kind", "params"})
+    if not isinstance(v.get("kind"), str) or extra:
+        raise ValueError(f"must be {{kind, params}} of a bot taking an opponent model (e.g. "
+                         f"pimc_om), got {v}")
+    if "opponent" in dict(v.get("params") or {}):
+        raise ValueError("its params must not hold an opponent: each cell sets its own")
     return v
 
 
@@ -69,6 +81,9 @@ class OmSearch(Section):
     """The openings' draw and the bots' decision seed."""
     accuracy_sample: int = Field(ge=0)
     """The model cells' accuracy record: positions of each kind sampled (0: none)."""
+    player: Annotated[dict[str, Any] | None, AfterValidator(_player)]
+    """Our player's ``{kind, params}`` template for a game whose search is not ``om_search``
+    (Doudizhu: ``pimc_om``); null: the ``om_search`` cells built from the keys above."""
 
     @model_validator(mode="after")
     def _cells_agree(self) -> OmSearch:
@@ -76,4 +91,11 @@ class OmSearch(Section):
                 and "om" not in self.cells):
             raise ValueError("cells: plain_nodes with equal_nodes=measured needs cell om (its "
                              "budget is what om used); add om or give equal_nodes a count")
+        if self.player is not None:
+            if "plain_nodes" in self.cells:
+                raise ValueError("cells: plain_nodes needs a node-counting search; a player "
+                                 "template (om_search.player) has none, leave it out")
+            if self.accuracy_sample:
+                raise ValueError("accuracy_sample: the accuracy record is made for om_search's "
+                                 "two-player cells; set 0 with a player template")
         return self
