@@ -14,7 +14,13 @@ import pytest
 
 from ime.bots.om_search import resolve_specs
 from ime.bots.registry import load_bot_specs
-from ime.evaluate.om_experiment import PLAYER, TABLE_COLUMNS, cell_spec, game_columns
+from ime.evaluate.om_experiment import (
+    PLAYER,
+    TABLE_COLUMNS,
+    cell_spec,
+    game_columns,
+    seat_schedule,
+)
 
 TARGET = "ddz5"
 WRONG = "ddz4"
@@ -36,6 +42,35 @@ def _checkpoint(where: Path) -> str:
     save_checkpoint(path, net, game="doudizhu", encoder_version=enc.version, fold=0,
                     in_shape=enc.state_shape, num_actions=enc.head_sizes)
     return str(path)
+
+
+def test_three_seats_put_our_player_in_every_seat_once_a_round() -> None:
+    """A round is one seeded deal played three times, our player in seat 0, 1 and 2 and the
+    target in the other two; two seats keep the tournament's pair schedule."""
+    games = seat_schedule(TARGET, rounds=2, seats=3)
+    assert [g.round for g in games] == [0, 0, 0, 1, 1, 1]
+    for k, g in enumerate(games):
+        assert list(g.players) == [PLAYER if q == k % 3 else TARGET for q in range(3)]
+    pair = seat_schedule(TARGET, rounds=2, seats=2)
+    both = [(PLAYER, TARGET), (TARGET, PLAYER)] * 2
+    assert sorted(tuple(g.players) for g in pair) == sorted(both)
+
+
+def test_the_template_takes_the_imitator_or_the_target_as_its_opponent() -> None:
+    """Cell (a) plays the template as it is; (c)/(d) add the imitator, the true-model row the
+    zoo's target; a rollout player has no node count to equal, so cell (b) is refused."""
+    settings = {"player": PLAYER_TEMPLATE}
+    plain = cell_spec("plain_depth", TARGET, settings)
+    assert plain == PLAYER_TEMPLATE and "opponent" not in plain["params"]
+    wrong = cell_spec("om_wrong", TARGET, settings, model_bot=WRONG, net="mlp1", fold=0)
+    assert wrong["params"]["opponent"] == {"bot": WRONG, "net": "mlp1", "fold": 0}
+    true = cell_spec("om_true", TARGET, settings)
+    assert true["params"]["opponent"] == {"bot": TARGET, "source": "zoo"}
+    assert PLAYER_TEMPLATE["params"].get("opponent") is None  # the template is not changed
+    with pytest.raises(ValueError, match="plain_nodes"):
+        cell_spec("plain_nodes", TARGET, settings, nodes=100)
+    with pytest.raises(ValueError, match="model's bot"):
+        cell_spec("om", TARGET, settings)
 
 
 @pytest.mark.slow  # four cells of 6 games with rollouts (~10-20 s on 2 busy cores)
