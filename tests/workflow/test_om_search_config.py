@@ -156,12 +156,11 @@ def test_doudizhu_names_its_player_template() -> None:
     assert om["targets"] == ["ddz1", "ddz5"] and om["evaluation"] is None
     assert om["cells"] == ["plain_depth", "om", "om_wrong", "om_true"]
     assert om["player"]["kind"] == "pimc_om" and om["games"] % 3 == 0
-    assert om["accuracy_sample"] == 0
+    assert om["accuracy_sample"] == 200
 
 
 @pytest.mark.parametrize("key, value, words", [
     ("cells", ["plain_depth", "plain_nodes", "om"], ["plain_nodes needs a node-counting"]),
-    ("accuracy_sample", 10, ["accuracy_sample: the accuracy record"]),
     ("player", {"kind": "pimc_om", "params": {"opponent": {"bot": "ddz1"}}},
      ["must not hold an opponent"]),
     ("player", {"params": {}}, ["must be {kind, params}"]),
@@ -173,6 +172,17 @@ def test_the_schema_refuses_a_bad_template(key: str, value: object, words: list[
         validate(c, ["x=1"])
     for w in words:
         assert w in str(e.value), str(e.value)
+
+
+def test_the_schema_takes_an_accuracy_record_with_a_template() -> None:
+    """A player template's model cells record their imitator's accuracy too (the rollouts'
+    positions, the target in every seat it holds): the schema keeps the sample."""
+    c = copy.deepcopy(to_plain(compose(["game=doudizhu", "scale=tiny"])))
+    c["om_search"]["accuracy_sample"] = 10
+    validate(c, ["x=1"])  # refused before: the record watched one opponent
+    c["om_search"]["cells"] = ["plain_depth", "plain_nodes", "om"]
+    with pytest.raises(ConfigError, match="plain_nodes needs a node-counting"):
+        validate(c, ["x=1"])  # what cannot work is still refused
 
 
 @pytest.mark.slow  # plans of two compositions
@@ -189,6 +199,9 @@ def test_doudizhu_plans_its_cells() -> None:
     plain = p.cell_spec("ddz1", "plain_depth")
     assert plain["spec"]["kind"] == "pimc_om" and "opponent" not in plain["spec"]["params"]
     assert plain["spec"]["params"]["simulations"] == 300 and plain["accuracy_sample"] == 0
+    assert [p.cell_spec("ddz1", c)["accuracy_sample"] for c in ("om", "om_wrong", "om_true")] \
+        == [200, 200, 0]  # the imitators' cells record their accuracy, the true model not
+    assert p.path("ddz1", "om").split("/")[-3].endswith("_k200")
     om = p.cell_spec("ddz1", "om")["spec"]["params"]
     assert om["opponent"]["bot"] == "ddz1" and om["opponent"]["checkpoints"] == \
         p.checkpoints("ddz1") and om["simulations"] == 300

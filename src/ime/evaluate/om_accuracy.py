@@ -10,7 +10,8 @@ while it plays its games,
 
 * every position the model is asked about (the imitator's batched calls; positions with one
   legal move left out: nothing to predict there), with its plies below the search's root, and
-* every position where the target really moved (more than one legal move), with its move,
+* every position where the target really moved (more than one legal move), with its move, in
+  every seat it sits in,
 
 and keeps a seeded sample of each (:class:`BottomK`). After the games, :func:`measure` asks the
 model for its top move there (the move the search follows: in ``policy`` and ``prom`` the most
@@ -18,6 +19,13 @@ probable legal move, ties the first in ``legal_actions`` order; in ``search`` th
 decision) and compares it with the truth: at the search's positions the target's decision,
 asked now (the targets are deterministic searches, so their move *is* the truth; a stochastic
 target gives one draw, and the record says so), at the games' positions the move it played.
+
+**A rollout player** (a game's ``om_search.player`` template, Doudizhu's ``pimc_om``, three
+seats) asks its model to *play* (``plays(states, players, uniforms)``) at every modelled seat's
+turn of its rollouts: those are its search's positions (determinized states: the hidden cards
+dealt at random, so the target is asked what it would play holding them), and the target is
+watched in both seats it holds. The top move there is the model's argmax (``uniforms`` None,
+the imitator's own decision), whatever the rollouts draw (``model_play: sample``).
 
 **Determinism, any worker count.** Each position gets a key, a hash of the seed, its game's
 match id, the kind and its index in that game; the sample is the ``k`` smallest keys. That is
@@ -139,8 +147,51 @@ class _RecordingModel:
         return self._inner.replies(states, players, ctxs)
 
 
+class _RecordingPlays:
+    """A rollout player's play model (``plays``, :mod:`ime.games.doudizhu.bots.om_pimc`),
+    recording the positions it is asked to play; the rollouts see no difference (``heads``,
+    ``bind`` and the rest are the model's own)."""
+
+    def __init__(self, inner: Any, game: GameSample):
+        self._inner, self._game = inner, game
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    def plays(self, states: Sequence[State], players: Sequence[int],
+              uniforms: np.ndarray | None) -> list[Action]:
+        self._game.asked(states, players)
+        return self._inner.plays(states, players, uniforms)
+
+
+_RECORDERS = (_RecordingModel, _RecordingPlays)
+
+
+def _unwrapped(model: Any) -> Any:
+    """``model`` without its recording wrapper (a provider keeps its bots between games)."""
+    return model._inner if isinstance(model, _RECORDERS) else model
+
+
+def _recording(model: Any, game: GameSample) -> Any:
+    """``model`` wrapped to record into ``game``: an ``om_search`` imitator model
+    (``distributions``/``replies``) or a rollout player's imitator (``plays``). Why only
+    imitators: the record measures a learnt model against its target; the true model (a zoo
+    bot) is the target itself, 100 % by construction."""
+    from ime.bots.imitator import ImitatorBot
+    from ime.bots.om_search import ImitatorModel
+
+    if isinstance(model, ImitatorModel):
+        return _RecordingModel(model, game)
+    if hasattr(model, "plays") and isinstance(getattr(model, "imitator", None), ImitatorBot):
+        return _RecordingPlays(model, game)
+    raise TypeError(f"model accuracy is recorded for an imitator model (om_search's, or a "
+                    f"rollout player's plays); our player's model is {type(model).__name__}: "
+                    f"set om_search.accuracy_sample=0 for this cell")
+
+
 class _WatchedTarget(Bot):
-    """The target, recording where it moved and what."""
+    """The target, recording where it moved and what, with the seat it moved in (one watcher
+    sits in every seat the target holds: two in Doudizhu)."""
 
     def __init__(self, bot: Bot, game: GameSample):
         self.bot, self.game = bot, game
@@ -197,18 +248,12 @@ class GameSample:
         self.root_ply = int(state.ply)
 
     def attach(self, ours: Bot, target: Bot) -> tuple[Bot, Callable[[], None]]:
-        """Watch ``ours``'s model (an imitator model) and ``target``; returns the target to
-        play and a function that takes the recording model off ``ours`` again (a provider
+        """Watch ``ours``'s model (an imitator: :func:`_recording`) and ``target``; returns the
+        target to play (in every seat it holds: one watcher records each of its moves with its
+        seat) and a function that takes the recording model off ``ours`` again (a provider
         keeps its bots between games)."""
-        from ime.bots.om_search import ImitatorModel
-
-        inner = getattr(ours, "model", None)
-        if isinstance(inner, _RecordingModel):
-            inner = inner._inner
-        if not isinstance(inner, ImitatorModel):
-            raise TypeError(f"model accuracy is recorded for an imitator model; our player's "
-                            f"model is {type(inner).__name__}")
-        ours.model = _RecordingModel(inner, self)  # type: ignore[attr-defined]
+        inner = _unwrapped(getattr(ours, "model", None))
+        ours.model = _recording(inner, self)  # type: ignore[attr-defined]
 
         def detach() -> None:
             ours.model = inner  # type: ignore[attr-defined]
@@ -257,11 +302,16 @@ def top_moves(model: Any, mode: str, states: Sequence[State], players: Sequence[
               ctxs: Sequence[DecisionContext], batch: int = 64) -> list[Action]:
     """The move the search follows at each position: ``mode`` ``search``: the model's decision
     (``replies``); otherwise the most probable legal move of its distribution, ties the first
-    in ``legal_actions`` order (``policy``; ``prom``'s most probable reply). Asked in batches of
+    in ``legal_actions`` order (``policy``; ``prom``'s most probable reply). A rollout model
+    (``plays``, any ``mode``): its argmax play (``uniforms`` None). Asked in batches of
     ``batch``."""
     out: list[Action] = []
-    for i in range(0, len(states), max(1, int(batch))):
+    batch = max(1, int(batch))
+    for i in range(0, len(states), batch):
         s, p, c = states[i:i + batch], players[i:i + batch], ctxs[i:i + batch]
+        if hasattr(model, "plays"):
+            out += list(model.plays(s, p, None))
+            continue
         if mode == "search":
             out += list(model.replies(s, p, c))
             continue
@@ -302,11 +352,10 @@ def measure(sample: AccuracySample, model_predict: Callable[[Sequence[State], Se
 def measure_cell(sample: AccuracySample, provider: Any, player: str, target: str,
                  spec: Mapping[str, Any]) -> dict[str, Any]:
     """:func:`measure` for a cell: our player ``player``'s model (from ``provider``, the cell's
-    bots) in its spec's ``mode``, against the target ``target``."""
+    bots) in its spec's ``mode`` (a rollout player's: its argmax play), against the target
+    ``target``."""
     params = dict(spec.get("params") or {})
-    model = provider(player).model
-    if isinstance(model, _RecordingModel):
-        model = model._inner
+    model = _unwrapped(provider(player).model)
     mode, batch = str(params.get("mode", "policy")), int(params.get("batch", 64))
     return measure(sample, lambda s, p, c: top_moves(model, mode, s, p, c, batch),
                    provider(target))

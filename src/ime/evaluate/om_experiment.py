@@ -164,6 +164,25 @@ def model_label(spec: Mapping[str, Any]) -> str:
     return f"{opp['bot']}:{opp.get('net')}:{opp.get('fold', 'ensemble')}"
 
 
+def cell_mode(spec: Mapping[str, Any]) -> str:
+    """The table's ``mode`` of a cell spec: how our player uses its model.
+
+    An ``om_search`` spec names it (``none``, ``policy``, ``search``, ``prom``). A player
+    template (:func:`template_spec`) has no ``mode``, so it is read from the cell: ``none``
+    without an ``opponent`` (plain play, cell (a)), ``search`` for the true model (the zoo bot's
+    own decision, as the two-player true-model row), and for an imitator the template's
+    ``model_play`` (``sample`` or ``argmax``; absent: ``sample``, ``pimc_om``'s default)."""
+    params = dict(spec.get("params") or {})
+    if "mode" in params:
+        return str(params["mode"])
+    opp = dict(params.get("opponent") or {})
+    if not opp:
+        return "none"
+    if opp.get("source") == "zoo":
+        return "search"
+    return str(params.get("model_play", "sample"))
+
+
 # --- playing a cell -------------------------------------------------------------------------------
 class _Recorder(Bot):
     """Our player, counting every decision: its counts (``bot.last``) and its wall time."""
@@ -218,9 +237,6 @@ def _play(ctx: _Ctx, g: Any) -> dict[str, Any]:
     player_bot = ctx.provider(PLAYER)
     rec = _Recorder(player_bot)
     bots = [rec if p == PLAYER else ctx.provider(p) for p in g.players]
-    if len(g.players) > 2 and ctx.accuracy > 0:
-        raise ValueError("the model-accuracy record watches one opponent: set "
-                         "om_search.accuracy_sample=0 for a game of more than two seats")
     mid = f"{ctx.game.name}-om{ctx.seed}-{ctx.tag}-r{g.round:03d}-s{seat}"
     init, prefix = ctx.openings[g.round]
     sample, detach = None, None
@@ -229,8 +245,9 @@ def _play(ctx: _Ctx, g: Any) -> dict[str, Any]:
 
         sample = GameSample(ctx.accuracy, ctx.seed, mid)
         rec.before = sample.at_root
-        watched, detach = sample.attach(player_bot, bots[1 - seat])
-        bots[1 - seat] = watched
+        # the target holds every other seat (two in Doudizhu): one watcher records each move
+        watched, detach = sample.attach(player_bot, bots[(seat + 1) % len(bots)])
+        bots = [b if k == seat else watched for k, b in enumerate(bots)]
     try:
         res = run_match(ctx.game, bots, match_id=mid, seed=ctx.seed, initdata=init,
                         prefix=prefix)
@@ -382,7 +399,7 @@ def om_table(cells: Sequence[Mapping[str, Any]], level: float = 0.95) -> pd.Data
         else:
             gain, glo, ghi = np.nan, np.nan, np.nan
         out.append({"target": c["target"], "cell": c["cell"], "label": LABELS[c["cell"]],
-                    "mode": p.get("mode", "policy"), "model": model_label(c["spec"]),
+                    "mode": cell_mode(c["spec"]), "model": model_label(c["spec"]),
                     "depth_cap": int(p.get("depth", 0)),  # a rollout player: no depth cap
                     "nodes_budget": int(p.get("nodes", p.get("simulations", 0))),
                     "games": n, "wins": s["wins"], "draws": s["draws"], "losses": s["losses"],

@@ -399,8 +399,11 @@ _OM_SEARCH = {
                    "imitator as the model), `om_wrong` (d: another target's imitator), "
                    "`om_true` (the target itself as the model)"),
     "label": Column("the issue's letter of the cell (t: the true model)"),
-    "mode": Column("our search's opponent nodes: `none` (minimum), `policy` (M*: the model's "
-                   "most probable reply), `search` (the model's decision), `prom` (PrOM)"),
+    "mode": Column("how our player uses the model: `none` (no model; plain alpha-beta's "
+                   "minimum), `policy` (M*: the model's most probable reply), `search` (the "
+                   "model's decision; the true model), `prom` (PrOM); a player template "
+                   "(Doudizhu's pimc_om) its `model_play`: `sample` (the imitator's play drawn "
+                   "in the rollouts) or `argmax`"),
     "model": Column("the opponent model: `bot:net:fold` (an imitator), `bot:zoo` (the bot "
                     "itself), blank for plain search"),
     "depth_cap": Column("our search's depth cap (plies; Snake: turns)", "count"),

@@ -88,7 +88,7 @@ def job_om_table(smk: Any) -> None:
     import pandas as pd
 
     from ime.evaluate.om_accuracy import accuracy_table
-    from ime.evaluate.om_experiment import LABELS, cost_table, model_label, om_table
+    from ime.evaluate.om_experiment import LABELS, cell_mode, cost_table, model_label, om_table
     from ime.report.om_search_figure import plot_om_search
 
     p = smk.params.spec
@@ -104,7 +104,7 @@ def job_om_table(smk: Any) -> None:
                           "games": pd.read_csv(c["games"], keep_default_na=False),
                           "timing": timing, "label": LABELS[c["cell"]],
                           "model": model_label(played["spec"]),
-                          "mode": played["spec"]["params"].get("mode", "policy"),
+                          "mode": cell_mode(played["spec"]),
                           "accuracy": played.get("model_accuracy")})
         table = om_table(cells, level=float(p["ci"]))
         write_csv(table, o.table, float_format=FLOATS, echo=True)

@@ -80,7 +80,9 @@ class OmSearch(Section):
     seed: int = Field(ge=0)
     """The openings' draw and the bots' decision seed."""
     accuracy_sample: int = Field(ge=0)
-    """The model cells' accuracy record: positions of each kind sampled (0: none)."""
+    """The model cells' accuracy record: positions of each kind sampled (0: none); with a
+    player template too (the positions its rollouts ask the imitator to play, the target
+    watched in every seat it holds)."""
     player: Annotated[dict[str, Any] | None, AfterValidator(_player)]
     """Our player's ``{kind, params}`` template for a game whose search is not ``om_search``
     (Doudizhu: ``pimc_om``); null: the ``om_search`` cells built from the keys above."""
@@ -91,11 +93,7 @@ class OmSearch(Section):
                 and "om" not in self.cells):
             raise ValueError("cells: plain_nodes with equal_nodes=measured needs cell om (its "
                              "budget is what om used); add om or give equal_nodes a count")
-        if self.player is not None:
-            if "plain_nodes" in self.cells:
-                raise ValueError("cells: plain_nodes needs a node-counting search; a player "
-                                 "template (om_search.player) has none, leave it out")
-            if self.accuracy_sample:
-                raise ValueError("accuracy_sample: the accuracy record is made for om_search's "
-                                 "two-player cells; set 0 with a player template")
+        if self.player is not None and "plain_nodes" in self.cells:
+            raise ValueError("cells: plain_nodes needs a node-counting search; a player "
+                             "template (om_search.player) has none, leave it out")
         return self
