@@ -30,8 +30,12 @@ CHILD = textwrap.dedent('''
 
     PIPELINE = len(sys.argv) > 3  # the train stage's path: it builds the game's plug-in, which
     # imports (never runs) the game's bot kinds; the zoo's configs stay off-limits
+    C4 = sys.argv[-1] == "connect4"  # Connect Four's family through the train stage: its
+    # plug-in names its bot kinds, whose modules load lazily, so none of them may load
     BLOCKED_MODULES = (("ime.games.reversi.bots.", "ime.bots", "ime.games.reversi.edax")
                        if not PIPELINE else ("ime.games.reversi.edax",))
+    if C4:
+        BLOCKED_MODULES += ("ime.games.connect4.bots.", "ime.games.reversi.bots.")
     BLOCKED_PATH = os.path.join("config", "bots")
     refused = []
 
@@ -66,6 +70,24 @@ CHILD = textwrap.dedent('''
     refused.clear()
 
     import numpy as np
+    if C4:
+        from ime.imitators.family import fit_member
+        from ime.nets import load_checkpoint
+
+        fast = {"depths": [1, 2, 3], "passes": 2, "patience": None, "pass_patience": None,
+                "phases": [1], "ties": ["first"], "endgames": [0], "endgame_modes": ["exact"],
+                "endgames_wld": [0], "budgets": [0], "max_fit": None, "inner_iters": 40,
+                "l2": 1e-4, "margin": 12.0, "order_min": 2, "select_share": 0.2}
+        m = fit_member(sys.argv[1], {"name": "search", "kind": "search", "search": fast}, 0,
+                       sys.argv[2], sys.argv[3], {"split": "kfold", "folds": 4, "seed": 0,
+                                                  "holdout": 0.1, "run_folds": None},
+                       bot="target")
+        model = load_checkpoint(sys.argv[2])
+        print(json.dumps({"agree": m["val_acc_unseen"] / 100, "refused": refused,
+                          "settings": model.config["settings"],
+                          "bot_modules": sorted(m for m in sys.modules
+                                                if m.startswith(BLOCKED_MODULES))}))
+        raise SystemExit(0)
     if len(sys.argv) > 4:  # the lookahead net, trained by the nets' own train_fold
         from ime.nets import load_checkpoint
         from ime.train.loop import train_fold
@@ -157,13 +179,53 @@ def test_fits_with_the_zoo_unavailable(tmp_path: Path, path: str) -> None:
             "ime-search-imitator-v1"
 
 
+@pytest.mark.slow
+def test_connect4_fits_with_the_zoo_unavailable(tmp_path: Path) -> None:
+    """Connect Four's search family through the train stage (fit_member), the zoo's configs
+    unreadable and no Connect Four bot module loaded: it learns a hidden depth-2 search."""
+    from ime.games.connect4.encode import ENCODER_VERSION as C4_VERSION
+    from ime.games.connect4.encode import encode_boards as c4_encode
+    from ime.imitators.connect4_features import num_features as c4_features
+    from ime.imitators.connect4_fit import Connect4Settings, decide
+    from imitators.c4_helpers import GEO
+    from imitators.c4_helpers import random_positions as c4_positions
+
+    positions = c4_positions(1200, seed=77, min_ply=2, max_ply=30)
+    me = np.array([p for p, _ in positions], dtype=np.uint64)
+    opp = np.array([o for _, o in positions], dtype=np.uint64)
+    w = np.random.default_rng(77).normal(size=c4_features(1))
+    cols, _ = decide(w, Connect4Settings(depth=2, tie="centre"), me, opp, GEO)
+    planes, mask = c4_encode(me, opp, GEO)
+    n = len(positions)
+    table = make_table({"bot": ["target"] * n, "match_id": [f"m{i // 25:03d}" for i in range(n)],
+                        "ply": np.zeros(n), "seat": np.zeros(n), "players": [["a", "b"]] * n,
+                        "state": planes.reshape(n, -1), "mask": mask, "action": cols,
+                        "response": [""] * n}, 126, 7)
+    data = tmp_path / "target.parquet"
+    write_table(table, data, {"state_shape": [3, 6, 7], "game": "connect4",
+                              "encoder_version": C4_VERSION, "num_actions": 7})
+    script = tmp_path / "child.py"
+    script.write_text(CHILD)
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    out = subprocess.run([sys.executable, str(script), str(data), str(tmp_path / "fold0.pt"),
+                          str(tmp_path / "fold0.json"), "connect4"],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result["refused"] == [] and result["bot_modules"] == []
+    assert result["settings"]["depth"] == 2 and result["settings"]["tie"] == "centre", result
+    assert result["agree"] >= 0.9, result
+
+
 def test_the_package_names_no_bot_nor_zoo_config() -> None:
-    """A static guard beside the run above: no module of ime.imitators (nor the lookahead net and
-    the games' afterstates) imports a bot or names the zoo's config folder (the run shows
+    """A static guard beside the runs above: no module of ime.imitators (Reversi's and Connect
+    Four's search families among them; nor the lookahead net and the games' afterstates)
+    imports a bot, names the zoo's config folder or a Connect Four bot (the run shows
     nothing is read; this keeps it from creeping in)."""
     src = ROOT / "src" / "ime"
     lookahead = [src / "nets" / "lookahead.py", *sorted(src.glob("games/*/afterstate.py"))]
     for path in [*sorted((src / "imitators").rglob("*.py")), *lookahead]:
         text = path.read_text()
-        for banned in ("ime.games.reversi.bots", "ime.bots", "config/bots", "bots/reversi"):
+        for banned in ("ime.games.reversi.bots", "ime.bots", "config/bots", "bots/reversi",
+                       "ime.games.connect4.bots", "bots/connect4", "connect4.yaml", "c4_ab"):
             assert banned not in text, f"{path.name} names {banned}"

@@ -16,8 +16,17 @@ Modules:
   the pipeline's match split, and the "unseen positions" validation set;
 * :mod:`ime.imitators.search_fit`: the MMTO-style fitter, the choice of the search settings on
   a held-out fold, and save/load of a fitted imitator.
+* :mod:`ime.imitators.mmto`: the game-independent half of the fit (root moves as CSR rows, the
+  fixed-leaf problem of a pass, its losses and optimiser), shared by every game's fitter;
+* Connect Four's family: :mod:`ime.imitators.connect4_features` (generic features: open
+  windows, column classes, threats and their row parity), :mod:`ime.imitators.connect4_search`
+  (alpha-beta giving every column's value and PV-leaf features),
+  :mod:`ime.imitators.connect4_fit` (the fit and the choice of depth, phases and tie rule) and
+  :mod:`ime.imitators.connect4_family` (the pipeline's module and family);
+* the pipeline's families: :mod:`ime.imitators.family` (the plug-in protocol),
+  :mod:`ime.imitators.reversi_family`.
 
 Nothing here reads a bot's config or code: an imitator is a function of the decisions it is
-given (tests/imitators/test_no_zoo.py checks that with the zoo made unreadable). It is not yet
-wired into the pipeline's config, rules or downstream stages (docs/imitators.md).
+given (tests/imitators/test_no_zoo.py checks that with the zoo made unreadable). The pipeline
+selects a family with ``imitator=search`` (docs/imitators.md).
 """

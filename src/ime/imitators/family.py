@@ -36,6 +36,10 @@ log = logging.getLogger("ime.train")
 
 FAMILY_KINDS = ("search",)
 """``kind`` values of ``config/net/`` that name an imitator family rather than a net."""
+CHOICE_SHARE = 0.5
+"""Probability a search family's module gives the search's move; the rest is the softmax of its
+root values (so one model always plays its move, and folds that disagree are weighed by their
+values)."""
 
 
 class ImitatorFamily(Protocol):
@@ -50,6 +54,33 @@ class ImitatorFamily(Protocol):
     def build(self, config: Mapping[str, Any]) -> nn.Module:
         """The module of a saved imitator from its fitted ``config`` (weights come from the
         checkpoint's state dict)."""
+
+
+def search_logits(decide: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
+                  planes: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """A search family's ``forward``: the nets' masked log-probabilities from ``decide(planes)
+    -> (the search's moves, the softmax of its root values per action)``, run on the rows with
+    a legal move: ``log(CHOICE_SHARE * onehot + (1 - CHOICE_SHARE) * soft)``, so the search's
+    move has most of the mass (one model plays it) and an ensemble's tied vote goes to the moves
+    the folds value most; ``-1e9`` where the mask is 0. A move outside the mask is an error
+    (planes and mask disagree)."""
+    legal = mask > 0
+    out = torch.full(mask.shape, -1.0e9, dtype=torch.float32, device=mask.device)
+    rows = torch.nonzero(legal.any(dim=1)).flatten()
+    if len(rows) == 0:
+        return out
+    chosen, soft = decide(planes[rows].detach().cpu().numpy())
+    chosen_t = torch.as_tensor(chosen, device=mask.device)
+    if not bool(legal[rows, chosen_t].all()):
+        bad = int(rows[~legal[rows, chosen_t]][0])
+        raise RuntimeError(f"search imitator: row {bad}'s move is not in the encoder's "
+                           f"legal mask (planes and mask disagree)")
+    p = (1.0 - CHOICE_SHARE) * soft
+    p[np.arange(len(chosen)), chosen] += CHOICE_SHARE
+    logp = torch.as_tensor(np.log(np.maximum(p, 1e-30)), dtype=torch.float32,
+                           device=mask.device)
+    out[rows] = torch.where(legal[rows], logp, torch.tensor(-1.0e9))
+    return out
 
 
 def is_family(config: Mapping[str, Any]) -> bool:

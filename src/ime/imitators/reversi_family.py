@@ -27,6 +27,8 @@ import torch
 from torch import nn
 
 from ime.imitators.data import Decisions, planes_to_bitboards
+from ime.imitators.family import search_logits
+from ime.imitators.mmto import root_softmax
 from ime.imitators.reversi_features import feature_names, num_features
 from ime.imitators.reversi_search import SearchSettings
 from ime.imitators.search_fit import (
@@ -38,9 +40,6 @@ from ime.imitators.search_fit import (
     solve_endgames,
 )
 
-CHOICE_SHARE = 0.5
-"""Probability the module gives the search's move; the rest is the softmax of the root values
-(so one model always plays its move, and folds that disagree are weighed by their values)."""
 SOFT_MARGIN = 12.0
 """Root window of a decision: moves valued more than this below the best get a bound, not a
 value (their softmax weight is below e^-12)."""
@@ -83,34 +82,10 @@ class ReversiSearchPolicy(nn.Module):
         # that search itself
         chosen = (predict(w, s, P, O) if s.budget
                   else solve_endgames(w, s, P, O, choices(res, s.tie)))
-        soft = np.zeros((len(P), 64), dtype=np.float64)
-        for i in range(len(P)):
-            a, b = res.offsets[i], res.offsets[i + 1]
-            v = res.values[a:b]
-            e = np.exp(v - v.max())
-            soft[i, res.squares[a:b]] = e / e.sum()
-        return chosen, soft
+        return chosen, root_softmax(res, 64)
 
     def forward(self, planes: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        legal = mask > 0
-        out = torch.full(mask.shape, -1.0e9, dtype=torch.float32, device=mask.device)
-        rows = torch.nonzero(legal.any(dim=1)).flatten()
-        if len(rows) == 0:
-            return out
-        chosen, soft = self.decide(planes[rows].detach().cpu().numpy())
-        chosen_t = torch.as_tensor(chosen, device=mask.device)
-        if not bool(legal[rows, chosen_t].all()):
-            bad = int(rows[~legal[rows, chosen_t]][0])
-            raise RuntimeError(f"search imitator: row {bad}'s move is not in the encoder's "
-                               f"legal mask (planes and mask disagree)")
-        # log(CHOICE_SHARE * onehot + (1 - CHOICE_SHARE) * soft): the move has most of the mass,
-        # so one model plays it; an ensemble's tied vote goes to the moves the folds value most
-        p = (1.0 - CHOICE_SHARE) * soft
-        p[np.arange(len(chosen)), chosen] += CHOICE_SHARE
-        logp = torch.as_tensor(np.log(np.maximum(p, 1e-30)), dtype=torch.float32,
-                               device=mask.device)
-        out[rows] = torch.where(legal[rows], logp, torch.tensor(-1.0e9))
-        return out
+        return search_logits(self.decide, planes, mask)
 
 
 def _decisions(planes: np.ndarray, actions: np.ndarray, rows: np.ndarray) -> Decisions:

@@ -36,10 +36,21 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from scipy.optimize import minimize
 
 from ime.games.reversi.bitboard import PASS, legal_moves
 from ime.imitators.data import Decisions, empties
+from ime.imitators.mmto import (
+    LOSSES,
+    Problem,
+    SearchResults,
+    build_problem,
+    chosen_rows,
+    hinge_loss_and_grad,
+    loss_and_grad,
+    optimise,
+    ranked_choices,
+    row_positions,
+)
 from ime.imitators.reversi_features import feature_names, num_features
 from ime.imitators.reversi_search import (
     DECIDE,
@@ -61,7 +72,6 @@ from ime.imitators.reversi_search import (
 )
 
 FORMAT = "ime-search-imitator-v1"
-LOSSES = ("softmax", "hinge")
 GAME = "reversi"
 
 
@@ -119,20 +129,6 @@ class FitConfig:
     pass_patience: int | None = None
     max_fit: int | None = None
     seed: int = 0
-
-
-@dataclass
-class SearchResults:
-    """Every root move of a batch of positions (CSR by position)."""
-
-    offsets: np.ndarray  # int64[N + 1]
-    squares: np.ndarray  # int64[M]
-    values: np.ndarray  # float64[M]
-    features: np.ndarray  # float64[M, K]: signed PV-leaf features (0 for finished games)
-    terminal: np.ndarray  # bool[M]
-    nodes: np.ndarray  # int64[N]
-    exact: np.ndarray  # bool[M]: False where a narrowed root window gave an upper bound
-    depths: np.ndarray  # int64[N]: the depth of the iteration kept (the budget's, or the fixed)
 
 
 def legal_offsets(P: np.ndarray, O: np.ndarray) -> np.ndarray:
@@ -208,123 +204,36 @@ def search_as_budgeted(P: np.ndarray, O: np.ndarray, A: np.ndarray, w: np.ndarra
     return concat_results(parts), np.concatenate(targets)
 
 
+def tie_ranks(tie: str) -> np.ndarray:
+    """Rank of every square (and ``PASS``, last) under tie rule ``tie`` (lower = preferred)."""
+    return np.array([order_of(int(s), tie) for s in range(64)] + [10_000], dtype=np.int64)
+
+
 def choices(res: SearchResults, tie: str) -> np.ndarray:
     """The searched move of every position under tie rule ``tie`` (vectorised over rows)."""
-    n = len(res.offsets) - 1
-    pos = np.repeat(np.arange(n), np.diff(res.offsets))
-    best = np.maximum.reduceat(res.values, res.offsets[:-1])
-    tol = 1e-9 * np.maximum(1.0, np.abs(best))
-    cand = res.values >= (best - tol)[pos]
-    rank = np.array([order_of(int(s), tie) for s in range(64)])[res.squares]
-    big = np.where(cand, rank, 10_000)
-    first = np.minimum.reduceat(big, res.offsets[:-1])
-    hit = cand & (big == first[pos])
-    out = np.full(n, PASS, dtype=np.int64)
-    out[pos[hit]] = res.squares[hit]
-    return out
-
-
-def chosen_rows(res: SearchResults, action: np.ndarray) -> np.ndarray:
-    """The row of the target's move among each position's root moves."""
-    n = len(res.offsets) - 1
-    pos = np.repeat(np.arange(n), np.diff(res.offsets))
-    hit = res.squares == np.asarray(action)[pos]
-    rows = np.full(n, -1, dtype=np.int64)
-    rows[pos[hit]] = np.flatnonzero(hit)
-    if (rows < 0).any():
-        i = int(np.flatnonzero(rows < 0)[0])
-        raise ValueError(f"decision {i}: move {int(action[i])} is not legal in its position")
-    return rows
-
-
-def _loss_and_grad(u: np.ndarray, X: np.ndarray, pos: np.ndarray, starts: np.ndarray,
-                   chosen: np.ndarray, l2: float) -> tuple[float, np.ndarray]:
-    """Mean softmax cross-entropy of the chosen rows + ``l2 / 2 * |u|^2`` and its gradient."""
-    v = X @ u
-    vmax = np.maximum.reduceat(v, starts)
-    e = np.exp(v - vmax[pos])
-    z = np.add.reduceat(e, starts)
-    n = len(starts)
-    loss = float(np.sum(np.log(z) + vmax - v[chosen])) / n + 0.5 * l2 * float(u @ u)
-    p = e / z[pos]
-    p[chosen] -= 1.0
-    grad = X.T @ p / n + l2 * u
-    return loss, grad
-
-
-@dataclass
-class _Problem:
-    """The fixed-leaf problem of one pass, in scaled features, terminal positions left out."""
-
-    X: np.ndarray
-    pos: np.ndarray
-    starts: np.ndarray
-    chosen: np.ndarray
-    kept: int
-    prefer: np.ndarray  # bool per row: the tie rule prefers this move to the target's
+    return ranked_choices(res, tie_ranks(tie), none=PASS)
 
 
 def _problem(res: SearchResults, action: np.ndarray, scale: np.ndarray,
-             tie: str = "first") -> _Problem:
+             tie: str = "first") -> Problem:
     """Rows with exact values (moves outside the fit's window carry a softmax weight below
     ``exp(-margin)`` and are left out) of the positions with no finished game among them."""
     n = len(res.offsets) - 1
-    pos_all = np.repeat(np.arange(n), np.diff(res.offsets))
+    pos_all = row_positions(res)
     rows = chosen_rows(res, action)
     if not res.exact[rows].all():
         raise ValueError("the target's move must be searched exactly (targets=)")
     has_term = np.zeros(n, dtype=bool)
     np.logical_or.at(has_term, pos_all, res.terminal & res.exact)
     keep_rows = res.exact & ~has_term[pos_all]
-    keep_pos = np.flatnonzero(~has_term)
-    X = res.features[keep_rows] / scale
-    counts = np.bincount(pos_all[keep_rows], minlength=n)[keep_pos]
-    starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
-    pos = np.repeat(np.arange(len(keep_pos)), counts)
-    new_index = np.cumsum(keep_rows) - 1
-    chosen = new_index[rows[keep_pos]]
-    rank = np.array([order_of(sq, tie) for sq in range(64)])[res.squares[keep_rows]]
-    prefer = rank < rank[chosen][pos]
-    return _Problem(X, pos, starts, chosen, len(keep_pos), prefer)
+    return build_problem(res, rows, keep_rows, np.flatnonzero(~has_term), scale, tie_ranks(tie))
 
 
-def _hinge_loss_and_grad(u: np.ndarray, X: np.ndarray, pos: np.ndarray, chosen: np.ndarray,
-                         need: np.ndarray, l2: float) -> tuple[float, np.ndarray]:
-    """The tie-aware ranking loss: per position, the squared violations of ``v_target >= v_j +
-    need_j`` summed over its other moves (``need_j``: the margin where the tie rule prefers
-    move ``j`` to the target's, so the target must be strictly better; 0 elsewhere, where a tie
-    already goes to the target), averaged, plus ``l2 / 2 * |u|^2``. Zero exactly where the
-    search with these values and that tie rule picks the target's move with room to spare,
-    which is the decision rule itself; the softmax's cross-entropy instead keeps pulling on
-    moves already ranked right."""
-    v = X @ u
-    d = v - v[chosen][pos] + need
-    d[chosen] = 0.0
-    h = np.maximum(d, 0.0)
-    n = len(chosen)
-    loss = float(h @ h) / n + 0.5 * l2 * float(u @ u)
-    g = 2.0 * h
-    per_pos = np.bincount(pos, weights=g, minlength=n)
-    grad = (X.T @ g - X[chosen].T @ per_pos) / n + l2 * u
-    return loss, grad
-
-
-def _optimise(prob: _Problem, u0: np.ndarray, l2: float, iters: int, loss: str = "softmax",
-              hinge_margin: float = 1.0) -> np.ndarray:
-    """One pass's weights (scaled) from ``u0``: ``loss`` ``softmax`` (the cross-entropy of the
-    target's move) or ``hinge`` (:func:`_hinge_loss_and_grad`)."""
-    if prob.kept == 0:
-        return u0
-    if loss == "softmax":
-        fun, args = _loss_and_grad, (prob.X, prob.pos, prob.starts, prob.chosen, l2)
-    elif loss == "hinge":
-        need = np.where(prob.prefer, hinge_margin, 0.0)
-        fun, args = _hinge_loss_and_grad, (prob.X, prob.pos, prob.chosen, need, l2)
-    else:
-        raise ValueError(f"loss must be one of {LOSSES}, got {loss!r}")
-    r = minimize(fun, u0, args=args, jac=True, method="L-BFGS-B",
-                 options={"maxiter": int(iters)})
-    return np.asarray(r.x, dtype=np.float64)
+# the shared MMTO pieces under the names this module's callers and tests use
+_Problem = Problem
+_loss_and_grad = loss_and_grad
+_hinge_loss_and_grad = hinge_loss_and_grad
+_optimise = optimise
 
 
 @dataclass

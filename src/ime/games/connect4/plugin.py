@@ -43,4 +43,5 @@ PLUGIN = register_game(GamePlugin(
     results={"seed002.csv": seed002},
     tools=TOOLS,
     docs="docs/games/connect4.md",
+    imitators={"search": "ime.imitators.connect4_family:FAMILY"},
 ))

@@ -1,0 +1,197 @@
+"""Fit Connect Four's search imitator to a target's decisions (MMTO-style) and choose its depth,
+evaluation phases and tie rule on held-out decisions.
+
+The method is Reversi's (:mod:`ime.imitators.search_fit`, docs/imitators.md): the probability
+of root column ``j`` is ``softmax_j(v_j(w))`` over the searched values
+(:mod:`ime.imitators.connect4_search`), the loss the cross-entropy of the target's column plus an
+L2 penalty; a pass searches every fit position with the current weights, keeps each column's
+principal-variation leaf features and minimises the loss with those leaves fixed
+(:mod:`ime.imitators.mmto`). Depths are fitted in turn, each from the previous depth's weights.
+
+**Finished games** are common inside a Connect Four search (a move that lets the opponent win
+at once), so, unlike Reversi's fit, a position is not dropped because one of its moves' PV ends
+the game: a lost move's value (below ``-TERMINAL``) carries no softmax weight and leaves the
+loss; a drawn move's value is 0 whatever the weights, which is its row of zero features; only
+positions where a move wins by force (the search's choice then does not depend on the weights),
+or where the target's own move loses by force, leave the loss.
+
+**Settings** (depth, phases, tie rule) are chosen by agreement on the *selection* decisions
+(held-out matches, never the evaluation fold); ties of agreement go to the shallower search.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ime.games.connect4.board import Geometry
+from ime.imitators.connect4_features import PHASES, num_features
+from ime.imitators.connect4_search import TIE_RULES, search_all, tie_ranks
+from ime.imitators.mmto import (
+    LOSSES,
+    Problem,
+    SearchResults,
+    build_problem,
+    chosen_rows,
+    optimise,
+    ranked_choices,
+    row_positions,
+)
+
+
+@dataclass(frozen=True)
+class Connect4Settings:
+    """The search's own settings, chosen by the fit: ``depth`` in plies, evaluation ``phases``
+    (1, or 2: tapered by the share of empty cells), ``tie`` one of :data:`TIE_RULES`."""
+
+    depth: int = 1
+    phases: int = 1
+    tie: str = "centre"
+
+    def __post_init__(self) -> None:
+        if self.depth < 1:
+            raise ValueError(f"depth must be >= 1, got {self.depth}")
+        if self.phases not in PHASES:
+            raise ValueError(f"phases must be one of {PHASES}, got {self.phases}")
+        if self.tie not in TIE_RULES:
+            raise ValueError(f"tie must be one of {TIE_RULES}, got {self.tie!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Connect4FitConfig:
+    """What the fit tries: ``depths`` fitted in turn; ``passes`` per depth above 1 (one number or
+    one per depth); ``phases`` and ``ties`` tried; ``inner_iters`` L-BFGS iterations a pass;
+    ``l2`` on the scaled weights; ``loss`` ``softmax`` or ``hinge``; ``patience``: stop deepening
+    after this many depths without a better selection agreement; ``pass_patience``: the same
+    for a depth's passes; ``max_fit``: at most this many fit positions (a seeded sample)."""
+
+    depths: Sequence[int] = (1, 2, 3, 4, 5)
+    passes: int | Sequence[int] = 3
+    phases: Sequence[int] = (1, 2)
+    ties: Sequence[str] = TIE_RULES
+    inner_iters: int = 40
+    l2: float = 1e-4
+    loss: str = "softmax"
+    hinge_margin: float = 1.0
+    patience: int | None = None
+    pass_patience: int | None = None
+    max_fit: int | None = None
+    seed: int = 0
+
+
+@dataclass
+class Connect4Fit:
+    """A fitted imitator: weights, settings and how the fit went."""
+
+    weights: np.ndarray
+    settings: Connect4Settings
+    summary: dict[str, Any] = field(default_factory=dict)
+
+
+def decide(w: np.ndarray, settings: Connect4Settings, me: np.ndarray, opp: np.ndarray,
+           geo: Geometry) -> tuple[np.ndarray, SearchResults]:
+    """The search's column for every position, and the search results it came from."""
+    res = search_all(me, opp, w, settings.depth, settings.phases, geo)
+    return ranked_choices(res, tie_ranks(settings.tie, geo.width)), res
+
+
+def problem(res: SearchResults, action: np.ndarray, scale: np.ndarray,
+            rank: np.ndarray) -> Problem:
+    """One pass's fixed-leaf problem (see the module doc for which rows and positions)."""
+    n = len(res.offsets) - 1
+    pos_all = row_positions(res)
+    rows = chosen_rows(res, action)
+    lost = res.terminal & (res.values < 0)
+    won = np.zeros(n, dtype=bool)
+    np.logical_or.at(won, pos_all, res.terminal & (res.values > 0))
+    keep_pos = np.flatnonzero(~won & ~lost[rows])
+    return build_problem(res, rows, ~lost, keep_pos, scale, rank)
+
+
+def fit(me: np.ndarray, opp: np.ndarray, action: np.ndarray, sel_me: np.ndarray,
+        sel_opp: np.ndarray, sel_action: np.ndarray, geo: Geometry,
+        config: Connect4FitConfig | None = None,
+        log: Callable[[str], None] | None = None) -> Connect4Fit:
+    """Fit weights on (``me``, ``opp``, ``action``) and choose the settings on the selection
+    decisions (``sel_*``)."""
+    cfg = config or Connect4FitConfig()
+    say = log or (lambda _line: None)
+    if cfg.loss not in LOSSES:
+        raise ValueError(f"loss must be one of {LOSSES}, got {cfg.loss!r}")
+    bad = [t for t in cfg.ties if t not in TIE_RULES]
+    if bad:
+        raise ValueError(f"tie rules {bad} are not Connect Four's ({', '.join(TIE_RULES)})")
+    t0 = time.perf_counter()
+    idx = np.arange(len(action))
+    if cfg.max_fit is not None and len(idx) > cfg.max_fit:
+        idx = np.sort(np.random.default_rng(cfg.seed).choice(len(idx), cfg.max_fit,
+                                                             replace=False))
+    me, opp, action = me[idx], opp[idx], np.asarray(action, dtype=np.int64)[idx]
+    sel_action = np.asarray(sel_action, dtype=np.int64)
+    depths = sorted(int(d) for d in cfg.depths)
+    per_depth = ([int(cfg.passes)] * len(depths) if isinstance(cfg.passes, int)
+                 else [int(x) for x in cfg.passes])
+    if len(per_depth) != len(depths):
+        raise ValueError(f"passes {cfg.passes} do not match depths {depths}")
+    candidates: list[dict[str, Any]] = []
+    for phases in cfg.phases:
+        w = np.zeros(num_features(phases))
+        scale: np.ndarray | None = None
+        tie = cfg.ties[0]
+        best_acc, stale = -1.0, 0
+        for depth, n_passes in zip(depths, per_depth, strict=True):
+            if cfg.patience is not None and best_acc >= 0 and stale >= cfg.patience:
+                say(f"phases={phases}: no better selection agreement for {stale} depths; "
+                    f"depth {depth} and above not fitted")
+                break
+            depth_best, since_better = -1.0, 0
+            for it in range(1 if depth == 1 else n_passes):
+                if it > 0 and cfg.pass_patience is not None and \
+                        since_better >= cfg.pass_patience:
+                    break
+                ts = time.perf_counter()
+                res = search_all(me, opp, w, depth, phases, geo)
+                t_search = time.perf_counter() - ts
+                if scale is None:
+                    live = ~res.terminal
+                    scale = res.features[live].std(axis=0) if live.any() \
+                        else np.ones(len(w))
+                    scale[scale < 1e-9] = 1.0
+                train_acc = float(np.mean(ranked_choices(
+                    res, tie_ranks(tie, geo.width)) == action)) * 100
+                prob = problem(res, action, scale, tie_ranks(tie, geo.width))
+                w = optimise(prob, w * scale, cfg.l2, cfg.inner_iters, cfg.loss,
+                             cfg.hinge_margin) / scale
+                sel = search_all(sel_me, sel_opp, w, depth, phases, geo)
+                accs = {t: float(np.mean(ranked_choices(sel, tie_ranks(t, geo.width))
+                                         == sel_action)) * 100 for t in cfg.ties}
+                tie = max(cfg.ties, key=lambda t: accs[t])  # first listed wins a tie
+                cand = {"phases": phases, "depth": depth, "pass_": it, "tie": tie,
+                        "acc": accs[tie], "train_acc_before": train_acc,
+                        "kept": int(prob.kept), "weights": w.copy()}
+                candidates.append(cand)
+                since_better = 0 if cand["acc"] > depth_best else since_better + 1
+                depth_best = max(depth_best, cand["acc"])
+                say(f"phases={phases} depth={depth} pass={it}: train acc (before step) "
+                    f"{train_acc:.2f}%, select acc {cand['acc']:.2f}% ({tie}), "
+                    f"{prob.kept} positions in the loss, search {t_search:.1f}s, "
+                    f"{res.nodes.mean():.0f} nodes/position")
+            stale = 0 if depth_best > best_acc else stale + 1
+            best_acc = max(best_acc, depth_best)
+    best = max(candidates, key=lambda c: (round(c["acc"], 9), -c["depth"], -c["phases"],
+                                          -c["pass_"]))
+    settings = Connect4Settings(depth=best["depth"], phases=best["phases"], tie=best["tie"])
+    summary = {"select_acc": best["acc"], "train_positions": int(len(idx)),
+               "select_positions": int(len(sel_action)),
+               "fit_seconds": time.perf_counter() - t0,
+               "grid": [{k: c[k] for k in ("phases", "depth", "pass_", "tie", "acc",
+                                           "train_acc_before", "kept")} for c in candidates]}
+    say(f"chosen: {settings} select acc {best['acc']:.2f}% in {summary['fit_seconds']:.0f}s")
+    return Connect4Fit(best["weights"], settings, summary)
