@@ -1,0 +1,73 @@
+#!/usr/bin/env python
+"""Fit an imitator family and a policy net on the same folds of one pipeline dataset with the
+train stage's own code and composed config, and print their agreement (issue 46).
+
+Why a script: it measures one target without the whole chapter's jobs (a quick check of a new
+family, e.g. Connect Four's search imitator), yet with exactly what the train rule would do:
+the composed ``train`` section (split, folds, seed), :func:`ime.train.ensemble.train_members`
+and its metrics (``val_acc_unseen``: validation rows whose position never occurs in the fold's
+training rows).
+
+Example (Connect Four's c4_ab3, quick scale, the two folds the quick scale trains)::
+
+    nice -n 15 python scripts/family_vs_net.py data/connect4/datasets/quick/c4_ab3.parquet \\
+        --bot c4_ab3 --overrides game=connect4 imitator=search --nets search conv \\
+        --out docs/measurements/c4_ab3_search_vs_conv.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+from ime.nets import load_checkpoint
+from ime.train.ensemble import Member, train_members
+from ime.workflow.compose import compose_plain
+
+KEYS = ("val_acc", "val_acc_unseen", "val_acc_unseen_distinct", "val_unseen_rows", "val_rows",
+        "val_acc_opening", "params")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[1])
+    ap.add_argument("dataset")
+    ap.add_argument("--bot", required=True)
+    ap.add_argument("--overrides", nargs="*", default=[], help="config overrides (compose)")
+    ap.add_argument("--nets", nargs="+", default=["search", "conv"],
+                    help="net / family names of the composed config")
+    ap.add_argument("--folds", nargs="*", type=int, default=None,
+                    help="folds to fit (default: train.run_folds of the config)")
+    ap.add_argument("--out", default=None, help="write the metrics here as JSON")
+    args = ap.parse_args(argv)
+    cfg = compose_plain(list(args.overrides))
+    train = {**cfg["train"], "device": "cpu"}
+    nets = {**cfg["nets"], cfg["net"]["name"]: cfg["net"]}
+    folds = args.folds if args.folds is not None else list(range(int(train["run_folds"] or
+                                                                     train["folds"])))
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in args.nets:
+            members = [Member(nets[name], k, Path(tmp) / f"{name}{k}.pt",
+                              Path(tmp) / f"{name}{k}.json") for k in folds]
+            for k, m in zip(folds, train_members(args.dataset, members, train, bot=args.bot,
+                                                 progress=False), strict=True):
+                row = {"net": name, "fold": k, **{key: m.get(key) for key in KEYS},
+                       "train_seconds": m.get("timing", {}).get("train_seconds")}
+                fitted = getattr(load_checkpoint(Path(tmp) / f"{name}{k}.pt"), "config", {})
+                if "settings" in fitted:  # a family's fitted settings (depth, tie rule, ...)
+                    row["settings"] = fitted["settings"]
+                rows.append(row)
+                print(json.dumps(row), flush=True)
+    result = {"dataset": args.dataset, "bot": args.bot, "overrides": args.overrides,
+              "train": train, "rows": rows}
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
