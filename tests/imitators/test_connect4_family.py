@@ -144,3 +144,65 @@ def test_imitator_search_composes_for_connect4() -> None:
 
     v = make_plan(["game=connect4", "imitator=search"]).main
     assert v.results_dir.endswith("__net-search") and "connect4" in v.results_dir
+
+
+def test_the_fit_keeps_drawn_moves_and_drops_forced_results() -> None:
+    """A lost move leaves the loss, a drawn one stays as a row of zero features (its value, 0,
+    whatever the weights), and a position with a forced win, or whose target move loses by
+    force, leaves it (the search's choice there does not depend on the weights)."""
+    from ime.imitators.connect4_fit import problem
+    from ime.imitators.connect4_search import TERMINAL, tie_ranks
+    from ime.imitators.mmto import SearchResults
+
+    big = TERMINAL + 5
+    values = np.array([-big, 2.0, 0.0, big, 1.0, -big, 3.0])
+    terminal = np.array([True, False, True, True, False, True, False])
+    feats = np.zeros((7, 2))
+    feats[1], feats[4], feats[6] = [2.0, 0.0], [1.0, 0.0], [0.0, 3.0]
+    res = SearchResults(np.array([0, 3, 5, 7]), np.array([0, 1, 2, 0, 1, 0, 1]), values, feats,
+                        terminal, np.zeros(3, np.int64), np.ones(7, bool), np.ones(3, np.int64))
+    prob = problem(res, np.array([1, 1, 0]), np.ones(2), tie_ranks("first", 7))
+    assert prob.kept == 1  # position 1 has a forced win; position 2's target loses by force
+    np.testing.assert_array_equal(prob.X, [[2.0, 0.0], [0.0, 0.0]])  # its move and the draw
+    assert list(prob.chosen) == [0] and list(prob.starts) == [0]
+
+
+def test_family_vs_net_counts_where_the_imitator_disagrees(tmp_path: Path) -> None:
+    """scripts/family_vs_net.py's disagreement counts add up and match the module's moves on
+    the fold's unseen rows (a Connect Four dataset of a hidden depth-2 search, fitted at depth
+    1 so that it disagrees)."""
+    import importlib.util
+
+    from ime.datasets.schema import make_table, write_table
+    from ime.train.folds import Split
+    from ime.train.loop import load_dataset, split_fold
+
+    me, opp, cols, _ = _target(400, seed=12)
+    planes, mask = encode_boards(me, opp, GEO)
+    n = len(cols)
+    table = make_table({"bot": ["t"] * n, "match_id": [f"m{i // 20:03d}" for i in range(n)],
+                        "ply": np.arange(n) % 20, "seat": np.zeros(n), "players": [["t", "o"]] * n,
+                        "state": planes.reshape(n, -1), "mask": mask, "action": cols,
+                        "response": [""] * n}, 126, 7)
+    ds = tmp_path / "t.parquet"
+    write_table(table, ds, {"state_shape": [3, 6, 7], "game": "connect4",
+                            "encoder_version": ENCODER_VERSION, "num_actions": 7})
+    train = {"split": "kfold", "folds": 4, "seed": 0, "holdout": 0.1, "run_folds": None}
+    search = yaml.safe_load((ROOT / "config" / "net" / "search.yaml").read_text())["search"]
+    model = FAMILY.fit(planes.astype(np.float32), cols, np.arange(0, 300), np.arange(300, 400),
+                       {**search, "depths": [1], "passes": 1, "phases": [1]}, seed=0,
+                       say=lambda _line: None)
+    save_checkpoint(tmp_path / "s.pt", model, game="connect4",  # type: ignore[arg-type]
+                    encoder_version=ENCODER_VERSION, fold=0, in_shape=(3, 6, 7), num_actions=7)
+    spec = importlib.util.spec_from_file_location("family_vs_net",
+                                                  ROOT / "scripts" / "family_vs_net.py")
+    script = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(script)  # type: ignore[union-attr]
+    got = script.disagreements(str(ds), tmp_path / "s.pt", 0, train)
+    data, arr = load_dataset(ds, torch.device("cpu"))
+    data = split_fold(data, arr, 0, Split.of(train))
+    rows = data.val_unseen_idx.numpy()
+    wrong = int((model.moves(data.planes[rows].numpy()) != data.action[rows].numpy()).sum())
+    assert got["unseen_rows"] == len(rows) > 0 and got["wrong"] == wrong > 0
+    assert got["wrong_tied_for_best"] + got["wrong_second"] + got["wrong_lower"] == wrong
+    assert sum(b["rows"] for b in got["agree_by_ply"].values()) == len(rows)
