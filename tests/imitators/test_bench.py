@@ -1,5 +1,6 @@
-"""``ime bench reversi --only search_imitator``: the fit's and the decisions' costs are measured,
-and the fitted imitator beats chance on its synthetic target (so the timings are of a real fit)."""
+"""``ime bench reversi|connect4 --only search_imitator``: the fit's and the decisions' costs are
+measured, and the fitted imitator beats chance on its synthetic target (so the timings are of a
+real fit)."""
 
 from __future__ import annotations
 
@@ -15,3 +16,12 @@ def test_the_search_imitator_benchmark_runs(capsys: pytest.CaptureFixture[str]) 
     assert "fit_s_per_1000_positions_by_depth" in out and "decision_ms_by_depth" in out
     agreement = float(out.split("synthetic_target_agreement_pct:")[1].split()[0])
     assert agreement >= 70.0  # chance is about 12 % (8-9 legal moves)
+
+
+@pytest.mark.slow
+def test_connect4s_search_imitator_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "connect4", "--only", "search_imitator", "--quick"]) == 0
+    out = capsys.readouterr().out
+    assert "fit_s_per_1000_positions_by_depth" in out and "decision_ms_by_depth" in out
+    agreement = float(out.split("synthetic_target_agreement_pct:")[1].split()[0])
+    assert agreement >= 70.0  # chance is about 16 % (6-7 legal columns)

@@ -22,7 +22,8 @@ Modules:
   windows, column classes, threats and their row parity), :mod:`ime.imitators.connect4_search`
   (alpha-beta giving every column's value and PV-leaf features),
   :mod:`ime.imitators.connect4_fit` (the fit and the choice of depth, phases and tie rule) and
-  :mod:`ime.imitators.connect4_family` (the pipeline's module and family);
+  :mod:`ime.imitators.connect4_family` (the pipeline's module and family),
+  :mod:`ime.imitators.connect4_bench` (``ime bench connect4 --only search_imitator``);
 * the pipeline's families: :mod:`ime.imitators.family` (the plug-in protocol),
   :mod:`ime.imitators.reversi_family`.
 

@@ -159,6 +159,13 @@ def _bench_sims(quick: bool) -> dict:
     return out
 
 
+def _bench_search_imitator(quick: bool) -> dict:
+    from ime.imitators.connect4_bench import bench_search_imitator
+
+    return bench_search_imitator(quick)
+
+
 TOOLS = GameTools(perft=perft_leaves, solve=solve_position, position_help=POSITION_HELP,
                   positions=lambda n, seed: random_positions(n, seed),
-                  bench={"perft": _bench_perft, "solver": _bench_solver, "sims": _bench_sims})
+                  bench={"perft": _bench_perft, "solver": _bench_solver, "sims": _bench_sims,
+                         "search_imitator": _bench_search_imitator})
