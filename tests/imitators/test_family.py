@@ -84,11 +84,11 @@ def test_a_bad_search_setting_is_refused_before_any_job(override: str, message: 
 def test_a_game_without_the_family_says_so() -> None:
     from ime.workflow.errors import ConfigError
 
-    with pytest.raises(ValueError, match="game 'snake' has no 'search' imitator family"):
-        get_family("snake", "search")
+    with pytest.raises(ValueError, match="game 'doudizhu' has no 'search' imitator family"):
+        get_family("doudizhu", "search")
     # before any job: the game's own net does not silently replace the family asked for
-    with pytest.raises(ConfigError, match="game 'snake' offers no 'search' imitator family"):
-        make_plan(["game=snake", "imitator=search"])
+    with pytest.raises(ConfigError, match="game 'doudizhu' offers no 'search' imitator family"):
+        make_plan(["game=doudizhu", "imitator=search"])
 
 
 def test_selection_split_is_by_match_and_disjoint() -> None:

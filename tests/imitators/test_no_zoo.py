@@ -32,16 +32,21 @@ CHILD = textwrap.dedent('''
     # imports (never runs) the game's bot kinds; the zoo's configs stay off-limits
     C4 = sys.argv[-1] == "connect4"  # Connect Four's family through the train stage: its
     # plug-in names its bot kinds, whose modules load lazily, so none of them may load
+    SNAKE = sys.argv[-1] == "snake"  # Snake's family through the train stage: its plug-in
+    # imports (never runs) its bot kinds' registry (bots/__init__, bots/zoo); no other bot
+    # module may load
     BLOCKED_MODULES = (("ime.games.reversi.bots.", "ime.bots", "ime.games.reversi.edax")
                        if not PIPELINE else ("ime.games.reversi.edax",))
-    if C4:
-        BLOCKED_MODULES += ("ime.games.connect4.bots.", "ime.games.reversi.bots.")
+    ALLOWED = ("ime.games.snake.bots.zoo",) if SNAKE else ()
+    if C4 or SNAKE:
+        BLOCKED_MODULES += ("ime.games.connect4.bots.", "ime.games.reversi.bots.",
+                            "ime.games.snake.bots.")
     BLOCKED_PATH = os.path.join("config", "bots")
     refused = []
 
     class NoBots(importlib.abc.MetaPathFinder):
         def find_spec(self, name, path=None, target=None):
-            if name.startswith(BLOCKED_MODULES):
+            if name.startswith(BLOCKED_MODULES) and name not in ALLOWED:
                 refused.append(name)
                 raise ImportError(f"the imitator may not import a bot: {name}")
             return None
@@ -70,7 +75,7 @@ CHILD = textwrap.dedent('''
     refused.clear()
 
     import numpy as np
-    if C4:
+    if C4 or SNAKE:
         from ime.imitators.family import fit_member
         from ime.nets import load_checkpoint
 
@@ -86,7 +91,8 @@ CHILD = textwrap.dedent('''
         print(json.dumps({"agree": m["val_acc_unseen"] / 100, "refused": refused,
                           "settings": model.config["settings"],
                           "bot_modules": sorted(m for m in sys.modules
-                                                if m.startswith(BLOCKED_MODULES))}))
+                                                if m.startswith(BLOCKED_MODULES)
+                                                and m not in ALLOWED)}))
         raise SystemExit(0)
     if len(sys.argv) > 4:  # the lookahead net, trained by the nets' own train_fold
         from ime.nets import load_checkpoint
@@ -217,6 +223,43 @@ def test_connect4_fits_with_the_zoo_unavailable(tmp_path: Path) -> None:
     assert result["agree"] >= 0.9, result
 
 
+@pytest.mark.slow
+def test_snake_fits_with_the_zoo_unavailable(tmp_path: Path) -> None:
+    """Snake's search family through the train stage (fit_member), the zoo's configs unreadable
+    and no Snake bot module loaded (beyond the kinds' registry its plug-in imports): it learns a
+    hidden depth-2 search."""
+    from ime.games.snake.encode import make_encoder
+    from ime.imitators.snake_features import num_features as snake_features
+    from ime.imitators.snake_features import planes_to_positions
+    from ime.imitators.snake_fit import SnakeSettings
+    from ime.imitators.snake_fit import decide as snake_decide
+    from imitators.snake_helpers import GAME, random_planes
+
+    n = 1200
+    planes, mask = random_planes(n, seed=77)
+    w = np.random.default_rng(77).normal(size=snake_features())
+    moves, _ = snake_decide(w, SnakeSettings(depth=2, tie="down"), planes_to_positions(planes),
+                            [np.flatnonzero(m).tolist() for m in mask])
+    table = make_table({"bot": ["target"] * n, "match_id": [f"m{i // 25:03d}" for i in range(n)],
+                        "ply": np.zeros(n), "seat": np.zeros(n), "players": [["a", "b"]] * n,
+                        "state": planes.reshape(n, -1), "mask": mask, "action": moves,
+                        "response": [""] * n}, 440, 4)
+    data = tmp_path / "target.parquet"
+    write_table(table, data, {"state_shape": [4, 10, 11], "game": "snake",
+                              "encoder_version": make_encoder(GAME).version, "num_actions": 4})
+    script = tmp_path / "child.py"
+    script.write_text(CHILD)
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    out = subprocess.run([sys.executable, str(script), str(data), str(tmp_path / "fold0.pt"),
+                          str(tmp_path / "fold0.json"), "snake"],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result["refused"] == [] and result["bot_modules"] == []
+    assert result["settings"]["depth"] == 2 and result["settings"]["tie"] == "down", result
+    assert result["agree"] >= 0.9, result
+
+
 def test_the_package_names_no_bot_nor_zoo_config() -> None:
     """A static guard beside the runs above: no module of ime.imitators (Reversi's and Connect
     Four's search families among them; nor the lookahead net and the games' afterstates)
@@ -227,5 +270,6 @@ def test_the_package_names_no_bot_nor_zoo_config() -> None:
     for path in [*sorted((src / "imitators").rglob("*.py")), *lookahead]:
         text = path.read_text()
         for banned in ("ime.games.reversi.bots", "ime.bots", "config/bots", "bots/reversi",
-                       "ime.games.connect4.bots", "bots/connect4", "connect4.yaml", "c4_ab"):
+                       "ime.games.connect4.bots", "bots/connect4", "connect4.yaml", "c4_ab",
+                       "ime.games.snake.bots", "bots/snake", "snake.yaml", "snk0", "snk1"):
             assert banned not in text, f"{path.name} names {banned}"

@@ -35,11 +35,9 @@ from ime.imitators.mmto import (
     LOSSES,
     Problem,
     SearchResults,
-    build_problem,
-    chosen_rows,
     optimise,
     ranked_choices,
-    row_positions,
+    terminal_problem,
 )
 
 
@@ -104,15 +102,9 @@ def decide(w: np.ndarray, settings: Connect4Settings, me: np.ndarray, opp: np.nd
 
 def problem(res: SearchResults, action: np.ndarray, scale: np.ndarray,
             rank: np.ndarray) -> Problem:
-    """One pass's fixed-leaf problem (see the module doc for which rows and positions)."""
-    n = len(res.offsets) - 1
-    pos_all = row_positions(res)
-    rows = chosen_rows(res, action)
-    lost = res.terminal & (res.values < 0)
-    won = np.zeros(n, dtype=bool)
-    np.logical_or.at(won, pos_all, res.terminal & (res.values > 0))
-    keep_pos = np.flatnonzero(~won & ~lost[rows])
-    return build_problem(res, rows, ~lost, keep_pos, scale, rank)
+    """One pass's fixed-leaf problem (see the module doc for which rows and positions):
+    :func:`ime.imitators.mmto.terminal_problem`."""
+    return terminal_problem(res, action, scale, rank)
 
 
 def fit(me: np.ndarray, opp: np.ndarray, action: np.ndarray, sel_me: np.ndarray,

@@ -114,6 +114,24 @@ def build_problem(res: SearchResults, rows: np.ndarray, keep_rows: np.ndarray,
     return Problem(X, pos, starts, chosen, len(keep_pos), prefer)
 
 
+def terminal_problem(res: SearchResults, action: np.ndarray, scale: np.ndarray,
+                     rank: np.ndarray) -> Problem:
+    """One pass's problem for a search whose PVs may end the game (values above 0 won, below 0
+    lost, 0 drawn, ``terminal`` rows without features): a lost move's row leaves the loss (its
+    softmax weight is nil); a drawn move stays as a row of zero features (its value, 0, does
+    not depend on the weights); a position leaves the loss where a move wins by force (the
+    search's choice then does not depend on the weights) or where the target's own move loses
+    by force. Connect Four's and Snake's fits use it."""
+    n = len(res.offsets) - 1
+    pos_all = row_positions(res)
+    rows = chosen_rows(res, action)
+    lost = res.terminal & (res.values < 0)
+    won = np.zeros(n, dtype=bool)
+    np.logical_or.at(won, pos_all, res.terminal & (res.values > 0))
+    keep_pos = np.flatnonzero(~won & ~lost[rows])
+    return build_problem(res, rows, ~lost, keep_pos, scale, rank)
+
+
 def loss_and_grad(u: np.ndarray, X: np.ndarray, pos: np.ndarray, starts: np.ndarray,
                   chosen: np.ndarray, l2: float) -> tuple[float, np.ndarray]:
     """Mean softmax cross-entropy of the chosen rows + ``l2 / 2 * |u|^2`` and its gradient."""

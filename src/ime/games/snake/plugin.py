@@ -32,4 +32,5 @@ PLUGIN = register_game(GamePlugin(
     figures=FigureHooks(code_label=direction_label),
     tools=TOOLS,
     docs="docs/games/snake.md",
+    imitators={"search": "ime.imitators.snake_family:FAMILY"},
 ))

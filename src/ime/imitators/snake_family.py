@@ -1,0 +1,116 @@
+"""Snake's ``search`` imitator family: the fitted maximin search of
+:mod:`ime.imitators.snake_fit` as a module the pipeline trains, saves, loads and plays like a
+policy net (the plug-in protocol of :mod:`ime.imitators.family`).
+
+Why a module: every downstream stage calls an imitator as ``model(planes, mask) -> logits``.
+The dataset's planes are from the deciding snake's view (plane 0 its head, 1 its body, 2 the
+opponent, 3 obstacles, a fifth off-board plane for the variable-size ``pad`` and the ``ego``
+layouts: :mod:`ime.games.snake.encode`); the module turns them into the search's positions
+(:func:`ime.imitators.snake_features.planes_to_positions`), searches the mask's legal
+directions with its fitted weights and settings, and returns log-probabilities as the other
+families do (:func:`ime.imitators.family.search_logits`).
+
+Config: ``config/net/search.yaml``'s ``search:`` section. Snake reads ``depths``, ``passes``,
+``patience``, ``inner_iters``, ``l2``, ``loss``, ``hinge_margin``, ``max_fit`` and
+``select_share``; it always tries its own five tie rules (direction orders:
+:data:`ime.imitators.snake_search.TIE_RULES`) and ignores the other keys (Reversi's square-order
+ties, endgame solver, node budgets and root windows; Connect Four's phases and pass patience);
+a nonzero budget is refused (it cannot honour one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from ime.imitators.family import search_logits
+from ime.imitators.mmto import root_softmax
+from ime.imitators.snake_features import feature_names, num_features, planes_to_positions
+from ime.imitators.snake_fit import SnakeFitConfig, SnakeSettings, decide, fit
+
+FIT_KEYS = ("depths", "passes", "patience", "inner_iters", "l2", "loss", "hinge_margin",
+            "max_fit")
+"""Keys of ``net.search`` that go to :class:`SnakeFitConfig`."""
+IGNORED_KEYS = ("ties", "endgames", "endgame_modes", "endgames_wld", "budgets", "orderings",
+                "pv_firsts", "budget_depth", "budget_passes", "budget_screen", "budget_keep",
+                "margin", "order_min", "phases", "pass_patience")
+"""Keys of ``net.search`` that are the other games' searches'."""
+
+
+class SnakeSearchPolicy(nn.Module):
+    """A fitted Snake search imitator with the nets' call signature."""
+
+    def __init__(self, config: Mapping[str, Any]):
+        super().__init__()
+        self.config = dict(config)
+        self.name = str(config.get("name", "search"))
+        self.settings = SnakeSettings(**dict(config["settings"]))
+        # a parameter (not a buffer) so that Table 4.4's parameter count shows the fitted weights
+        self.weights = nn.Parameter(torch.zeros(num_features(), dtype=torch.float64),
+                                    requires_grad=True)
+
+    def decide(self, planes: np.ndarray, mask: np.ndarray | None = None
+               ) -> tuple[np.ndarray, np.ndarray]:
+        """The search's directions and, per position, the softmax of its root values over the
+        4 directions; ``mask`` (``[N, 4]``): the directions searched (else the free ones)."""
+        positions = planes_to_positions(planes)
+        roots = None if mask is None else [np.flatnonzero(m > 0).tolist() for m in mask]
+        w = self.weights.detach().cpu().numpy().astype(np.float64)
+        chosen, res = decide(w, self.settings, positions, roots)
+        return chosen, root_softmax(res, 4)
+
+    def moves(self, planes: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+        """The search's direction for each position."""
+        return self.decide(planes, mask)[0]
+
+    def forward(self, planes: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        live = (mask > 0).any(dim=1)
+        rows_mask = mask[live].detach().cpu().numpy()  # search_logits decides these rows
+        return search_logits(lambda p: self.decide(p, rows_mask), planes, mask)
+
+
+def fit_config(config: Mapping[str, Any], seed: int) -> SnakeFitConfig:
+    """``net.search`` as this family's fit config (see the module doc for the keys read)."""
+    unknown = sorted(set(config) - set(FIT_KEYS) - set(IGNORED_KEYS) - {"name", "select_share"})
+    if unknown:
+        raise ValueError(f"net.search: unknown keys {unknown}")
+    if any(int(b) for b in config.get("budgets") or ()):
+        raise ValueError("Snake's search imitator has no node budget (net.search.budgets must "
+                         "be [0])")
+    kw = {k: config[k] for k in FIT_KEYS if config.get(k) is not None}
+    if "depths" in kw:
+        kw["depths"] = tuple(int(x) for x in kw["depths"])
+    if "passes" in kw and not isinstance(kw["passes"], int):
+        kw["passes"] = tuple(int(x) for x in kw["passes"])
+    return SnakeFitConfig(**kw, seed=seed)
+
+
+class SnakeSearchFamily:
+    """:class:`ime.imitators.family.ImitatorFamily` for Snake."""
+
+    def fit(self, planes: np.ndarray, actions: np.ndarray, fit_rows: np.ndarray,
+            select_rows: np.ndarray, config: Mapping[str, Any], *, seed: int,
+            say: Callable[[str], None]) -> nn.Module:
+        cfg = fit_config(config, seed)
+        sel = select_rows if len(select_rows) else fit_rows
+        actions = np.asarray(actions, dtype=np.int64)
+        result = fit(planes_to_positions(planes[fit_rows]), actions[fit_rows],
+                     planes_to_positions(planes[sel]), actions[sel], cfg, log=say)
+        summary = {k: v for k, v in result.summary.items() if k != "fit_seconds"}
+        model = SnakeSearchPolicy({
+            "name": str(config.get("name", "search")), "kind": "search", "game": "snake",
+            "settings": result.settings.to_dict(), "features": feature_names(),
+            "fit": summary})
+        with torch.no_grad():
+            model.weights.copy_(torch.as_tensor(result.weights, dtype=torch.float64))
+        return model
+
+    def build(self, config: Mapping[str, Any]) -> nn.Module:
+        return SnakeSearchPolicy(config)
+
+
+FAMILY = SnakeSearchFamily()

@@ -1,0 +1,170 @@
+"""Snake's search imitator: the maximin search matches a brute-force reference, the MMTO fit
+recovers a hidden search, and the family's module plays, masks, saves and loads as a net does
+(issue 46)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+import yaml
+
+from ime.games.snake.encode import make_encoder
+from ime.imitators.family import get_family
+from ime.imitators.snake_family import FAMILY, SnakeSearchPolicy
+from ime.imitators.snake_features import features, num_features, planes_to_positions
+from ime.imitators.snake_fit import SnakeFitConfig, SnakeSettings, decide, fit
+from ime.imitators.snake_search import TERMINAL, search_all, tie_ranks
+from ime.nets import load_checkpoint, save_checkpoint
+from imitators.snake_helpers import GAME, maximin_root, random_planes
+
+ROOT = Path(__file__).resolve().parents[2]
+ENCODER = make_encoder(GAME)
+
+
+def _roots(mask: np.ndarray) -> list[list[int]]:
+    return [np.flatnonzero(m).tolist() for m in mask]
+
+
+def _target(n: int, seed: int, tie: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``n`` decisions of a synthetic deterministic target: this imitator's own search at depth
+    2 with hidden weights and tie rule ``tie`` over the legal mask; (planes, mask, moves)."""
+    planes, mask = random_planes(n, seed)
+    w = np.random.default_rng(seed).normal(size=num_features())
+    moves, _ = decide(w, SnakeSettings(depth=2, tie=tie), planes_to_positions(planes),
+                      _roots(mask))
+    return planes, mask, moves
+
+
+def _model(seed: int = 0, depth: int = 2, tie: str = "up") -> SnakeSearchPolicy:
+    model = SnakeSearchPolicy({"name": "search", "kind": "search", "game": "snake",
+                               "settings": {"depth": depth, "tie": tie}})
+    with torch.no_grad():
+        model.weights.copy_(torch.as_tensor(np.random.default_rng(seed).normal(
+            size=num_features())))
+    return model
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3, 4])
+def test_the_search_matches_a_brute_force_maximin(depth: int) -> None:
+    planes, mask = random_planes(40, seed=10 + depth)
+    positions = planes_to_positions(planes)
+    w = np.random.default_rng(depth).normal(size=num_features())
+    roots = _roots(mask)
+    res = search_all(positions, w, depth, roots)
+    for i, pos in enumerate(positions):
+        ref = maximin_root(pos, w, depth, roots[i])
+        a, b = res.offsets[i], res.offsets[i + 1]
+        assert res.squares[a:b].tolist() == roots[i]
+        got = res.values[a:b]
+        want = np.array([ref[d] for d in roots[i]])
+        np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-9)
+        live = ~res.terminal[a:b]
+        # a live PV's leaf features give its value; a finished one carries none
+        np.testing.assert_allclose(res.features[a:b][live] @ w, got[live], rtol=1e-9, atol=1e-9)
+        assert (np.abs(got[~live]) >= TERMINAL).all() or (got[~live] == 0).all()
+
+
+def test_features_read_a_small_position() -> None:
+    """Territory, reach, mobility, distance and walls on a hand-made 3 x 4 board."""
+    # rows 1..3, columns 1..4 padded: our head at (1, 1), the opponent's at (3, 4)
+    grid = np.ones((5, 6), dtype=np.int8)
+    grid[1:4, 1:5] = 0
+    grid[1, 1] = grid[3, 4] = 2
+    f = features(grid.ravel(), 6, 1 * 6 + 1, np.array([3 * 6 + 4]))
+    # 10 free cells, the board symmetric through its centre: territory 0, both reach all 10,
+    # 2 free and 2 wall neighbours each, heads 2 + 3 apart
+    assert f.tolist() == [0.0, 10.0, 10.0, 2.0, 2.0, 5.0, 2.0, 2.0]
+
+
+def test_tie_ranks_are_orders_of_the_four_directions() -> None:
+    assert tie_ranks("up").tolist() == [0, 1, 2, 3]
+    assert tie_ranks("right").tolist() == [3, 0, 1, 2]
+    assert tie_ranks("reverse").tolist() == [3, 2, 1, 0]
+    with pytest.raises(ValueError):
+        tie_ranks("centre")
+
+
+@pytest.mark.parametrize("tie", ["left", "reverse"])
+def test_a_fit_reproduces_a_hidden_depth2_search_on_held_out_positions(tie: str) -> None:
+    planes, mask, moves = _target(900, seed=21, tie=tie)
+    pos = planes_to_positions(planes)
+    result = fit(pos[:500], moves[:500], pos[500:650], moves[500:650],
+                 SnakeFitConfig(depths=(1, 2, 3), passes=3))
+    assert result.settings.depth == 2 and result.settings.tie == tie
+    held, _ = decide(result.weights, result.settings, pos[650:], _roots(mask[650:]))
+    assert np.mean(held == moves[650:]) >= 0.9
+
+
+def test_the_module_has_the_nets_signature_and_masks_illegal_directions() -> None:
+    model = _model()
+    planes, mask = random_planes(30, seed=8)
+    x, m = torch.as_tensor(planes, dtype=torch.float32), torch.as_tensor(mask, dtype=torch.float32)
+    m[3] = 0  # a row without a legal direction (a forced decision): every logit masked
+    logits = model(x, m)
+    assert logits.shape == (30, 4)
+    assert bool((logits[m == 0] <= -1e8).all()) and bool((logits[m > 0] > -1e8).all())
+    rows = [i for i in range(30) if i != 3]
+    chosen = model.moves(planes[rows], mask[rows])
+    np.testing.assert_array_equal(logits[rows].argmax(dim=1).numpy(), chosen)
+    p = logits[rows].exp()
+    assert torch.allclose(p.sum(dim=1), torch.ones(len(rows)), atol=1e-5)
+    assert bool((p.max(dim=1).values >= 0.5).all())  # CHOICE_SHARE on the search's move
+
+
+def test_a_checkpoint_round_trip_plays_the_same(tmp_path: Path) -> None:
+    model = _model(seed=3)
+    path = tmp_path / "fold0.pt"
+    save_checkpoint(path, model, game="snake", encoder_version=ENCODER.version, fold=0,  # type: ignore[arg-type]
+                    in_shape=(4, 10, 11), num_actions=4)
+    back = load_checkpoint(path)
+    assert isinstance(back, SnakeSearchPolicy) and back.settings == model.settings
+    planes, mask = random_planes(25, seed=4)
+    x, m = torch.as_tensor(planes, dtype=torch.float32), torch.as_tensor(mask, dtype=torch.float32)
+    assert torch.equal(back(x, m), model(x, m))
+
+
+def test_the_plugin_offers_the_family_and_reads_the_pipelines_config() -> None:
+    family = get_family("snake", "search")
+    assert family is FAMILY
+    search = yaml.safe_load((ROOT / "config" / "net" / "search.yaml").read_text())["search"]
+    planes, _, moves = _target(300, seed=5, tie="up")
+    lines: list[str] = []
+    model = family.fit(planes.astype(np.float32), moves, np.arange(0, 240), np.arange(240, 300),
+                       {**search, "depths": [1, 2], "passes": [1, 2], "name": "search"},
+                       seed=0, say=lines.append)
+    assert isinstance(model, SnakeSearchPolicy)
+    assert model.config["game"] == "snake" and lines[-1].startswith("chosen")
+    with pytest.raises(ValueError, match="node budget"):
+        family.fit(planes, moves, np.arange(0, 240), np.arange(240, 300),
+                   {**search, "budgets": [0, 2000]}, seed=0, say=lines.append)
+
+
+def test_imitator_search_composes_for_snake() -> None:
+    from ime.workflow import make_plan
+
+    v = make_plan(["game=snake", "imitator=search"]).main
+    assert v.results_dir.endswith("__net-search") and "snake" in v.results_dir
+
+
+def test_positions_from_planes_find_the_heads() -> None:
+    """Our head from plane 0; the opponent's head among its path's ends; bodies and obstacles
+    blocked, the padding a wall; the variable-size layout's off-board plane a wall too."""
+    planes, _ = random_planes(20, seed=6)
+    for pos, p in zip(planes_to_positions(planes), planes, strict=True):
+        x, y = divmod(pos.me, pos.stride)
+        assert p[0, x - 1, y - 1] == 1
+        for o in pos.opps:
+            ox, oy = divmod(int(o), pos.stride)
+            assert p[2, ox - 1, oy - 1] == 1
+    wide = np.zeros((1, 5, 16, 12), dtype=np.uint8)
+    wide[0, :4, :10, :11] = planes[0]
+    wide[0, 4] = 1
+    wide[0, 4, :10, :11] = 0
+    (pos,) = planes_to_positions(wide)
+    (small,) = planes_to_positions(planes[:1])
+    assert pos.me // pos.stride == small.me // small.stride
+    grid = pos.grid.reshape(18, 14)
+    assert (grid[11:17, 1:13] == 1).all() and (grid[1:11, 12] == 1).all()
