@@ -75,8 +75,9 @@ def test_features_read_a_small_position() -> None:
     grid[1, 1] = grid[3, 4] = 2
     f = features(grid.ravel(), 6, 1 * 6 + 1, np.array([3 * 6 + 4]))
     # 10 free cells, the board symmetric through its centre: territory 0, both reach all 10,
-    # 2 free and 2 wall neighbours each, heads 2 + 3 apart
-    assert f.tolist() == [0.0, 10.0, 10.0, 2.0, 2.0, 5.0, 2.0, 2.0]
+    # 2 free and 2 wall neighbours each, heads 2 + 3 apart, 5 free cells within 2 steps of
+    # each, each head 1 + 1.5 from the centre (2, 2.5)
+    assert f.tolist() == [0.0, 10.0, 10.0, 2.0, 2.0, 5.0, 2.0, 2.0, 5.0, 5.0, 2.5, 2.5]
 
 
 def test_tie_ranks_are_orders_of_the_four_directions() -> None:

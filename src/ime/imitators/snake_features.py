@@ -15,6 +15,10 @@ deciding snake's) view:
 ``head_distance``     Manhattan distance between the heads (the least over the candidates)
 ``walls_me``          wall or obstacle cells (not snake bodies) next to our head
 ``walls_opp``         the same for the opponent's head (the least over its candidates)
+``near_me``           free cells within 2 steps of our head (BFS): local room
+``near_opp``          the same for the opponent's head candidates
+``centre_me``         Manhattan distance of our head from the board's centre
+``centre_opp``        the same for the opponent's head (the least over its candidates)
 ====================  =========================================================================
 
 Both snakes always have the same length in this game (they grow on the same turns), so length is
@@ -37,7 +41,8 @@ import numpy as np
 from numba import njit
 
 FEATURES = ("territory", "reach_me", "reach_opp", "mobility_me", "mobility_opp",
-            "head_distance", "walls_me", "walls_opp")
+            "head_distance", "walls_me", "walls_opp", "near_me", "near_opp", "centre_me",
+            "centre_opp")
 FREE, WALL, BODY = 0, 1, 2
 
 
@@ -129,15 +134,19 @@ def features_into(grid, stride, me, opps, out):
     queue = np.empty(n, np.int64)
     _bfs(grid, stride, np.array([me], np.int64), dm, queue)
     _bfs(grid, stride, opps, do, queue)
-    terr, rm, ro = 0, 0, 0
+    terr, rm, ro, nm, no = 0, 0, 0, 0, 0
     for c in range(n):
         if grid[c] != 0:
             continue
         a, b = dm[c], do[c]
         if a >= 0:
             rm += 1
+            if a <= 2:
+                nm += 1
         if b >= 0:
             ro += 1
+            if b <= 2:
+                no += 1
         if a >= 0 and (b < 0 or a < b):
             terr += 1
         elif b >= 0 and (a < 0 or b < a):
@@ -148,7 +157,9 @@ def features_into(grid, stride, me, opps, out):
             mob_me += 1
         elif grid[me + d] == 1:
             walls_me += 1
-    mob_opp, walls_opp, dist = 0, 4, 1 << 30
+    mob_opp, walls_opp, dist, cen_opp = 0, 4, 1 << 30, 1 << 30
+    cx2, cy2 = n // stride - 1, stride - 1  # twice the centre's padded coordinates
+    cen_me = abs(2 * (me // stride) - cx2) + abs(2 * (me % stride) - cy2)
     for o in opps:
         mo, wo = 0, 0
         for d in (-stride, 1, stride, -1):
@@ -159,6 +170,7 @@ def features_into(grid, stride, me, opps, out):
         mob_opp = max(mob_opp, mo)
         walls_opp = min(walls_opp, wo)
         dist = min(dist, abs(o // stride - me // stride) + abs(o % stride - me % stride))
+        cen_opp = min(cen_opp, abs(2 * (o // stride) - cx2) + abs(2 * (o % stride) - cy2))
     out[0] = terr
     out[1] = rm
     out[2] = ro
@@ -167,6 +179,10 @@ def features_into(grid, stride, me, opps, out):
     out[5] = dist
     out[6] = walls_me
     out[7] = walls_opp
+    out[8] = nm
+    out[9] = no
+    out[10] = cen_me / 2.0
+    out[11] = cen_opp / 2.0
 
 
 def features(grid: np.ndarray, stride: int, me: int, opps: np.ndarray) -> np.ndarray:
