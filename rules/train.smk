@@ -91,7 +91,8 @@ rule net_architectures:
 
 
 # Table 4.4's ceiling column: a sample of each target's dataset re-asked of the bot itself
-# (another seed; ime.evaluate.ceiling), evaluate.self_agreement decisions (0: none).
+# (another seed; ime.evaluate.ceiling), evaluate.self_agreement decisions (0: none); a stochastic
+# bot evaluate.ceiling_repeats times (the top-1 ceiling, top1_mode / top1_max; ctag's _r<n>).
 rule self_agreement:
     input:
         unpack(lambda wc: INDEX.ceiling_inputs(wc.game, wc.dtag, wc.bot)),

@@ -1,4 +1,5 @@
-"""Self-agreement (Table 4.4's ceiling): a bot re-asked at its own logged decisions."""
+"""Self-agreement (Table 4.4's ceiling) and the top-1 ceiling beside it: a bot re-asked at its
+own logged decisions (issue 46: an imitator may beat self-agreement, never the top-1 ceiling)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,14 @@ import pytest
 
 from ime.bots.registry import make_bot
 from ime.core.registry import get_game
-from ime.evaluate.ceiling import ceiling_columns, sample_decisions, self_agreement
+from ime.evaluate.ceiling import (
+    TOP1_COLUMNS,
+    ceiling_columns,
+    sample_decisions,
+    self_agreement,
+    top1_columns,
+    top1_estimates,
+)
 from ime.matches.judge import run_match
 from ime.matches.logs import write_matches
 
@@ -49,6 +57,12 @@ def test_a_deterministic_bot_agrees_with_itself_always(logged):
     cols = ceiling_columns(out, bootstrap=200, ci=0.95, seed=0)
     assert cols == {"self_agreement": 100.0, "self_agreement_lo": 100.0,
                     "self_agreement_hi": 100.0}
+    # asked once, whatever repeats says: its top-1 ceiling is its self-agreement, CIs included
+    again = self_agreement(GAME, "rev5", make_bot("reversi", "rev5"), [path], rows,
+                           default_seed=SEED, repeats=4)
+    assert again["repeats"] == 1 and again["rows"] == out["rows"]
+    assert again["top1_mode"] == again["top1_max"] == again["self_agreement"] == 100.0
+    assert top1_columns(again, bootstrap=200, ci=0.95, seed=0) == {c: 100.0 for c in TOP1_COLUMNS}
 
 
 def test_a_random_bot_agrees_about_as_often_as_chance(logged):
@@ -63,6 +77,56 @@ def test_a_random_bot_agrees_about_as_often_as_chance(logged):
     cols = ceiling_columns(out, bootstrap=300, ci=0.95, seed=0)
     assert cols["self_agreement_lo"] <= out["self_agreement"] <= cols["self_agreement_hi"]
     assert cols["self_agreement_hi"] - cols["self_agreement_lo"] > 1.0
+
+
+def test_top1_estimates_of_one_decision():
+    assert top1_estimates("a", ["a", "a", "b", "c"]) == (1, 3 / 5)
+    assert top1_estimates("a", ["b", "b", "a", "c"]) == (0, 2 / 5)
+    assert top1_estimates("a", ["b", "a", "a", "b"]) == (0, 3 / 5)  # tie: b came first
+    assert top1_estimates("a", ["a", "b", "b", "a"]) == (1, 3 / 5)  # tie: a came first
+    assert top1_estimates(7, [7]) == (1, 1.0) and top1_estimates(7, [8]) == (0, 1 / 2)
+    # an unreadable answer (None) is never the mode, and counts for no action
+    assert top1_estimates("a", [None, None, "a"]) == (1, 2 / 4)
+    assert top1_estimates("a", [None, None]) == (0, 1 / 3)
+    with pytest.raises(ValueError, match="at least one"):
+        top1_estimates("a", [])
+
+
+def test_files_without_the_top1_ceiling_give_nan_columns():
+    old = {"bot": "b", "self_agreement": 50.0, "rows": [["m", 1, 0, 1], ["m", 3, 0, 0]]}
+    cols = top1_columns(old, bootstrap=10, ci=0.95, seed=0)
+    assert list(cols) == TOP1_COLUMNS and all(np.isnan(v) for v in cols.values())
+    assert ceiling_columns(old, bootstrap=10, ci=0.95, seed=0)["self_agreement"] == 50.0
+    assert all(np.isnan(v) for v in top1_columns(None, bootstrap=10, ci=0.95, seed=0).values())
+
+
+def test_a_noisy_bots_top1_ceiling_is_above_its_self_agreement(tmp_path):
+    """opp_noisy1 plays its greedy move with probability about 0.85 + 0.15/#legal: re-asked
+    once it agrees with itself on about sum p^2 (~75 %), while always playing its mode would
+    score max p (~88 %). Repeat 0 of the top-1 run is the single re-ask, verdict for verdict."""
+    noisy, rnd = make_bot("reversi", "opp_noisy1"), make_bot("reversi", "opp_random")
+    assert not noisy.deterministic
+    results = []
+    for k in range(4):
+        seats = [noisy, rnd] if k % 2 == 0 else [rnd, noisy]
+        results.append(run_match(GAME, seats, match_id=f"noisy-{k}", seed=SEED,
+                                 player_ids=[b.bot_id for b in seats], record_decisions=True))
+    path = tmp_path / "m.jsonl"
+    write_matches(path, results)
+    rows, _ = _rows(results, "opp_noisy1")
+    once = self_agreement(GAME, "opp_noisy1", make_bot("reversi", "opp_noisy1"), [path], rows,
+                          default_seed=SEED)
+    out = self_agreement(GAME, "opp_noisy1", make_bot("reversi", "opp_noisy1"), [path], rows,
+                         default_seed=SEED, repeats=4)
+    assert out["rows"] == once["rows"] and out["self_agreement"] == once["self_agreement"]
+    assert out["repeats"] == 4 and len(out["top1_rows"]) == len(rows) > 50
+    assert out["top1_max"] > out["self_agreement"] + 5.0, out
+    assert out["top1_mode"] > out["self_agreement"], out
+    cols = top1_columns(out, bootstrap=300, ci=0.95, seed=0)
+    assert cols["top1_max_lo"] <= out["top1_max"] <= cols["top1_max_hi"]
+    assert cols["top1_mode_lo"] <= out["top1_mode"] <= cols["top1_mode_hi"]
+    assert ceiling_columns(out, bootstrap=300, ci=0.95, seed=0) == ceiling_columns(
+        once, bootstrap=300, ci=0.95, seed=0)
 
 
 def test_sampling_is_seeded_and_bounded():

@@ -71,3 +71,20 @@ def test_params_tag() -> None:
     assert params_tag({"max_mobility_gap": None}) == "_gx"
     assert params_tag({"max_gap": 1, "gap": 2}).startswith("_o")
     assert params_tag({"rule": "a_b"}).startswith("_o")
+
+
+def test_the_ceiling_tag_names_the_top1_re_asks() -> None:
+    """evaluate.ceiling_repeats enters the ceiling's tag as ``_r<n>`` (a file of one re-ask keeps
+    the tag it had before the top-1 ceiling) and comes back to the job from the tag."""
+    from ime.workflow import WorkflowIndex
+
+    plan = make_plan(["scale=tiny"])
+    v = plan.main
+    assert v.ceiling_tag == "n20_s0_r4"
+    assert v.ceiling_path("rev1") == "data/reversi/ceiling/tiny/n20_s0_r4/rev1.json"
+    once = make_plan(["scale=tiny", "evaluate.ceiling_repeats=1"]).main
+    assert once.ceiling_path("rev1") == "data/reversi/ceiling/tiny/n20_s0/rev1.json"
+    idx = WorkflowIndex([plan], {"reversi": load_bot_specs("reversi")})
+    spec = idx.ceiling_spec("reversi", v.dataset_tag, v.ceiling_tag, "rev1")
+    assert (spec["decisions"], spec["seed"], spec["repeats"]) == (20, 0, 4)
+    assert idx.ceiling_spec("reversi", v.dataset_tag, "n20_s0", "rev1")["repeats"] == 1

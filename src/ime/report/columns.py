@@ -93,7 +93,8 @@ _TABLE4_4 = ("bot", "baseline", "net", "train_acc_mean", "train_acc_std", "val_a
              "val_seen_share_mean", "self_agreement", "self_agreement_lo", "self_agreement_hi",
              "val_acc_unseen_distinct_mean", "val_unseen_positions_mean", "val_acc_opening_mean",
              "val_opening_rows_mean", "val_acc_mean_lo", "val_acc_mean_hi", "val_acc_interval",
-             "train_acc_<head>_mean", "val_acc_<head>_mean")
+             "train_acc_<head>_mean", "val_acc_<head>_mean", "top1_mode", "top1_mode_lo",
+             "top1_mode_hi", "top1_max", "top1_max_lo", "top1_max_hi")
 
 TABLES: dict[str, tuple[str, ...]] = {
     "dataset_stats.csv": ("bot", "pairs", "baseline"),
@@ -227,6 +228,14 @@ COLUMNS: dict[str, Column] = {
                                     PERCENT),
     "val_acc_<head>_mean": Column("a multi-head net's validation accuracy on its first head "
                                   "alone; mean over folds", PERCENT),
+    **_ci("top1_mode", "the top-1 ceiling's lower estimate: how often the most frequent of the "
+                       "bot's evaluate.ceiling_repeats re-asked answers is its logged action "
+                       "(a predictor one can build); equals self_agreement for a deterministic "
+                       "bot", PERCENT),
+    **_ci("top1_max", "the top-1 ceiling's upper estimate: the largest share of one action "
+                      "among the logged action and the re-asks (biased up). Self-agreement is "
+                      "sum p^2 of the bot's move distribution, the best top-1 accuracy max p, "
+                      "which can be more", PERCENT),
     "val_acc": Column("validation accuracy, mean over the nets (each a mean over folds)",
                       PERCENT),
     "val_acc_min": Column("the lowest net's validation accuracy", PERCENT),

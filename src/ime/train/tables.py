@@ -131,19 +131,25 @@ def table4_4(metrics: Sequence[Mapping[str, Any]],
     validation matches) and ``val_acc_interval``, which says which.
 
     ``ceilings`` (the self-agreement files, :mod:`ime.evaluate.ceiling`) add
-    ``self_agreement`` and its CI per bot: how often the bot itself replays its logged action,
-    the most any imitator can reach.
+    ``self_agreement`` and its CI per bot: how often the bot itself replays its logged action.
+    Files that hold the top-1 ceiling (every file written since ``evaluate.ceiling_repeats``)
+    add :data:`~ime.evaluate.ceiling.TOP1_COLUMNS` last (``top1_mode``, ``top1_max`` and their
+    CIs: the lower and upper estimate of the best achievable top-1 accuracy, which for a
+    stochastic bot can exceed its self-agreement); older files leave the table as it was.
     """
-    from ime.evaluate.ceiling import ceiling_columns
+    from ime.evaluate.ceiling import TOP1_COLUMNS, ceiling_columns, top1_columns
 
     by: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
     for m in metrics:
         by.setdefault((m["bot"], m["net"]), []).append(m)
+    top1 = ceilings is not None and any(c.get("top1_rows") for c in ceilings.values())
     rows = []
     for bot in bots:
         st = dataset_stats[bot]
         ceiling = (ceiling_columns(ceilings.get(bot), bootstrap=bootstrap, ci=ci, seed=seed)
                    if ceilings is not None else {})
+        if top1:
+            ceiling |= top1_columns(ceilings.get(bot), bootstrap=bootstrap, ci=ci, seed=seed)
         for net in nets:
             ms = sorted(by.get((bot, net), []), key=lambda m: m["fold"])
             if not ms:
@@ -165,8 +171,10 @@ def table4_4(metrics: Sequence[Mapping[str, Any]],
                 **ceiling,
             })
     ceiling_cols = [c for c in CEILING_COLUMNS if ceilings is not None]
-    extra = sorted({c for r in rows for c in r} - set(TABLE4_4_COLUMNS) - set(ceiling_cols))
-    return pd.DataFrame(rows, columns=[*TABLE4_4_COLUMNS, *ceiling_cols, *extra])
+    top1_cols = TOP1_COLUMNS if top1 else []
+    extra = sorted({c for r in rows for c in r} - set(TABLE4_4_COLUMNS) - set(ceiling_cols)
+                   - set(top1_cols))
+    return pd.DataFrame(rows, columns=[*TABLE4_4_COLUMNS, *ceiling_cols, *extra, *top1_cols])
 
 
 def _split_of(ms: Sequence[Mapping[str, Any]], bot: str, net: str) -> str:

@@ -395,13 +395,14 @@ class WorkflowIndex:
 
     def ceiling_spec(self, game: str, dtag: str, ctag: str, bot: str) -> dict[str, Any]:
         """What re-asking ``bot`` needs: its spec (None: a raw log's player no config
-        rebuilds), the sample size and seed (from ``ctag``), the logs' default seed."""
+        rebuilds), the sample size, seed and re-asks (from ``ctag``), the logs' default seed."""
         v = self.datasets[(game, dtag)]
-        n, s = ctag.removeprefix("n").split("_s")
+        rest, _, r = ctag.partition("_r")
+        n, s = rest.removeprefix("n").split("_s")
         spec = self.specs(game).get(bot)
         return {"game": game, "game_params": v.game_params, "bot": bot,
                 "bot_spec": dict(spec) if spec is not None else None,
-                "decisions": int(n), "seed": int(s),
+                "decisions": int(n), "seed": int(s), "repeats": int(r or 1),
                 "default_seed": int(v.cfg["matches"]["seed"])}
 
     def sweep(self, rdir: str) -> Sweep:

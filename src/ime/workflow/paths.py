@@ -30,7 +30,8 @@ MODEL_DIR = "data/{game}/models/{ttag}/{netdir}"
 CHECKPOINT = MODEL_DIR + "/{bot}/fold{fold}.pt"
 METRICS = MODEL_DIR + "/{bot}/fold{fold}.json"
 CEILING = "data/{game}/ceiling/{dtag}/{ctag}/{bot}.json"
-"""A target's self-agreement on a sample of its dataset (``ctag``: ``n<decisions>_s<seed>``)."""
+"""A target's self-agreement on a sample of its dataset (``ctag``: ``n<decisions>_s<seed>``,
+plus ``_r<re-asks>`` for the top-1 ceiling when evaluate.ceiling_repeats is not 1)."""
 
 # --- stage 4: evaluation --------------------------------------------------------------------------
 EVAL_DIR = "data/{game}/eval/{ltag}/{ktag}"

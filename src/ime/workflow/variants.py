@@ -139,10 +139,13 @@ class Variant:
 
     @property
     def ceiling_tag(self) -> str | None:
-        """``n<decisions>_s<seed>`` of the self-agreement sample, None when it is off."""
+        """``n<decisions>_s<seed>`` of the self-agreement sample, with ``_r<repeats>`` when a
+        stochastic bot is re-asked more than once (``evaluate.ceiling_repeats``; a file of one
+        re-ask keeps the tag it had before the top-1 ceiling), None when it is off."""
         e = self.cfg["evaluate"]
         n = int(e.get("self_agreement") or 0)
-        return f"n{n}_s{int(e['seed'])}" if n > 0 else None
+        r = int(e.get("ceiling_repeats") or 1)
+        return (f"n{n}_s{int(e['seed'])}" + (f"_r{r}" if r != 1 else "")) if n > 0 else None
 
     def ceiling_path(self, bot: str) -> str:
         """``bot``'s self-agreement (Table 4.4's ceiling column); needs ``ceiling_tag``."""

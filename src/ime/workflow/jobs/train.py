@@ -57,14 +57,17 @@ def job_self_agreement(smk: Any) -> None:
             bot = make_bot(p["game"], p["bot"], {p["bot"]: p["bot_spec"]})
         try:
             res = self_agreement(game, p["bot"], bot, list(smk.input.logs), rows,
-                                 default_seed=int(p["default_seed"]))
+                                 default_seed=int(p["default_seed"]),
+                                 repeats=int(p.get("repeats", 1)))
         finally:
             if bot is not None:
                 bot.close()
         Path(smk.output[0]).parent.mkdir(parents=True, exist_ok=True)
         Path(smk.output[0]).write_text(json.dumps(res, sort_keys=True) + "\n")
-        log.info("%s: self-agreement %s%% on %d decisions of %s matches", p["bot"],
-                 res["self_agreement"], res["decisions"], res.get("matches", 0))
+        log.info("%s: self-agreement %s%%, top-1 ceiling %s-%s%% (%s re-asks) on %d decisions "
+                 "of %s matches", p["bot"], res["self_agreement"], res.get("top1_mode"),
+                 res.get("top1_max"), res.get("repeats"), res["decisions"],
+                 res.get("matches", 0))
 
 
 def job_net_architectures(smk: Any) -> None:

@@ -69,6 +69,10 @@ class Evaluate(Section):
     tournament: Tournament
     self_agreement: int = Field(ge=0)
     """Decisions per target re-asked of the bot itself (Table 4.4's ceiling; 0: none)."""
+    ceiling_repeats: int = Field(ge=1)
+    """Re-asks of a stochastic target at each of those decisions, for the top-1 ceiling
+    (``top1_mode`` / ``top1_max``; a deterministic target is asked once). In the ceiling's tag
+    as ``_r<n>`` when not 1."""
     clusters: int = Field(ge=1)
     agreement: Agreement
 
