@@ -49,3 +49,35 @@ def test_a_run_without_s1s2_gets_rows_without_them(tmp_path: Path) -> None:
     (acc_only / "table4_5.csv").unlink()
     df = family_table([acc_only])
     assert len(df) == 5 and df.S1_heldout.isna().all() and df.val_acc_unseen.notna().all()
+
+
+def test_the_top1_ceiling_is_shown_and_checked_where_measured(tmp_path: Path) -> None:
+    """An imitator above self-agreement but inside the top-1 ceiling's CI is not flagged (it
+    may learn the mode, which beats a single redraw); above top1_max's CI it is."""
+    top1 = tmp_path / "reversi"
+    shutil.copytree(QUICK, top1)
+    t = pd.read_csv(top1 / "table4_4.csv")
+    rev3 = t.bot == "rev3"
+    sa_hi = float(t.loc[rev3, "self_agreement_hi"].iloc[0])
+    for c in ("top1_mode", "top1_mode_lo", "top1_mode_hi", "top1_max", "top1_max_lo",
+              "top1_max_hi"):
+        t[c] = float("nan")
+    t.loc[rev3, ["top1_mode", "top1_max", "top1_max_lo", "top1_max_hi"]] = [
+        sa_hi, sa_hi + 4.0, sa_hi + 2.0, sa_hi + 6.0]
+    t.loc[rev3 & (t.net == "conv"), "val_acc_unseen_mean"] = sa_hi + 3.0
+    t.to_csv(top1 / "table4_4.csv", index=False)
+    df = family_table([top1]).set_index("bot")
+    r = df.loc["rev3"]
+    assert not r.above_ceiling and r.above_checked == "top1_max_hi"
+    assert r.gap_to_top1 == 1.0 and r.top1_mode == sa_hi
+    rev1 = df.loc["rev1"]
+    assert rev1.above_checked == "self_agreement_hi" and pd.isna(rev1.gap_to_top1)
+    t.loc[rev3 & (t.net == "conv"), "val_acc_unseen_mean"] = sa_hi + 7.0
+    t.to_csv(top1 / "table4_4.csv", index=False)
+    assert family_table([top1]).set_index("bot").loc["rev3"].above_ceiling
+    assert main([str(top1), "--out", str(tmp_path / "t.md")]) == 0
+    md = (tmp_path / "t.md").read_text()
+    assert "| top1_mode | top1_max | gap_to_top1 |" in md
+    assert "above their ceiling's CI: 1 (rev3/policy). Compared with the upper end of the " \
+           "top-1 ceiling's CI (top1_max_hi) on 1 row(s), of self-agreement's CI " \
+           "(self_agreement_hi: no top-1 ceiling measured) on 4." in md
