@@ -1,13 +1,15 @@
 """Shared helpers of the Snake search imitator's tests: seeded positions from random games and
-a plain maximin without pruning (the reference the alpha-beta search must match)."""
+a plain maximin without pruning (the reference the alpha-beta search must match), with the
+tails leaving on the turns the growth rule says."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from ime.games.snake.board import grows
 from ime.games.snake.encode import make_encoder
 from ime.games.snake.game import SnakeGame
-from ime.imitators.snake_features import FREE, SnakePosition, features
+from ime.imitators.snake_features import BODY, FREE, SnakePosition, features
 from ime.imitators.snake_search import TERMINAL
 
 GAME = SnakeGame(width=11, height=10)
@@ -38,37 +40,76 @@ def random_planes(n: int, seed: int, max_turn: int = 40) -> tuple[np.ndarray, np
     return np.stack(planes), np.stack(masks)
 
 
-def maximin_root(pos: SnakePosition, w: np.ndarray, depth: int, root: list[int]
-                 ) -> dict[int, float]:
-    """Every root direction's ``depth``-ply value by the module's rules, without pruning."""
-    grid = pos.grid.copy()
-    deltas = pos.deltas()
+def pop_schedule(length: int, phase: int, turns: int) -> list[bool]:
+    """Whether the tails leave at the start of each of the next ``turns`` turns, from the
+    engine's growth rule: turn ``length - 1`` while the snakes grow every turn (up to 10 cells),
+    then the turn ``phase`` after the last growth (-1: never)."""
+    if phase < 0:
+        return [False] * turns
+    turn = length - 1 if length <= 10 else next(
+        t for t in range(10, 1000) if 1 + sum(grows(u) for u in range(t)) == length) + phase
+    return [not grows(turn + j) for j in range(turns)]
 
-    def ours(me: int, to: int, opps: list[int], depth: int) -> float:
-        if grid[to] != FREE:
-            return -(TERMINAL + depth)
-        if depth == 1:
-            grid[to] = 2
-            v = float(w @ features(grid, pos.stride, to, np.array(opps)))
-            grid[to] = FREE
-            return v
+
+def maximin_root(pos: SnakePosition, w: np.ndarray, depth: int, root: list[int],
+                 phase: int = -1) -> dict[int, float]:
+    """Every root direction's ``depth``-ply value by the module's rules (tails leave as tail
+    rule ``phase`` says), without pruning, each node on its own copy of the grid."""
+    deltas = pos.deltas()
+    pop = pop_schedule(pos.length, phase, depth)
+
+    def leaf(grid: np.ndarray, me: int, heads: list[int]) -> float:
+        return float(w @ features(grid, pos.stride, me, np.array(heads)))
+
+    def our_turn(grid: np.ndarray, me: int, tail: tuple[int, ...],
+                 opps: list[tuple[int, tuple[int, ...]]], left: int, turn: int
+                 ) -> dict[int, float]:
+        g = grid.copy()
+        done = False
+        if pop[turn]:
+            if tail:
+                g[tail[0]] = FREE
+                tail = tail[1:]
+            if len(opps) == 1:  # a known head: its tail leaves now; else at its own ply
+                done = True
+                o, t = opps[0]
+                if t:
+                    g[t[0]] = FREE
+                    opps = [(o, t[1:])]
+        return {d: our_move(g, me + deltas[d], tail, opps, left, turn, done) for d in range(4)}
+
+    def our_move(g: np.ndarray, to: int, tail: tuple[int, ...],
+                 opps: list[tuple[int, tuple[int, ...]]], left: int, turn: int, done: bool
+                 ) -> float:
+        if g[to] != FREE:
+            return -(TERMINAL + left)
+        if left == 1:
+            g1 = g.copy()
+            g1[to] = BODY
+            return leaf(g1, to, [o for o, _ in opps])
         vals = []
-        for o in opps:
-            for d in range(4):
-                t = o + deltas[d]
-                if t == to:
+        for o, t in opps:
+            g2 = g.copy()
+            if pop[turn] and not done and t:
+                g2[t[0]] = FREE
+                t = t[1:]
+            for e in range(4):
+                x = o + deltas[e]
+                if x == to:
                     vals.append(0.0)
-                elif grid[t] != FREE:
-                    vals.append(TERMINAL + depth - 1)
+                elif g2[x] != FREE:
+                    vals.append(TERMINAL + left - 1)
                 else:
-                    grid[to] = grid[t] = 2
-                    if depth == 2:
-                        vals.append(float(w @ features(grid, pos.stride, to, np.array([t]))))
+                    g3 = g2.copy()
+                    g3[to] = g3[x] = BODY
+                    if left == 2:
+                        vals.append(leaf(g3, to, [x]))
                     else:
-                        vals.append(max(ours(to, to + deltas[e], [t], depth - 2)
-                                        for e in range(4)))
-                    grid[to] = grid[t] = FREE
+                        vals.append(max(our_turn(g3, to, tail, [(x, t)], left - 2,
+                                                 turn + 1).values()))
         return min(vals)
 
-    return {d: ours(pos.me, pos.me + deltas[d], [int(o) for o in pos.opps], depth)
-            for d in root}
+    opps = [(int(o), tuple(int(c) for c in t)) for o, t in zip(pos.opps, pos.tails(),
+                                                                strict=True)]
+    vals = our_turn(pos.grid, pos.me, tuple(int(c) for c in pos.my_tail), opps, depth, 0)
+    return {d: vals[d] for d in root}

@@ -11,6 +11,7 @@ import pytest
 import torch
 import yaml
 
+from ime.games.snake import board as B
 from ime.games.snake.encode import make_encoder
 from ime.imitators.family import get_family
 from ime.imitators.snake_family import FAMILY, SnakeSearchPolicy
@@ -47,15 +48,17 @@ def _model(seed: int = 0, depth: int = 2, tie: str = "up") -> SnakeSearchPolicy:
     return model
 
 
-@pytest.mark.parametrize("depth", [1, 2, 3, 4])
-def test_the_search_matches_a_brute_force_maximin(depth: int) -> None:
-    planes, mask = random_planes(40, seed=10 + depth)
+@pytest.mark.parametrize(("depth", "phase"), [(1, 0), (2, 1), (3, 2), (4, 0), (4, 1), (4, 2),
+                                              (5, 0), (3, -1)])
+def test_the_search_matches_a_brute_force_maximin(depth: int, phase: int) -> None:
+    planes, mask = random_planes(40, seed=10 + depth + 7 * phase)
     positions = planes_to_positions(planes)
+    assert max(p.length for p in positions) > 11  # tails leave in some of them
     w = np.random.default_rng(depth).normal(size=num_features())
     roots = _roots(mask)
-    res = search_all(positions, w, depth, roots)
+    res = search_all(positions, w, depth, roots, phase)
     for i, pos in enumerate(positions):
-        ref = maximin_root(pos, w, depth, roots[i])
+        ref = maximin_root(pos, w, depth, roots[i], phase)
         a, b = res.offsets[i], res.offsets[i + 1]
         assert res.squares[a:b].tolist() == roots[i]
         got = res.values[a:b]
@@ -169,3 +172,32 @@ def test_positions_from_planes_find_the_heads() -> None:
     assert pos.me // pos.stride == small.me // small.stride
     grid = pos.grid.reshape(18, 14)
     assert (grid[11:17, 1:13] == 1).all() and (grid[1:11, 12] == 1).all()
+
+
+def test_positions_from_planes_know_the_heads_and_tails_the_rules_give() -> None:
+    """Against the engine's own bodies: the opponent's true head is always a candidate, every
+    known tail order is the true one, and the chessboard colour and the start corners leave a
+    single candidate in most positions."""
+    rng = np.random.default_rng(2)
+    single = n = 0
+    while n < 60:
+        st = GAME.new_initial_state(seed=int(rng.integers(1 << 30)))
+        for _ in range(int(rng.integers(0, 40))):
+            moves = {p: st.valid_actions(p) or st.legal_actions(p) for p in (0, 1)}
+            st.apply_actions({p: int(rng.choice(moves[p])) for p in (0, 1)})
+            if st.is_terminal():
+                break
+        if st.is_terminal():
+            continue
+        seat = int(rng.integers(2))
+        (pos,) = planes_to_positions(ENCODER.encode([st], [seat]).planes)
+        body = [[int(B.segment(st.S, p, k)) for k in range(int(st.S[B.I_LEN + p]))]
+                for p in (0, 1)]  # tail first
+        mine, theirs = body[seat], body[1 - seat]
+        assert pos.length == len(mine) and pos.me == mine[-1]
+        assert list(pos.my_tail) == mine[:len(pos.my_tail)]
+        k = pos.opps.tolist().index(theirs[-1])
+        assert list(pos.tails()[k]) == theirs[:len(pos.tails()[k])]
+        single += len(pos.opps) == 1
+        n += 1
+    assert single >= 30

@@ -26,11 +26,24 @@ not a feature.
 
 **What the planes give** (:mod:`ime.games.snake.encode`, ``pad`` or ``ego``): our head, our
 body, the opponent's whole snake and the obstacles (and the off-board cells), but neither the
-bodies' order nor the opponent's head nor the turn. So a :class:`SnakePosition` keeps a grid of
-``FREE`` / ``WALL`` (border, obstacle, off the board) / ``BODY`` cells, our head, and the
-opponent's *head candidates*: the ends of its body's path (its cells with the fewest neighbours
-of its own, at most 1 for an unfolded snake). The search lets the opponent move from any of
-them (paranoid), and bodies stay where they are (tails are not removed in the search).
+bodies' order nor the opponent's head nor the turn. The rules give more (:func:`snake_orders`):
+
+* a snake is a path of neighbouring cells from its head to its tail, so a body's order is known
+  where every such path through its cells agrees (:func:`_ends` enumerates them, up to
+  :data:`PATH_STEPS` steps); ours starts at our head;
+* the heads start on (1, 1) and (height, width) and both move one cell a turn, so the opponent's
+  head is on our head's chessboard colour plus ``(height + width) % 2`` (the judge's boards have
+  ``height + width`` odd): with an even length, only one end of its path qualifies;
+* the snakes grow on each of the first 10 turns, so while they have at most 11 cells the tails
+  are still on the start corners: the opponent's corner cell is its tail;
+* the length (both snakes always have the same) gives the turn: ``length - 1`` up to 10 cells,
+  then one of three turns (:func:`ime.imitators.snake_search.root_turn`).
+
+So a :class:`SnakePosition` keeps a grid of ``FREE`` / ``WALL`` (border, obstacle, off the
+board) / ``BODY`` cells, our head, our tail's known order, the opponent's *head candidates*
+(the ends of its paths the rules allow; one in most positions) with each one's known tail order,
+and the length. The search lets the opponent move from any candidate (paranoid) and removes the
+known tails on the turns the growth rule says (:mod:`ime.imitators.snake_search`).
 """
 
 from __future__ import annotations
@@ -54,24 +67,154 @@ def feature_names() -> list[str]:
     return list(FEATURES)
 
 
+TAIL_KEEP = 3
+"""Cells of a tail's order kept (the tail first): a search of up to 6 plies (3 turns) pops at
+most 3 cells a snake."""
+PATH_STEPS = 20_000
+"""Steps of the path enumeration (a depth-first search) a snake may take before its order is
+given up as unknown."""
+
+
 @dataclass
 class SnakePosition:
     """A position as the search sees it: the padded grid (flat, ``stride`` a row), our head's
-    cell and the opponent's head candidates (flat cells)."""
+    cell and the opponent's head candidates (flat cells); ``my_tail`` and ``opp_tails[k]``
+    (candidate ``k``'s): the last cells of the body's order known for certain, the tail first
+    (empty: unknown); ``length``: our snake's cells (both snakes always have the same)."""
 
     grid: np.ndarray  # int8[(rows + 2) * (cols + 2)]: FREE, WALL, BODY
     stride: int
     me: int
     opps: np.ndarray  # int64[k >= 1]
+    my_tail: tuple[int, ...] = ()
+    opp_tails: tuple[tuple[int, ...], ...] = ()
+    length: int = 0
 
     def deltas(self) -> tuple[int, int, int, int]:
         """Flat offsets of directions 0 = x-1 (up), 1 = y+1, 2 = x+1, 3 = y-1."""
         return (-self.stride, 1, self.stride, -1)
 
+    def tails(self) -> tuple[tuple[int, ...], ...]:
+        """``opp_tails``, or no known tail for every candidate."""
+        return self.opp_tails or tuple(() for _ in self.opps)
 
-def planes_to_positions(planes: np.ndarray) -> list[SnakePosition]:
+
+class _OutOfSteps(Exception):
+    pass
+
+
+def _ends(cells: set[int], start: int, stride: int, budget: list[int]
+          ) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Every path through all of ``cells`` (4-neighbours) from ``start``, each as (its first
+    ``TAIL_KEEP`` cells after ``start``, its last ``TAIL_KEEP`` cells reversed, the end first);
+    raises :class:`_OutOfSteps` when ``budget[0]`` steps are spent."""
+    deltas = (-stride, 1, stride, -1)
+    nbrs = {c: [c + d for d in deltas if c + d in cells] for c in cells}
+    n = len(cells)
+    path = [start]
+    seen = {start}
+    out: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+
+    def walk(c: int) -> None:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _OutOfSteps
+        if len(path) == n:
+            out.append((tuple(path[1:1 + TAIL_KEEP]), tuple(path[:0:-1][:TAIL_KEEP])))
+            return
+        for x in nbrs[c]:
+            if x in seen:
+                continue
+            # a cell left beside ``c`` with no unvisited neighbour can only be the path's end,
+            # so it must be next to ``x`` (or be ``x``)
+            dead = False
+            for u in nbrs[c]:
+                if u != x and u not in seen and u not in nbrs[x] and \
+                        all(v in seen or v == x for v in nbrs[u]):
+                    dead = True
+                    break
+            if dead:
+                continue
+            seen.add(x)
+            path.append(x)
+            walk(x)
+            path.pop()
+            seen.remove(x)
+
+    walk(start)
+    return out
+
+
+def _common(seqs: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """The longest common prefix of ``seqs`` (empty for none)."""
+    if not seqs:
+        return ()
+    first = seqs[0]
+    k = 0
+    while k < len(first) and all(len(s) > k and s[k] == first[k] for s in seqs):
+        k += 1
+    return first[:k]
+
+
+def snake_orders(own: set[int], me: int, opp: set[int], stride: int, shift: int | None = None,
+                 corners: tuple[int, ...] = ()
+                 ) -> tuple[tuple[int, ...], np.ndarray, tuple[tuple[int, ...], ...]]:
+    """Our tail's known order, the opponent's head candidates and each one's known tail order,
+    from the snakes' cells: a snake is a path of 4-neighbour cells from its head to its tail,
+    so its order is known where every such path through its cells agrees. Our paths start at
+    our head; the opponent's head is an end of some path (a cell with a single neighbour of its
+    own must be one) whose colour on the chessboard is ours plus ``shift`` (the snakes start on
+    cells (1, 1) and (height, width) and both heads move one cell a turn, so ``shift`` is
+    ``(height + width) % 2``; ``None``: not used). ``corners``: the start cells (1, 1) and
+    (height, width); while the snakes have at most 11 cells no tail has moved yet (they grow on
+    each of the first 10 turns), so the opponent's cell among them is its tail. Without an answer
+    within :data:`PATH_STEPS` steps: no tail known, and the opponent's candidates are its cells
+    with the fewest neighbours of its own."""
+    budget = [PATH_STEPS]
+    try:
+        my_tail = _common([t for _, t in _ends(own, me, stride, budget)]) if len(own) > 1 \
+            else ()
+    except _OutOfSteps:
+        my_tail = ()
+    deltas = (-stride, 1, stride, -1)
+    degree = {c: sum(c + d in opp for d in deltas) for c in opp}
+
+    def colour_ok(c: int) -> bool:
+        return shift is None or (c // stride + c % stride + me // stride + me % stride
+                                 + shift) % 2 == 0
+
+    if len(opp) == 1:
+        return my_tail, np.array(sorted(opp), dtype=np.int64), ((),)
+    ones = sorted(c for c in opp if degree[c] <= 1)
+    starts = ones[:1] if ones else sorted(c for c in opp if colour_ok(c)) or sorted(opp)
+    fixed = [c for c in corners if c in opp] if len(opp) <= 11 else []
+    if len(fixed) == 1:
+        starts = fixed  # the tail: the head is a path's other end
+    budget = [PATH_STEPS]
+    heads: dict[int, list[tuple[int, ...]]] = {}
+    try:
+        for s in starts:
+            for front, back in _ends(opp, s, stride, budget):
+                if len(fixed) != 1:
+                    heads.setdefault(s, []).append(back)
+                heads.setdefault(back[0], []).append((s, *front)[:min(TAIL_KEEP,
+                                                                      len(opp) - 1)])
+    except _OutOfSteps:
+        heads = {}
+    if not heads:
+        low = min(degree.values())
+        cands = sorted(c for c in opp if degree[c] == low)
+        cands = [c for c in cands if colour_ok(c)] or cands
+        return my_tail, np.array(cands, dtype=np.int64), tuple(() for _ in cands)
+    cands = sorted(c for c in heads if colour_ok(c)) or sorted(heads)
+    return my_tail, np.array(cands, dtype=np.int64), tuple(_common(heads[c]) for c in cands)
+
+
+def planes_to_positions(planes: np.ndarray, rules: bool = True) -> list[SnakePosition]:
     """``[N, C >= 4, rows, cols]`` planes (own head, own body, opponent, obstacles, and the
-    off-board plane if any) -> the search's positions (see the module doc)."""
+    off-board plane if any) -> the search's positions (see the module doc); ``rules``: use the
+    chessboard colour and the start corners for the opponent's head (``False``: any end of its
+    paths)."""
     p = np.asarray(planes) > 0.5
     if p.ndim != 4 or p.shape[1] < 4:
         raise ValueError(f"Snake's search imitator reads [N, C>=4, H, W] planes, got "
@@ -96,10 +239,17 @@ def planes_to_positions(planes: np.ndarray) -> list[SnakePosition]:
         cells = np.flatnonzero(opp.ravel())
         if len(cells) == 0:
             raise ValueError(f"row {i}: no opponent snake in plane 2")
-        flat = opp.ravel()
-        own = np.array([sum(bool(flat[x + d]) for d in (-stride, 1, stride, -1))
-                        for x in cells])
-        out.append(SnakePosition(grid.ravel(), stride, me, cells[own == own.min()]))
+        mine = np.zeros((h + 2, w + 2), dtype=bool)
+        mine[1:h + 1, 1:w + 1] = p[i, 0] | p[i, 1]
+        own = {int(x) for x in np.flatnonzero(mine.ravel())}
+        on = ~p[i, 4] if c > 4 else np.ones((h, w), dtype=bool)
+        shift = int(on.any(axis=1).sum() + on.any(axis=0).sum()) % 2 if rules else None
+        rows, cols = np.flatnonzero(on.any(axis=1)), np.flatnonzero(on.any(axis=0))
+        corners = ((int(rows[0]) + 1) * stride + int(cols[0]) + 1,
+                   (int(rows[-1]) + 1) * stride + int(cols[-1]) + 1) if rules else ()
+        my_tail, opps, tails = snake_orders(own, me, {int(x) for x in cells}, stride, shift,
+                                            corners)
+        out.append(SnakePosition(grid.ravel(), stride, me, opps, my_tail, tails, len(own)))
     return out
 
 

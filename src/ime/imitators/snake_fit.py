@@ -9,13 +9,16 @@ turn, each from the previous depth's weights. Moves whose PV ends the game enter
 :func:`ime.imitators.mmto.terminal_problem` says (lost moves out, draws in, a forced win or a
 lost target move drops the position).
 
-**Root moves.** The planes do not say which tail cells empty this turn, so the fit searches the
-directions the planes leave free plus the target's own move (it may enter a tail cell, which
-the search, with bodies fixed, counts as a loss; such positions leave the loss). The module
+**Root moves.** The fit searches the directions onto free cells or onto a tail cell that leaves
+this turn under the tail rule, plus the target's own move (a move the search counts as a loss,
+e.g. into a tail it does not know leaves, takes its position out of the loss). The module
 searches the encoder's legal mask instead (:mod:`ime.imitators.snake_family`).
 
-**Settings** (depth, tie rule) are chosen by agreement on the *selection* decisions (held-out
-matches, never the evaluation fold); ties of agreement go to the shallower search.
+**Settings** (depth, tie rule, and the tail rule among ``tail_phases``: which of the three turns
+a length above 10 cells leaves open is taken; by default only ``0``, the turn after a growth,
+so the tails leave on each of the next two turns, the likelier case, 2 in 3, of each) are
+chosen by agreement on the *selection* decisions (held-out matches, never the evaluation fold);
+ties of agreement go to the shallower search.
 """
 
 from __future__ import annotations
@@ -29,20 +32,24 @@ import numpy as np
 
 from ime.imitators.mmto import LOSSES, SearchResults, optimise, ranked_choices, terminal_problem
 from ime.imitators.snake_features import SnakePosition, num_features
-from ime.imitators.snake_search import TIE_RULES, legal_directions, search_all, tie_ranks
+from ime.imitators.snake_search import PHASES, TIE_RULES, legal_directions, search_all, tie_ranks
 
 
 @dataclass(frozen=True)
 class SnakeSettings:
     """The search's own settings, chosen by the fit: ``depth`` in plies (ours, then the
-    opponent's reply), ``tie`` one of :data:`TIE_RULES`."""
+    opponent's reply), ``tie`` one of :data:`TIE_RULES`, ``phase`` the tail rule (one of
+    :data:`ime.imitators.snake_search.PHASES`)."""
 
     depth: int = 1
     tie: str = "up"
+    phase: int = 0
 
     def __post_init__(self) -> None:
         if self.depth < 1:
             raise ValueError(f"depth must be >= 1, got {self.depth}")
+        if self.phase not in PHASES:
+            raise ValueError(f"phase must be one of {PHASES}, got {self.phase}")
         if self.tie not in TIE_RULES:
             raise ValueError(f"tie must be one of {TIE_RULES}, got {self.tie!r}")
 
@@ -56,11 +63,12 @@ class SnakeFitConfig:
     one per depth); ``ties`` tried; ``inner_iters`` L-BFGS iterations a pass; ``l2`` on the
     scaled weights; ``loss`` ``softmax`` or ``hinge``; ``patience``: stop deepening after this
     many depths without a better selection agreement; ``max_fit``: at most this many fit
-    positions (a seeded sample)."""
+    positions (a seeded sample); ``tail_phases``: tail rules tried (each a whole fit)."""
 
     depths: Sequence[int] = (1, 2, 3, 4)
     passes: int | Sequence[int] = 3
     ties: Sequence[str] = TIE_RULES
+    tail_phases: Sequence[int] = (0,)
     inner_iters: int = 40
     l2: float = 1e-4
     loss: str = "softmax"
@@ -79,16 +87,17 @@ class SnakeFit:
     summary: dict[str, Any] = field(default_factory=dict)
 
 
-def fit_roots(positions: Sequence[SnakePosition], action: np.ndarray) -> list[list[int]]:
+def fit_roots(positions: Sequence[SnakePosition], action: np.ndarray, phase: int = -1
+              ) -> list[list[int]]:
     """The fit's root moves: the free directions and the target's move (module doc)."""
-    return [sorted(set(legal_directions(p)) | {int(a)}) for p, a in zip(positions, action,
-                                                                        strict=True)]
+    return [sorted(set(legal_directions(p, phase)) | {int(a)})
+            for p, a in zip(positions, action, strict=True)]
 
 
 def decide(w: np.ndarray, settings: SnakeSettings, positions: Sequence[SnakePosition],
            roots: Sequence[Sequence[int]] | None = None) -> tuple[np.ndarray, SearchResults]:
     """The search's direction for every position, and the search results it came from."""
-    res = search_all(positions, w, settings.depth, roots)
+    res = search_all(positions, w, settings.depth, roots, settings.phase)
     return ranked_choices(res, tie_ranks(settings.tie)), res
 
 
@@ -113,55 +122,63 @@ def fit(positions: Sequence[SnakePosition], action: np.ndarray,
                                                              replace=False))
     pos = [positions[i] for i in idx]
     action = action[idx]
-    roots = fit_roots(pos, action)
     sel_action = np.asarray(sel_action, dtype=np.int64)
-    sel_roots = fit_roots(sel_positions, sel_action)
     depths = sorted(int(d) for d in cfg.depths)
     per_depth = ([int(cfg.passes)] * len(depths) if isinstance(cfg.passes, int)
                  else [int(x) for x in cfg.passes])
     if len(per_depth) != len(depths):
         raise ValueError(f"passes {cfg.passes} do not match depths {depths}")
-    w = np.zeros(num_features())
-    scale: np.ndarray | None = None
-    tie = cfg.ties[0]
     candidates: list[dict[str, Any]] = []
-    best_acc, stale = -1.0, 0
-    for depth, n_passes in zip(depths, per_depth, strict=True):
-        if cfg.patience is not None and best_acc >= 0 and stale >= cfg.patience:
-            say(f"no better selection agreement for {stale} depths; depth {depth} and above "
-                f"not fitted")
-            break
-        depth_best = -1.0
-        for it in range(1 if depth == 1 else n_passes):
-            res = search_all(pos, w, depth, roots)
-            if scale is None:
-                live = ~res.terminal
-                scale = res.features[live].std(axis=0) if live.any() else np.ones(len(w))
-                scale[scale < 1e-9] = 1.0
-            rank = tie_ranks(tie)
-            train_acc = float(np.mean(ranked_choices(res, rank) == action)) * 100
-            prob = terminal_problem(res, action, scale, rank)
-            w = optimise(prob, w * scale, cfg.l2, cfg.inner_iters, cfg.loss,
-                         cfg.hinge_margin) / scale
-            sel = search_all(sel_positions, w, depth, sel_roots)
-            accs = {t: float(np.mean(ranked_choices(sel, tie_ranks(t)) == sel_action)) * 100
-                    if len(sel_action) else 0.0 for t in cfg.ties}
-            tie = max(cfg.ties, key=lambda t: accs[t])  # the first listed wins a tie
-            cand = {"depth": depth, "pass_": it, "tie": tie, "acc": accs[tie],
-                    "train_acc_before": train_acc, "kept": int(prob.kept), "weights": w.copy()}
-            candidates.append(cand)
-            depth_best = max(depth_best, cand["acc"])
-            say(f"depth={depth} pass={it}: train acc (before step) {train_acc:.2f}%, select acc "
-                f"{cand['acc']:.2f}% ({tie}), {prob.kept} positions in the loss, "
-                f"{res.nodes.mean():.0f} nodes/position")
-        stale = 0 if depth_best > best_acc else stale + 1
-        best_acc = max(best_acc, depth_best)
+    for phase in cfg.tail_phases:
+        if phase not in PHASES:
+            raise ValueError(f"phase must be one of {PHASES}, got {phase}")
+        roots = fit_roots(pos, action, phase)
+        sel_roots = fit_roots(sel_positions, sel_action, phase)
+        w = np.zeros(num_features())
+        scale: np.ndarray | None = None
+        tie = cfg.ties[0]
+        best_acc, stale = -1.0, 0
+        for depth, n_passes in zip(depths, per_depth, strict=True):
+            if cfg.patience is not None and best_acc >= 0 and stale >= cfg.patience:
+                say(f"phase {phase}: no better selection agreement for {stale} depths; depth "
+                    f"{depth} and above not fitted")
+                break
+            depth_best = -1.0
+            for it in range(1 if depth == 1 else n_passes):
+                res = search_all(pos, w, depth, roots, phase)
+                if scale is None:
+                    live = ~res.terminal
+                    scale = res.features[live].std(axis=0) if live.any() else np.ones(len(w))
+                    scale[scale < 1e-9] = 1.0
+                rank = tie_ranks(tie)
+                train_acc = float(np.mean(ranked_choices(res, rank) == action)) * 100
+                prob = terminal_problem(res, action, scale, rank)
+                w = optimise(prob, w * scale, cfg.l2, cfg.inner_iters, cfg.loss,
+                             cfg.hinge_margin) / scale
+                sel = search_all(sel_positions, w, depth, sel_roots, phase)
+                accs = {t: float(np.mean(ranked_choices(sel, tie_ranks(t)) == sel_action)) * 100
+                        if len(sel_action) else 0.0 for t in cfg.ties}
+                tie = max(cfg.ties, key=lambda t: accs[t])  # the first listed wins a tie
+                cand = {"phase": phase, "depth": depth, "pass_": it, "tie": tie,
+                        "acc": accs[tie], "train_acc_before": train_acc, "kept": int(prob.kept),
+                        "weights": w.copy()}
+                candidates.append(cand)
+                depth_best = max(depth_best, cand["acc"])
+                say(f"phase={phase} depth={depth} pass={it}: train acc (before step) "
+                    f"{train_acc:.2f}%, select acc {cand['acc']:.2f}% ({tie}), {prob.kept} "
+                    f"positions in the loss, {res.nodes.mean():.0f} nodes/position")
+            stale = 0 if depth_best > best_acc else stale + 1
+            best_acc = max(best_acc, depth_best)
     best = max(candidates, key=lambda c: (round(c["acc"], 9), -c["depth"], -c["pass_"]))
-    settings = SnakeSettings(depth=best["depth"], tie=best["tie"])
-    summary = {"select_acc": best["acc"], "train_positions": int(len(idx)),
+    settings = SnakeSettings(depth=best["depth"], tie=best["tie"], phase=best["phase"])
+    chosen, _ = decide(best["weights"], settings, pos, fit_roots(pos, action, settings.phase))
+    train_final = float(np.mean(chosen == action)) * 100 if len(action) else 0.0
+    summary = {"select_acc": best["acc"], "train_acc": train_final,
+               "train_positions": int(len(idx)),
                "select_positions": int(len(sel_action)),
                "fit_seconds": time.perf_counter() - t0,
-               "grid": [{k: c[k] for k in ("depth", "pass_", "tie", "acc", "train_acc_before",
-                                           "kept")} for c in candidates]}
-    say(f"chosen: {settings} select acc {best['acc']:.2f}% in {summary['fit_seconds']:.0f}s")
+               "grid": [{k: c[k] for k in ("phase", "depth", "pass_", "tie", "acc",
+                                           "train_acc_before", "kept")} for c in candidates]}
+    say(f"chosen: {settings} select acc {best['acc']:.2f}%, train acc {train_final:.2f}% in "
+        f"{summary['fit_seconds']:.0f}s")
     return SnakeFit(best["weights"], settings, summary)
