@@ -103,11 +103,17 @@ class _OutOfSteps(Exception):
     pass
 
 
-def _ends(cells: set[int], start: int, stride: int, budget: list[int]
+class _Diverged(Exception):
+    pass
+
+
+def _ends(cells: set[int], start: int, stride: int, budget: list[int], one_end: bool = False
           ) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     """Every path through all of ``cells`` (4-neighbours) from ``start``, each as (its first
     ``TAIL_KEEP`` cells after ``start``, its last ``TAIL_KEEP`` cells reversed, the end first);
-    raises :class:`_OutOfSteps` when ``budget[0]`` steps are spent."""
+    raises :class:`_OutOfSteps` when ``budget[0]`` steps are spent. ``one_end``: stop at the
+    first path that ends elsewhere than the first (the caller wants the order common to all
+    from the end, which is then empty)."""
     deltas = (-stride, 1, stride, -1)
     nbrs = {c: [c + d for d in deltas if c + d in cells] for c in cells}
     n = len(cells)
@@ -121,6 +127,8 @@ def _ends(cells: set[int], start: int, stride: int, budget: list[int]
             raise _OutOfSteps
         if len(path) == n:
             out.append((tuple(path[1:1 + TAIL_KEEP]), tuple(path[:0:-1][:TAIL_KEEP])))
+            if one_end and path[-1] != out[0][1][0]:
+                raise _Diverged
             return
         for x in nbrs[c]:
             if x in seen:
@@ -141,7 +149,10 @@ def _ends(cells: set[int], start: int, stride: int, budget: list[int]
             path.pop()
             seen.remove(x)
 
-    walk(start)
+    try:
+        walk(start)
+    except _Diverged:
+        pass
     return out
 
 
@@ -172,7 +183,7 @@ def snake_orders(own: set[int], me: int, opp: set[int], stride: int, shift: int 
     with the fewest neighbours of its own."""
     budget = [PATH_STEPS]
     try:
-        my_tail = _common([t for _, t in _ends(own, me, stride, budget)]) if len(own) > 1 \
+        my_tail = _common([t for _, t in _ends(own, me, stride, budget, True)]) if len(own) > 1 \
             else ()
     except _OutOfSteps:
         my_tail = ()
