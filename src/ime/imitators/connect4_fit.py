@@ -32,11 +32,16 @@ from ime.games.connect4.board import Geometry
 from ime.imitators.connect4_features import PHASES, num_features
 from ime.imitators.connect4_search import TIE_RULES, search_all, tie_ranks
 from ime.imitators.mmto import (
-    LOSSES,
+    Patience,
     Problem,
     SearchResults,
+    check_loss,
+    check_ties,
+    depth_schedule,
+    feature_scale,
     optimise,
     ranked_choices,
+    subsample,
     terminal_problem,
 )
 
@@ -115,47 +120,33 @@ def fit(me: np.ndarray, opp: np.ndarray, action: np.ndarray, sel_me: np.ndarray,
     decisions (``sel_*``)."""
     cfg = config or Connect4FitConfig()
     say = log or (lambda _line: None)
-    if cfg.loss not in LOSSES:
-        raise ValueError(f"loss must be one of {LOSSES}, got {cfg.loss!r}")
-    bad = [t for t in cfg.ties if t not in TIE_RULES]
-    if bad:
-        raise ValueError(f"tie rules {bad} are not Connect Four's ({', '.join(TIE_RULES)})")
+    check_loss(cfg.loss)
+    check_ties(cfg.ties, TIE_RULES, "Connect Four's")
     t0 = time.perf_counter()
-    idx = np.arange(len(action))
-    if cfg.max_fit is not None and len(idx) > cfg.max_fit:
-        idx = np.sort(np.random.default_rng(cfg.seed).choice(len(idx), cfg.max_fit,
-                                                             replace=False))
+    idx = subsample(len(action), cfg.max_fit, cfg.seed)
     me, opp, action = me[idx], opp[idx], np.asarray(action, dtype=np.int64)[idx]
     sel_action = np.asarray(sel_action, dtype=np.int64)
-    depths = sorted(int(d) for d in cfg.depths)
-    per_depth = ([int(cfg.passes)] * len(depths) if isinstance(cfg.passes, int)
-                 else [int(x) for x in cfg.passes])
-    if len(per_depth) != len(depths):
-        raise ValueError(f"passes {cfg.passes} do not match depths {depths}")
+    schedule = depth_schedule(cfg.depths, cfg.passes)
     candidates: list[dict[str, Any]] = []
     for phases in cfg.phases:
         w = np.zeros(num_features(phases))
         scale: np.ndarray | None = None
         tie = cfg.ties[0]
-        best_acc, stale = -1.0, 0
-        for depth, n_passes in zip(depths, per_depth, strict=True):
-            if cfg.patience is not None and best_acc >= 0 and stale >= cfg.patience:
-                say(f"phases={phases}: no better selection agreement for {stale} depths; "
+        deepen = Patience(cfg.patience)
+        for depth, n_passes in schedule:
+            if deepen.spent(deepen.best >= 0):
+                say(f"phases={phases}: no better selection agreement for {deepen.stale} depths; "
                     f"depth {depth} and above not fitted")
                 break
-            depth_best, since_better = -1.0, 0
-            for it in range(1 if depth == 1 else n_passes):
-                if it > 0 and cfg.pass_patience is not None and \
-                        since_better >= cfg.pass_patience:
+            passes = Patience(cfg.pass_patience)
+            for it in range(n_passes):
+                if passes.spent(it > 0):
                     break
                 ts = time.perf_counter()
                 res = search_all(me, opp, w, depth, phases, geo)
                 t_search = time.perf_counter() - ts
                 if scale is None:
-                    live = ~res.terminal
-                    scale = res.features[live].std(axis=0) if live.any() \
-                        else np.ones(len(w))
-                    scale[scale < 1e-9] = 1.0
+                    scale = feature_scale(res, len(w))
                 train_acc = float(np.mean(ranked_choices(
                     res, tie_ranks(tie, geo.width)) == action)) * 100
                 prob = problem(res, action, scale, tie_ranks(tie, geo.width))
@@ -169,14 +160,12 @@ def fit(me: np.ndarray, opp: np.ndarray, action: np.ndarray, sel_me: np.ndarray,
                         "acc": accs[tie], "train_acc_before": train_acc,
                         "kept": int(prob.kept), "weights": w.copy()}
                 candidates.append(cand)
-                since_better = 0 if cand["acc"] > depth_best else since_better + 1
-                depth_best = max(depth_best, cand["acc"])
+                passes.update(cand["acc"])
                 say(f"phases={phases} depth={depth} pass={it}: train acc (before step) "
                     f"{train_acc:.2f}%, select acc {cand['acc']:.2f}% ({tie}), "
                     f"{prob.kept} positions in the loss, search {t_search:.1f}s, "
                     f"{res.nodes.mean():.0f} nodes/position")
-            stale = 0 if depth_best > best_acc else stale + 1
-            best_acc = max(best_acc, depth_best)
+            deepen.update(passes.best)
     best = max(candidates, key=lambda c: (round(c["acc"], 9), -c["depth"], -c["phases"],
                                           -c["pass_"]))
     settings = Connect4Settings(depth=best["depth"], phases=best["phases"], tie=best["tie"])

@@ -1,16 +1,21 @@
 """The game-independent half of the MMTO fit: root moves as CSR rows, the fixed-leaf problem of
-one pass, its losses and the optimiser.
+one pass, its losses, the optimiser and the fit loop's bookkeeping.
 
 Why a module of its own: every search imitator (Reversi's :mod:`ime.imitators.search_fit`,
-Connect Four's :mod:`ime.imitators.connect4_fit`) fits its evaluation the same way. A pass
-searches every training position, keeps each root move's value and principal-variation leaf
-features (the gradient of that value with respect to the weights), and then minimises a loss of
-the values ``X @ w`` with those leaves held fixed. Only the search and which rows enter the loss
-(finished games, root windows) are the game's; the rest lives here, once.
+Connect Four's :mod:`ime.imitators.connect4_fit`, Snake's :mod:`ime.imitators.snake_fit`) fits
+its evaluation the same way. A pass searches every training position, keeps each root move's
+value and principal-variation leaf features (the gradient of that value with respect to the
+weights), and then minimises a loss of the values ``X @ w`` with those leaves held fixed. Only
+the search and which rows enter the loss (finished games, root windows) are the game's; the rest
+lives here, once. So does the fit loop's bookkeeping that the three fits share word for word
+(the checks of a fit config, the seeded subsample of fit positions, the depths and their passes,
+the first pass's feature scale, the patience rules): written once, the families cannot drift
+apart on it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -185,3 +190,69 @@ def optimise(prob: Problem, u0: np.ndarray, l2: float, iters: int, loss: str = "
     r = minimize(fun, u0, args=args, jac=True, method="L-BFGS-B",
                  options={"maxiter": int(iters)})
     return np.asarray(r.x, dtype=np.float64)
+
+
+def check_loss(loss: str) -> None:
+    """Raise where ``loss`` is not one of :data:`LOSSES`."""
+    if loss not in LOSSES:
+        raise ValueError(f"loss must be one of {LOSSES}, got {loss!r}")
+
+
+def check_ties(ties: Sequence[str], rules: Sequence[str], game: str) -> None:
+    """Raise where a tie rule in ``ties`` is not one of the game's ``rules`` (``game``: its name
+    in the message, possessive, e.g. ``"Snake's"``)."""
+    bad = [t for t in ties if t not in rules]
+    if bad:
+        raise ValueError(f"tie rules {bad} are not {game} ({', '.join(rules)})")
+
+
+def subsample(n: int, cap: int | None, seed: int) -> np.ndarray:
+    """The fit's rows among ``n``: all of them, or with ``cap`` below ``n`` a seeded sample of
+    ``cap`` (ascending)."""
+    if cap is None or n <= cap:
+        return np.arange(n)
+    return np.sort(np.random.default_rng(seed).choice(n, cap, replace=False))
+
+
+def depth_schedule(depths: Sequence[int], passes: int | Sequence[int]) -> list[tuple[int, int]]:
+    """The depths fitted in turn (ascending) with the most passes at each: ``passes`` (one
+    number, or one per depth in ascending order of depth), but one at depth 1, where the leaves
+    are the children themselves and one pass is the whole logistic regression."""
+    ds = sorted(int(d) for d in depths)
+    per_depth = ([int(passes)] * len(ds) if isinstance(passes, int)
+                 else [int(x) for x in passes])
+    if len(per_depth) != len(ds):
+        raise ValueError(f"passes {passes} do not match depths {ds}")
+    return [(d, 1 if d == 1 else n) for d, n in zip(ds, per_depth, strict=True)]
+
+
+def feature_scale(res: SearchResults, k: int) -> np.ndarray:
+    """The optimiser's feature scale, from the first pass's search: each of the ``k`` features'
+    standard deviation over the rows whose PV does not end the game (1 where it is nil, or with
+    no such row)."""
+    live = ~res.terminal
+    scale = res.features[live].std(axis=0) if live.any() else np.ones(k)
+    scale[scale < 1e-9] = 1.0
+    return scale
+
+
+@dataclass
+class Patience:
+    """A run of fit rounds (the depths, or one depth's passes) and when to stop it: ``best`` the
+    best selection agreement so far (-1: none yet), ``stale`` the rounds since it last rose,
+    ``limit`` how many such rounds end the run (None: never)."""
+
+    limit: int | None
+    best: float = -1.0
+    stale: int = 0
+
+    def update(self, acc: float) -> None:
+        """Count a round whose best selection agreement was ``acc``."""
+        self.stale = 0 if acc > self.best else self.stale + 1
+        self.best = max(self.best, acc)
+
+    def spent(self, started: bool) -> bool:
+        """Whether the run stops before its next round: a limit, ``started`` (the caller's
+        guard: the rounds that count have begun), and ``limit`` rounds without a better
+        agreement."""
+        return self.limit is not None and started and self.stale >= self.limit

@@ -40,16 +40,20 @@ import numpy as np
 from ime.games.reversi.bitboard import PASS, legal_moves
 from ime.imitators.data import Decisions, empties
 from ime.imitators.mmto import (
-    LOSSES,
+    Patience,
     Problem,
     SearchResults,
     build_problem,
+    check_loss,
     chosen_rows,
+    depth_schedule,
+    feature_scale,
     hinge_loss_and_grad,
     loss_and_grad,
     optimise,
     ranked_choices,
     row_positions,
+    subsample,
 )
 from ime.imitators.reversi_features import feature_names, num_features
 from ime.imitators.reversi_search import (
@@ -234,6 +238,7 @@ _Problem = Problem
 _loss_and_grad = loss_and_grad
 _hinge_loss_and_grad = hinge_loss_and_grad
 _optimise = optimise
+_subsample = subsample
 
 
 @dataclass
@@ -323,12 +328,6 @@ def _endgame_pick(res: SearchResults, i: int, tie: str, allowed: set[int]) -> in
     return pick(res.squares[a:b], res.values[a:b], tie, allowed)
 
 
-def _subsample(n: int, cap: int | None, seed: int) -> np.ndarray:
-    if cap is None or n <= cap:
-        return np.arange(n)
-    return np.sort(np.random.default_rng(seed).choice(n, cap, replace=False))
-
-
 def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
         log: Any = None) -> SearchImitator:
     """Fit weights on ``train`` and choose the settings on ``select`` (see the module doc).
@@ -337,7 +336,7 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
     cfg = config or FitConfig()
     say = log or (lambda _line: None)
     t0 = time.perf_counter()
-    idx = _subsample(len(train), cfg.max_fit, cfg.seed)
+    idx = subsample(len(train), cfg.max_fit, cfg.seed)
     P, O, A = train.P[idx], train.O[idx], train.action[idx]
     off = legal_offsets(P, O)
     sel_off = legal_offsets(select.P, select.O)
@@ -351,38 +350,28 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
                    for i in np.flatnonzero(sel_empties <= max_wld)
                    if ("wld", int(i)) not in solved})
     candidates: list[dict[str, Any]] = []
-    if cfg.loss not in LOSSES:
-        raise ValueError(f"loss must be one of {LOSSES}, got {cfg.loss!r}")
+    check_loss(cfg.loss)
     tie = cfg.ties[0]  # the hinge loss's tie rule: the last candidate's best
     for phases in cfg.phases:
         k = num_features(phases)
         w = np.zeros(k)
         scale: np.ndarray | None = None
-        depths = sorted(cfg.depths)
-        per_depth = ([int(cfg.passes)] * len(depths) if isinstance(cfg.passes, int)
-                     else [int(x) for x in cfg.passes])
-        if len(per_depth) != len(depths):
-            raise ValueError(f"passes {cfg.passes} do not match depths {depths}")
-        best_acc, stale = -1.0, 0
-        for depth, n_passes in zip(depths, per_depth, strict=True):
-            if cfg.patience is not None and best_acc >= 0 and stale >= cfg.patience:
-                say(f"phases={phases}: no better selection agreement for {stale} depths; "
+        deepen = Patience(cfg.patience)
+        for depth, n_passes in depth_schedule(cfg.depths, cfg.passes):
+            if deepen.spent(deepen.best >= 0):
+                say(f"phases={phases}: no better selection agreement for {deepen.stale} depths; "
                     f"depth {depth} and above not fitted")
                 break
-            depth_best = -1.0
             settings = SearchSettings(depth=depth, phases=phases, order_min=cfg.order_min)
-            passes = 1 if depth == 1 else n_passes
-            since_better = 0
-            for it in range(passes):
-                if it > 0 and cfg.pass_patience is not None and since_better >= cfg.pass_patience:
+            passes = Patience(cfg.pass_patience)
+            for it in range(n_passes):
+                if passes.spent(it > 0):
                     break
                 ts = time.perf_counter()
                 res = search_all(P, O, w, settings, off, cfg.margin, A)
                 t_search = time.perf_counter() - ts
                 if scale is None:
-                    keep = ~res.terminal
-                    scale = res.features[keep].std(axis=0) if keep.any() else np.ones(k)
-                    scale[scale < 1e-9] = 1.0
+                    scale = feature_scale(res, k)
                 train_acc = float(np.mean(choices(res, "first") == A)) * 100
                 prob = _problem(res, A, scale, tie)
                 u = _optimise(prob, w * scale, cfg.l2, cfg.inner_iters, cfg.loss,
@@ -395,16 +384,14 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
                             mean_nodes=float(res.nodes.mean()))
                 candidates.append(cand)
                 tie = cand["tie"]
-                since_better = 0 if cand["acc"] > depth_best else since_better + 1
-                depth_best = max(depth_best, cand["acc"])
+                passes.update(cand["acc"])
                 say(f"phases={phases} depth={depth} pass={it}: train acc (before step) "
                     f"{train_acc:.2f}%, select acc {cand['acc']:.2f}% "
                     f"({cand['tie']}, endgame {cand['endgame']} {cand['endgame_mode']}"
                     f"{' + wld ' + str(cand['endgame_wld']) if cand['endgame_wld'] else ''}, "
                     f"budget {cand['budget']}), "
                     f"search {t_search:.1f}s, {cand['mean_nodes']:.0f} nodes/position")
-            stale = 0 if depth_best > best_acc else stale + 1
-            best_acc = max(best_acc, depth_best)
+            deepen.update(passes.best)
         variants = [(int(b), o, bool(f)) for b in cfg.budgets if b > 0 for o in cfg.orderings
                     for f in cfg.pv_firsts]
         if variants:
@@ -448,9 +435,9 @@ def _fit_budgeted(w: np.ndarray, phases: int, P: np.ndarray, O: np.ndarray, A: n
     k = num_features(phases)
     sc = np.ones(k) if scale is None else scale
     base = SearchSettings(depth=cfg.budget_depth, phases=phases, order_min=cfg.order_min)
-    best_acc, since_better = -1.0, 0
+    passes = Patience(cfg.pass_patience)
     for it in range(cfg.budget_passes + 1):
-        if it > 1 and cfg.pass_patience is not None and since_better >= cfg.pass_patience:
+        if passes.spent(it > 1):
             break
         ts = time.perf_counter()
         if it == 0 and len(variants) > cfg.budget_keep and len(select) > cfg.budget_screen:
@@ -464,8 +451,7 @@ def _fit_budgeted(w: np.ndarray, phases: int, P: np.ndarray, O: np.ndarray, A: n
                     train_acc_before=float("nan"), search_s=time.perf_counter() - ts,
                     mean_nodes=float("nan"))
         out.append(cand)
-        since_better = 0 if cand["acc"] > best_acc else since_better + 1
-        best_acc = max(best_acc, cand["acc"])
+        passes.update(cand["acc"])
         say(f"phases={phases} budget stage pass={it}: select acc {cand['acc']:.2f}% (budget "
             f"{cand['budget']}, ordering {cand['ordering']}"
             f"{', pv first' if cand['pv_first'] else ''}, {cand['tie']}, endgame "
@@ -485,7 +471,7 @@ def _screen(w: np.ndarray, base: SearchSettings, select: Decisions,
             variants: list[tuple[int, str, bool]], say: Any) -> list[tuple[int, str, bool]]:
     """The ``cfg.budget_keep`` variants that agree most on a seeded sample of
     ``cfg.budget_screen`` selection positions (a budget grid is dear at full size)."""
-    rows = _subsample(len(select), cfg.budget_screen, cfg.seed + 1)
+    rows = subsample(len(select), cfg.budget_screen, cfg.seed + 1)
     sub = select.subset(rows)
     remap = {int(r): j for j, r in enumerate(rows)}
     sub_solved = {(m, remap[i]): v for (m, i), v in solved.items() if i in remap}

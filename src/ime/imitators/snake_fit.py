@@ -30,7 +30,18 @@ from typing import Any
 
 import numpy as np
 
-from ime.imitators.mmto import LOSSES, SearchResults, optimise, ranked_choices, terminal_problem
+from ime.imitators.mmto import (
+    Patience,
+    SearchResults,
+    check_loss,
+    check_ties,
+    depth_schedule,
+    feature_scale,
+    optimise,
+    ranked_choices,
+    subsample,
+    terminal_problem,
+)
 from ime.imitators.snake_features import SnakePosition, num_features
 from ime.imitators.snake_search import PHASES, TIE_RULES, legal_directions, search_all, tie_ranks
 
@@ -109,25 +120,15 @@ def fit(positions: Sequence[SnakePosition], action: np.ndarray,
     decisions (``sel_*``)."""
     cfg = config or SnakeFitConfig()
     say = log or (lambda _line: None)
-    if cfg.loss not in LOSSES:
-        raise ValueError(f"loss must be one of {LOSSES}, got {cfg.loss!r}")
-    bad = [t for t in cfg.ties if t not in TIE_RULES]
-    if bad:
-        raise ValueError(f"tie rules {bad} are not Snake's ({', '.join(TIE_RULES)})")
+    check_loss(cfg.loss)
+    check_ties(cfg.ties, TIE_RULES, "Snake's")
     t0 = time.perf_counter()
     action = np.asarray(action, dtype=np.int64)
-    idx = np.arange(len(action))
-    if cfg.max_fit is not None and len(idx) > cfg.max_fit:
-        idx = np.sort(np.random.default_rng(cfg.seed).choice(len(idx), cfg.max_fit,
-                                                             replace=False))
+    idx = subsample(len(action), cfg.max_fit, cfg.seed)
     pos = [positions[i] for i in idx]
     action = action[idx]
     sel_action = np.asarray(sel_action, dtype=np.int64)
-    depths = sorted(int(d) for d in cfg.depths)
-    per_depth = ([int(cfg.passes)] * len(depths) if isinstance(cfg.passes, int)
-                 else [int(x) for x in cfg.passes])
-    if len(per_depth) != len(depths):
-        raise ValueError(f"passes {cfg.passes} do not match depths {depths}")
+    schedule = depth_schedule(cfg.depths, cfg.passes)
     candidates: list[dict[str, Any]] = []
     for phase in cfg.tail_phases:
         if phase not in PHASES:
@@ -137,19 +138,17 @@ def fit(positions: Sequence[SnakePosition], action: np.ndarray,
         w = np.zeros(num_features())
         scale: np.ndarray | None = None
         tie = cfg.ties[0]
-        best_acc, stale = -1.0, 0
-        for depth, n_passes in zip(depths, per_depth, strict=True):
-            if cfg.patience is not None and best_acc >= 0 and stale >= cfg.patience:
-                say(f"phase {phase}: no better selection agreement for {stale} depths; depth "
-                    f"{depth} and above not fitted")
+        deepen = Patience(cfg.patience)
+        for depth, n_passes in schedule:
+            if deepen.spent(deepen.best >= 0):
+                say(f"phase {phase}: no better selection agreement for {deepen.stale} depths; "
+                    f"depth {depth} and above not fitted")
                 break
-            depth_best = -1.0
-            for it in range(1 if depth == 1 else n_passes):
+            passes = Patience(None)  # Snake's fit has no pass patience: every pass runs
+            for it in range(n_passes):
                 res = search_all(pos, w, depth, roots, phase)
                 if scale is None:
-                    live = ~res.terminal
-                    scale = res.features[live].std(axis=0) if live.any() else np.ones(len(w))
-                    scale[scale < 1e-9] = 1.0
+                    scale = feature_scale(res, len(w))
                 rank = tie_ranks(tie)
                 train_acc = float(np.mean(ranked_choices(res, rank) == action)) * 100
                 prob = terminal_problem(res, action, scale, rank)
@@ -163,12 +162,11 @@ def fit(positions: Sequence[SnakePosition], action: np.ndarray,
                         "acc": accs[tie], "train_acc_before": train_acc, "kept": int(prob.kept),
                         "weights": w.copy()}
                 candidates.append(cand)
-                depth_best = max(depth_best, cand["acc"])
+                passes.update(cand["acc"])
                 say(f"phase={phase} depth={depth} pass={it}: train acc (before step) "
                     f"{train_acc:.2f}%, select acc {cand['acc']:.2f}% ({tie}), {prob.kept} "
                     f"positions in the loss, {res.nodes.mean():.0f} nodes/position")
-            stale = 0 if depth_best > best_acc else stale + 1
-            best_acc = max(best_acc, depth_best)
+            deepen.update(passes.best)
     best = max(candidates, key=lambda c: (round(c["acc"], 9), -c["depth"], -c["pass_"]))
     settings = SnakeSettings(depth=best["depth"], tie=best["tie"], phase=best["phase"])
     chosen, _ = decide(best["weights"], settings, pos, fit_roots(pos, action, settings.phase))
