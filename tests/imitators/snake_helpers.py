@@ -15,6 +15,18 @@ from ime.imitators.snake_search import TERMINAL
 GAME = SnakeGame(width=11, height=10)
 
 
+def random_state(rng: np.random.Generator, turns_below: int):
+    """A seeded board played at random for ``rng.integers(0, turns_below)`` turns, or ``None``
+    when the game ended first (the callers draw again)."""
+    st = GAME.new_initial_state(seed=int(rng.integers(1 << 30)))
+    for _ in range(int(rng.integers(0, turns_below))):
+        moves = {p: st.valid_actions(p) or st.legal_actions(p) for p in (0, 1)}
+        st.apply_actions({p: int(rng.choice(moves[p])) for p in (0, 1)})
+        if st.is_terminal():
+            return None
+    return st
+
+
 def random_planes(n: int, seed: int, max_turn: int = 40) -> tuple[np.ndarray, np.ndarray]:
     """``n`` decisions (planes ``[n, 4, 10, 11]``, legal masks ``[n, 4]``) with a choice (two or
     more legal directions) from seeded random games on seeded boards, each from a random turn
@@ -23,14 +35,8 @@ def random_planes(n: int, seed: int, max_turn: int = 40) -> tuple[np.ndarray, np
     enc = make_encoder(GAME)
     planes, masks = [], []
     while len(planes) < n:
-        st = GAME.new_initial_state(seed=int(rng.integers(1 << 30)))
-        stop = int(rng.integers(0, max_turn + 1))
-        for _ in range(stop):
-            moves = {p: st.valid_actions(p) or st.legal_actions(p) for p in (0, 1)}
-            st.apply_actions({p: int(rng.choice(moves[p])) for p in (0, 1)})
-            if st.is_terminal():
-                break
-        if st.is_terminal():
+        st = random_state(rng, max_turn + 1)
+        if st is None:
             continue
         seat = int(rng.integers(2))
         obs = enc.encode([st], [seat])

@@ -19,7 +19,7 @@ from ime.imitators.snake_features import features, num_features, planes_to_posit
 from ime.imitators.snake_fit import SnakeFitConfig, SnakeSettings, decide, fit
 from ime.imitators.snake_search import TERMINAL, search_all, tie_ranks
 from ime.nets import load_checkpoint, save_checkpoint
-from imitators.snake_helpers import GAME, maximin_root, random_planes
+from imitators.snake_helpers import GAME, maximin_root, random_planes, random_state
 
 ROOT = Path(__file__).resolve().parents[2]
 ENCODER = make_encoder(GAME)
@@ -181,13 +181,8 @@ def test_positions_from_planes_know_the_heads_and_tails_the_rules_give() -> None
     rng = np.random.default_rng(2)
     single = n = 0
     while n < 60:
-        st = GAME.new_initial_state(seed=int(rng.integers(1 << 30)))
-        for _ in range(int(rng.integers(0, 40))):
-            moves = {p: st.valid_actions(p) or st.legal_actions(p) for p in (0, 1)}
-            st.apply_actions({p: int(rng.choice(moves[p])) for p in (0, 1)})
-            if st.is_terminal():
-                break
-        if st.is_terminal():
+        st = random_state(rng, 40)
+        if st is None:
             continue
         seat = int(rng.integers(2))
         (pos,) = planes_to_positions(ENCODER.encode([st], [seat]).planes)
