@@ -197,6 +197,21 @@ def self_agreement(
             "top1_mode": pct(3), "top1_max": pct(4), "top1_rows": top1}
 
 
+def _rate_columns(name: str, rate: float, rows: Sequence[Sequence[Any]], col: int, *,
+                  bot: str, bootstrap: int, ci: float, seed: int) -> dict[str, float]:
+    """``name``, ``name_lo`` and ``name_hi`` in %: ``rate`` and the CI of the mean of column
+    ``col`` of ``rows`` (``[match, ply, seat, ...]``), resampling whole matches (one match's
+    decisions are not independent) with the salt every ceiling column of ``bot`` shares, so they
+    all draw the same resamples."""
+    nan = float("nan")
+    lo, hi = (cluster_bootstrap_ci([float(r[col]) for r in rows], [r[0] for r in rows],
+                                   n_boot=bootstrap, level=ci, seed=seed,
+                                   salt=f"self_agreement/{bot}")
+              if bootstrap else (nan, nan))
+    return {name: float(rate), f"{name}_lo": round(100.0 * lo, 2),
+            f"{name}_hi": round(100.0 * hi, 2)}
+
+
 def ceiling_columns(ceiling: Mapping[str, Any] | None, *, bootstrap: int, ci: float,
                     seed: int) -> dict[str, float]:
     """Table 4.4's ceiling columns of one bot: the rate and its CI in % (NaN when not
@@ -205,14 +220,8 @@ def ceiling_columns(ceiling: Mapping[str, Any] | None, *, bootstrap: int, ci: fl
     if not ceiling or ceiling.get("self_agreement") is None:
         return {"self_agreement": nan, "self_agreement_lo": nan,
                 "self_agreement_hi": nan}
-    rows = ceiling["rows"]
-    same = [float(r[3]) for r in rows]
-    lo, hi = (cluster_bootstrap_ci(same, [r[0] for r in rows], n_boot=bootstrap, level=ci,
-                                   seed=seed, salt=f"self_agreement/{ceiling['bot']}")
-              if bootstrap else (nan, nan))
-    return {"self_agreement": float(ceiling["self_agreement"]),
-            "self_agreement_lo": round(100.0 * lo, 2),
-            "self_agreement_hi": round(100.0 * hi, 2)}
+    return _rate_columns("self_agreement", ceiling["self_agreement"], ceiling["rows"], 3,
+                         bot=ceiling["bot"], bootstrap=bootstrap, ci=ci, seed=seed)
 
 
 TOP1_COLUMNS = ["top1_mode", "top1_mode_lo", "top1_mode_hi", "top1_max", "top1_max_lo",
@@ -229,15 +238,10 @@ def top1_columns(ceiling: Mapping[str, Any] | None, *, bootstrap: int, ci: float
     nan = float("nan")
     if not ceiling or ceiling.get("self_agreement") is None or not ceiling.get("top1_rows"):
         return dict.fromkeys(TOP1_COLUMNS, nan)
-    rows = ceiling["top1_rows"]
     out: dict[str, float] = {}
-    for name, i in (("top1_mode", 3), ("top1_max", 4)):
-        vals = [float(r[i]) for r in rows]
-        lo, hi = (cluster_bootstrap_ci(vals, [r[0] for r in rows], n_boot=bootstrap, level=ci,
-                                       seed=seed, salt=f"self_agreement/{ceiling['bot']}")
-                  if bootstrap else (nan, nan))
-        out |= {name: float(ceiling[name]), f"{name}_lo": round(100.0 * lo, 2),
-                f"{name}_hi": round(100.0 * hi, 2)}
+    for name, col in (("top1_mode", 3), ("top1_max", 4)):
+        out |= _rate_columns(name, ceiling[name], ceiling["top1_rows"], col, bot=ceiling["bot"],
+                             bootstrap=bootstrap, ci=ci, seed=seed)
     return out
 
 
