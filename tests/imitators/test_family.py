@@ -14,7 +14,7 @@ import torch
 from ime.bots.imitator import ImitatorBot
 from ime.datasets.schema import make_table, write_table
 from ime.games.reversi.encode import ENCODER_VERSION, encode_boards
-from ime.imitators.family import get_family, is_family, select_split
+from ime.imitators.family import cap_rows, fit_member, get_family, is_family, select_split
 from ime.imitators.reversi_family import ReversiSearchPolicy
 from ime.imitators.reversi_search import LinearSearch, SearchSettings
 from ime.nets import load_checkpoint
@@ -98,6 +98,24 @@ def test_selection_split_is_by_match_and_disjoint() -> None:
     assert len(fit_rows) + len(sel) == 200 and not set(fit_rows) & set(sel)
     assert not set(ids[fit_rows]) & set(ids[sel])  # no match on both sides
     assert 30 <= len(sel) <= 60
+
+
+def test_max_select_caps_the_selection_rows_by_a_seeded_sample(tmp_path: Path) -> None:
+    rows = np.arange(100, 400, 3)
+    assert cap_rows(rows, None, 5) is rows and cap_rows(rows, 500, 5) is rows
+    capped = cap_rows(rows, 40, 5)
+    assert len(capped) == 40 and set(capped) <= set(rows)
+    assert list(capped) == sorted(capped)  # in the rows' order
+    np.testing.assert_array_equal(capped, cap_rows(rows, 40, 5))  # seeded
+    assert not np.array_equal(capped, cap_rows(rows, 40, 6))
+    # the train stage applies it: the fit scores its settings on that many positions
+    ds = tmp_path / "t.parquet"
+    _dataset(ds, n=400)
+    quick = {**FAST, "depths": [1], "passes": 1, "ties": ["first"], "max_select": 30}
+    fit_member(ds, {"name": "search", "kind": "search", "search": quick}, 0,
+               tmp_path / "s0.pt", tmp_path / "s0.json", TRAIN, bot="t")
+    fit = load_checkpoint(tmp_path / "s0.pt").config["fit"]
+    assert fit["select_positions"] == 30 and fit["train_positions"] > 200
 
 
 @pytest.mark.slow

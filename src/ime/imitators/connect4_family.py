@@ -13,10 +13,10 @@ softmax of the root values, the nets' mask value on full columns.
 
 Config: ``config/net/search.yaml``'s ``search:`` section. Connect Four reads ``depths``,
 ``passes``, ``patience``, ``pass_patience``, ``phases`` (1 or 2), ``inner_iters``, ``l2``,
-``loss``, ``hinge_margin``, ``max_fit`` and ``select_share``; it always tries its own four tie
-rules (column orders: ``first``, ``last``, ``centre``, ``centre_right``) rather than ``ties``
-(Reversi's square orders), and has no endgame solve, node budget or root window, so it ignores
-those keys (a nonzero budget is refused: it cannot honour one).
+``loss``, ``hinge_margin``, ``max_fit``, ``select_share`` and ``max_select``; it always tries
+its own four tie rules (column orders: ``first``, ``last``, ``centre``, ``centre_right``) rather
+than ``ties`` (Reversi's square orders), and has no endgame solve, node budget or root window, so
+it ignores those keys (a nonzero budget is refused: it cannot honour one).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from torch import nn
 from ime.games.connect4.board import Geometry
 from ime.imitators.connect4_features import feature_names, num_features
 from ime.imitators.connect4_fit import Connect4FitConfig, Connect4Settings, decide, fit
-from ime.imitators.family import search_logits
+from ime.imitators.family import TRAIN_KEYS, search_logits
 from ime.imitators.mmto import root_softmax
 
 FIT_KEYS = ("depths", "passes", "patience", "pass_patience", "phases", "inner_iters", "l2",
@@ -100,7 +100,7 @@ class Connect4SearchPolicy(nn.Module):
 
 def fit_config(config: Mapping[str, Any], seed: int) -> Connect4FitConfig:
     """``net.search`` as this family's fit config (see the module doc for the keys read)."""
-    unknown = sorted(set(config) - set(FIT_KEYS) - set(IGNORED_KEYS) - {"name", "select_share"})
+    unknown = sorted(set(config) - set(FIT_KEYS) - set(IGNORED_KEYS) - {"name", *TRAIN_KEYS})
     if unknown:
         raise ValueError(f"net.search: unknown keys {unknown}")
     if any(int(b) for b in config.get("budgets") or ()):

@@ -30,12 +30,16 @@ import torch
 from torch import nn
 
 from ime.core.seeding import derive_seed
+from ime.imitators.mmto import subsample
 from ime.train.folds import Split
 
 log = logging.getLogger("ime.train")
 
 FAMILY_KINDS = ("search",)
 """``kind`` values of ``config/net/`` that name an imitator family rather than a net."""
+TRAIN_KEYS = ("select_share", "max_select")
+"""Keys of ``net.search`` that the train stage reads (how a fold's training rows are split into
+fit and selection rows), not a family's fit; every family accepts them."""
 CHOICE_SHARE = 0.5
 """Probability a search family's module gives the search's move; the rest is the softmax of its
 root values (so one model always plays its move, and folds that disagree are weighed by their
@@ -125,6 +129,16 @@ def select_split(match_ids: np.ndarray, train_rows: np.ndarray, share: float,
     return train_rows[np.sort(fit_local)], train_rows[np.sort(sel_local)]
 
 
+def cap_rows(rows: np.ndarray, cap: int | None, seed: int) -> np.ndarray:
+    """``rows``, or with ``cap`` below their count a seeded sample of ``cap`` of them (in their
+    order). Why: every candidate setting of a fit is scored by searching every selection
+    position, so at the thesis scale (28k selection rows a Reversi fold) the selection, not the
+    fit, is most of the cost; a few thousand positions already tell settings apart to a point."""
+    if cap is None or len(rows) <= int(cap):
+        return rows
+    return rows[subsample(len(rows), int(cap), derive_seed("max_select", seed))]
+
+
 def fit_member(dataset_path: str | Path, net_config: Mapping[str, Any], fold: int,
                checkpoint_path: str | Path, metrics_path: str | Path,
                train_cfg: Mapping[str, Any], *, bot: str) -> dict[str, Any]:
@@ -144,6 +158,7 @@ def fit_member(dataset_path: str | Path, net_config: Mapping[str, Any], fold: in
     train_rows = data.train_idx.cpu().numpy()
     fit_rows, select_rows = select_split(arr.match_id, train_rows,
                                          float(settings.get("select_share", 0.2)), run_seed)
+    select_rows = cap_rows(select_rows, settings.get("max_select"), run_seed)
     planes = data.planes.cpu().numpy()
     actions = data.action.cpu().numpy()
 

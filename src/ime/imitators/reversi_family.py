@@ -27,7 +27,7 @@ import torch
 from torch import nn
 
 from ime.imitators.data import Decisions, planes_to_bitboards
-from ime.imitators.family import search_logits
+from ime.imitators.family import TRAIN_KEYS, search_logits
 from ime.imitators.mmto import root_softmax
 from ime.imitators.reversi_features import feature_names, num_features
 from ime.imitators.reversi_search import SearchSettings
@@ -49,7 +49,7 @@ FIT_KEYS = ("depths", "passes", "patience", "pass_patience", "phases", "ties", "
             "budget_passes", "budget_screen", "budget_keep", "max_fit", "inner_iters", "l2",
             "margin", "order_min", "loss", "hinge_margin")
 """Keys of ``net.search`` that go to :class:`ime.imitators.search_fit.FitConfig` (the rest, e.g.
-``select_share``, are the train stage's)."""
+``select_share`` and ``max_select``, are the train stage's: ``family.TRAIN_KEYS``)."""
 
 
 class ReversiSearchPolicy(nn.Module):
@@ -103,10 +103,10 @@ class ReversiSearchFamily:
         if tuple(planes.shape[1:]) != (2, 8, 8):
             raise ValueError(f"Reversi's search imitator reads [N, 2, 8, 8] planes, got "
                              f"{tuple(planes.shape[1:])}")
-        unknown = sorted(set(config) - set(FIT_KEYS) - {"name", "select_share"})
+        unknown = sorted(set(config) - set(FIT_KEYS) - {"name", *TRAIN_KEYS})
         if unknown:
             raise ValueError(f"net.search: unknown keys {unknown} (known: "
-                             f"{', '.join(FIT_KEYS + ('select_share',))})")
+                             f"{', '.join(FIT_KEYS + TRAIN_KEYS)})")
         kw = {k: config[k] for k in FIT_KEYS if config.get(k) is not None}
         for k in ("depths", "phases", "ties", "endgames", "endgame_modes", "endgames_wld",
                   "budgets", "orderings", "pv_firsts"):

@@ -11,8 +11,8 @@ directions with its fitted weights and settings, and returns log-probabilities a
 families do (:func:`ime.imitators.family.search_logits`).
 
 Config: ``config/net/search.yaml``'s ``search:`` section. Snake reads ``depths``, ``passes``,
-``patience``, ``inner_iters``, ``l2``, ``loss``, ``hinge_margin``, ``max_fit`` and
-``select_share``; it always tries its own five tie rules (direction orders:
+``patience``, ``inner_iters``, ``l2``, ``loss``, ``hinge_margin``, ``max_fit``,
+``select_share`` and ``max_select``; it always tries its own five tie rules (direction orders:
 :data:`ime.imitators.snake_search.TIE_RULES`) and ignores the other keys (Reversi's square-order
 ties, endgame solver, node budgets and root windows; Connect Four's phases and pass patience);
 a nonzero budget is refused (it cannot honour one).
@@ -27,7 +27,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from ime.imitators.family import search_logits
+from ime.imitators.family import TRAIN_KEYS, search_logits
 from ime.imitators.mmto import root_softmax
 from ime.imitators.snake_features import feature_names, num_features, planes_to_positions
 from ime.imitators.snake_fit import SnakeFitConfig, SnakeSettings, decide, fit
@@ -75,7 +75,7 @@ class SnakeSearchPolicy(nn.Module):
 
 def fit_config(config: Mapping[str, Any], seed: int) -> SnakeFitConfig:
     """``net.search`` as this family's fit config (see the module doc for the keys read)."""
-    unknown = sorted(set(config) - set(FIT_KEYS) - set(IGNORED_KEYS) - {"name", "select_share"})
+    unknown = sorted(set(config) - set(FIT_KEYS) - set(IGNORED_KEYS) - {"name", *TRAIN_KEYS})
     if unknown:
         raise ValueError(f"net.search: unknown keys {unknown}")
     if any(int(b) for b in config.get("budgets") or ()):

@@ -81,6 +81,9 @@ class SearchFit(Section):
     order_min: PositiveInt
     select_share: float = Field(gt=0, lt=1)
     """Share of the fold's training matches held out of the fit to choose the settings."""
+    max_select: PositiveInt | None
+    """At most this many of those matches' positions score the settings (a seeded sample;
+    null: all)."""
 
     @model_validator(mode="after")
     def _passes_fit(self) -> SearchFit:
