@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from ime.imitators.data import Decisions, fold_indices, load_decisions, unseen_positions
-from ime.imitators.search_fit import FitConfig, SearchImitator, fit, predict
+from ime.imitators.search_fit import FitConfig, SearchImitator, fit, predict, round_values
 from ime.train.folds import Split
 
 
@@ -84,6 +84,11 @@ def main(argv: list[str] | None = None) -> int:
                          "the selection agreement")
     ap.add_argument("--max-fit", type=int, default=None,
                     help="at most this many fit positions per pass (seeded subsample)")
+    ap.add_argument("--round-evals", type=int, default=0,
+                    help="the round-value stage's most scorings (0: none); with --load, that "
+                         "stage alone is run on the loaded imitator")
+    ap.add_argument("--round-positions", type=int, default=1500,
+                    help="fit positions each round-value scoring searches")
     ap.add_argument("--net", type=Path, action="append", default=[],
                     help="a trained net's checkpoint (data/reversi/models/<tag>/<net>/<bot>/"
                          "fold<k>.pt) scored on the same unseen positions, for comparison")
@@ -107,7 +112,8 @@ def main(argv: list[str] | None = None) -> int:
                     hinge_margin=args.hinge_margin,
                     pv_firsts=tuple(bool(int(x)) for x in args.pv_firsts.split(",")),
                     endgames_wld=args.endgames_wld,
-                    pass_patience=args.pass_patience,
+                    pass_patience=args.pass_patience, round_evals=args.round_evals,
+                    round_positions=args.round_positions,
                     passes=args.passes[0] if len(args.passes) == 1 else args.passes,
                     endgame_modes=tuple(args.endgame_modes.split(",")))
     print(f"{args.dataset} fold {args.fold}: {len(fit_rows)} fit rows, {len(sel_rows)} selection "
@@ -116,6 +122,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.load:
         imitator = SearchImitator.load(args.load)
         fit_s = float(imitator.summary.get("fit_seconds", float("nan")))
+        if args.round_evals:
+            imitator = round_values(imitator, fit_rows, sel_rows, cfg,
+                                    log=lambda line: print(line, flush=True))
+            fit_s = time.perf_counter() - t0
     else:
         imitator = fit(fit_rows, sel_rows, cfg, log=lambda line: print(line, flush=True))
         fit_s = time.perf_counter() - t0

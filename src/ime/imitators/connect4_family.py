@@ -39,7 +39,7 @@ FIT_KEYS = ("depths", "passes", "patience", "pass_patience", "phases", "inner_it
 """Keys of ``net.search`` that go to :class:`Connect4FitConfig`."""
 IGNORED_KEYS = ("ties", "endgames", "endgame_modes", "endgames_wld", "budgets", "orderings",
                 "pv_firsts", "budget_depth", "budget_passes", "budget_screen", "budget_keep",
-                "margin", "order_min")
+                "margin", "order_min", "round_evals", "round_positions")
 """Keys of ``net.search`` that are Reversi's search's (square-order ties, the endgame solver,
 node budgets, root windows)."""
 
@@ -103,6 +103,9 @@ def fit_config(config: Mapping[str, Any], seed: int) -> Connect4FitConfig:
     unknown = sorted(set(config) - set(FIT_KEYS) - set(IGNORED_KEYS) - {"name", *TRAIN_KEYS})
     if unknown:
         raise ValueError(f"net.search: unknown keys {unknown}")
+    if config.get("round_evals"):
+        raise ValueError("Connect Four's search imitator has no round-value stage (Reversi's only: "
+                         "net.search.round_evals must be 0)")
     if any(int(b) for b in config.get("budgets") or ()):
         raise ValueError("Connect Four's search imitator has no node budget (net.search.budgets "
                          "must be [0])")

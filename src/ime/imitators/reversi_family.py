@@ -47,7 +47,7 @@ value (their softmax weight is below e^-12)."""
 FIT_KEYS = ("depths", "passes", "patience", "pass_patience", "phases", "ties", "endgames",
             "endgame_modes", "endgames_wld", "budgets", "orderings", "pv_firsts", "budget_depth",
             "budget_passes", "budget_screen", "budget_keep", "max_fit", "inner_iters", "l2",
-            "margin", "order_min", "loss", "hinge_margin")
+            "margin", "order_min", "loss", "hinge_margin", "round_evals", "round_positions")
 """Keys of ``net.search`` that go to :class:`ime.imitators.search_fit.FitConfig` (the rest, e.g.
 ``select_share`` and ``max_select``, are the train stage's: ``family.TRAIN_KEYS``)."""
 

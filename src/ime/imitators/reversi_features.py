@@ -55,6 +55,8 @@ BASE_NAMES: tuple[str, ...] = (
     "tempo",
 )
 NUM_BASE = len(BASE_NAMES)
+TABLE_FEATURES = np.array([i for i, n in enumerate(BASE_NAMES) if n.startswith("sq")])
+"""The base features a square table alone is made of (``sq0``..``sq9``)."""
 PHASES = (1, 2, 3, 4)
 
 

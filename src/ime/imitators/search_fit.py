@@ -55,7 +55,7 @@ from ime.imitators.mmto import (
     row_positions,
     subsample,
 )
-from ime.imitators.reversi_features import feature_names, num_features
+from ime.imitators.reversi_features import TABLE_FEATURES, feature_names, num_features
 from ime.imitators.reversi_search import (
     DECIDE,
     ENDGAME_MODES,
@@ -74,6 +74,7 @@ from ime.imitators.reversi_search import (
     solver_moves,
     solver_threshold,
 )
+from ime.imitators.round_values import climb
 
 FORMAT = "ime-search-imitator-v1"
 GAME = "reversi"
@@ -107,7 +108,10 @@ class FitConfig:
     many depths in a row without a better selection agreement (None: fit every depth);
     ``pass_patience``: at one depth, stop the passes once this many in a row did not raise its
     selection agreement (``passes`` is then the most); ``max_fit``: at most this many training
-    positions per pass (a seeded subsample; None: all)."""
+    positions per pass (a seeded subsample; None: all); ``round_evals``: the round-value stage
+    (:mod:`ime.imitators.round_values`) from the best candidate, at most this many scorings of
+    ``round_positions`` fit positions each (0: no such stage), kept if it agrees more on the
+    selection fold."""
 
     depths: Sequence[int] = (1, 2, 3, 4)
     passes: int | Sequence[int] = 3
@@ -132,6 +136,8 @@ class FitConfig:
     patience: int | None = None
     pass_patience: int | None = None
     max_fit: int | None = None
+    round_evals: int = 0
+    round_positions: int = 1500
     seed: int = 0
 
 
@@ -401,21 +407,112 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
                                         sel_off, solved, cfg, sel_empties, variants, say)
     best = max(candidates, key=lambda c: (round(c["acc"], 9), -c["depth"], -c["phases"],
                                           -c["pass_"]))
-    settings = SearchSettings(depth=best["depth"], budget=best["budget"], tie=best["tie"],
-                              endgame=best["endgame"], phases=best["phases"],
-                              order_min=cfg.order_min, endgame_mode=best["endgame_mode"],
-                              endgame_wld=best["endgame_wld"], ordering=best["ordering"],
-                              pv_first=best["pv_first"])
+    if cfg.round_evals:
+        rounded = _round_values(best, P, O, A, select, cfg, say)
+        candidates.append(rounded)
+        if rounded["acc"] > best["acc"] + 1e-9:
+            best = rounded
+    settings = _settings_of(best, cfg)
     summary = {
         "select_acc": best["acc"], "train_positions": int(len(idx)),
         "select_positions": int(len(select)), "fit_seconds": time.perf_counter() - t0,
-        "grid": [{k2: c[k2] for k2 in ("phases", "depth", "pass_", "tie", "endgame",
-                                        "endgame_mode", "endgame_wld", "budget", "ordering",
-                                        "pv_first", "acc", "train_acc_before")}
+        "grid": [{"stage": c.get("stage", "surrogate"),
+                  **{k2: c[k2] for k2 in ("phases", "depth", "pass_", "tie", "endgame",
+                                          "endgame_mode", "endgame_wld", "budget", "ordering",
+                                          "pv_first", "acc", "train_acc_before")}}
                  for c in candidates],
     }
     say(f"chosen: {settings} select acc {best['acc']:.2f}% in {summary['fit_seconds']:.0f}s")
     return SearchImitator(best["weights"], settings, summary)
+
+
+def round_values(imitator: SearchImitator, train: Decisions, select: Decisions,
+                 config: FitConfig, log: Any = None) -> SearchImitator:
+    """A fitted imitator through the round-value stage alone (its settings kept): the better of
+    it and the rounded weights on ``select`` (a saved imitator refitted by
+    ``scripts/search_imitator.py --load X --round-evals N``)."""
+    say = log or (lambda _line: None)
+    st = imitator.settings
+    acc = float(np.mean(predict(imitator.weights, st, select.P, select.O) == select.action))
+    best = {"weights": imitator.weights, "acc": acc * 100, **{k: getattr(st, k) for k in (
+        "depth", "budget", "tie", "endgame", "phases", "endgame_mode", "endgame_wld",
+        "ordering", "pv_first")}}
+    cfg = replace(config, order_min=st.order_min)
+    idx = subsample(len(train), cfg.max_fit, cfg.seed)
+    cand = _round_values(best, train.P[idx], train.O[idx], train.action[idx], select, cfg, say)
+    if cand["acc"] <= best["acc"] + 1e-9:
+        return imitator
+    summary = {**imitator.summary, "select_acc": cand["acc"], "round_values": True}
+    return SearchImitator(cand["weights"], _settings_of(cand, cfg), summary)
+
+
+def _settings_of(c: dict[str, Any], cfg: FitConfig) -> SearchSettings:
+    """The search settings of a fit candidate."""
+    return SearchSettings(depth=c["depth"], budget=c["budget"], tie=c["tie"],
+                          endgame=c["endgame"], phases=c["phases"], order_min=cfg.order_min,
+                          endgame_mode=c["endgame_mode"], endgame_wld=c["endgame_wld"],
+                          ordering=c["ordering"], pv_first=c["pv_first"])
+
+
+def _round_values(best: dict[str, Any], P: np.ndarray, O: np.ndarray, A: np.ndarray,
+                  select: Decisions, cfg: FitConfig, say: Any) -> dict[str, Any]:
+    """The round-value stage (:mod:`ime.imitators.round_values`) from the best candidate's
+    weights under its settings: climbs the agreement on ``cfg.round_positions`` of the fit's
+    positions (the solver's moves computed once), then scores the result on the selection
+    fold. It climbs from the weights as fitted, from their phases averaged into one (a table
+    does not change with the phase), and from a square table (the most common hand-written
+    Reversi evaluation): the surrogate refitted with the square-class features alone."""
+    settings = _settings_of(best, cfg)
+    rows = subsample(len(P), cfg.round_positions, cfg.seed + 2)
+    Pr, Or, Ar = P[rows], O[rows], A[rows]
+    threshold = solver_threshold(settings)
+    end = np.flatnonzero(empties(Pr, Or) <= threshold) if threshold else np.zeros(0, int)
+    allowed = [solver_moves(Pr[i], Or[i], settings) for i in end]
+
+    def score(w: np.ndarray, phases: int) -> float:
+        s = replace(settings, phases=phases)
+        out = choices(search_all(Pr, Or, w, s, margin=DECIDE), s.tie)
+        if len(end):
+            full = search_all(Pr[end], Or[end], w, s)
+            for j, i in enumerate(end):
+                out[i] = _endgame_pick(full, j, s.tie, allowed[j])
+        return float(np.mean(out == Ar)) * 100
+
+    w = np.asarray(best["weights"], dtype=np.float64)
+    # feature blocks per phase anchor: equal blocks are an untapered evaluation
+    flat = w.reshape(settings.phases, -1).mean(axis=0)
+    table = _table_refit(flat, replace(settings, phases=1), P[rows], O[rows], A[rows], cfg)
+    starts = [(flat, 1), (table, 1)]
+    if settings.phases > 1:
+        starts.insert(0, (w, settings.phases))
+    out = climb(starts, score, cfg.round_evals, say)
+    s = replace(settings, phases=int(out["setting"]))
+    acc = float(np.mean(predict(out["weights"], s, select.P, select.O) == select.action)) * 100
+    say(f"round values: select acc {acc:.2f}% (surrogate's weights {best['acc']:.2f}%), "
+        f"{out['evals']} scorings on {len(rows)} fit positions in {out['seconds']:.0f}s")
+    return {**best, "acc": acc, "weights": out["weights"], "phases": s.phases,
+            "stage": "round", "train_acc_before": out["score"]}
+
+
+def _table_refit(w: np.ndarray, settings: SearchSettings, P: np.ndarray, O: np.ndarray,
+                 A: np.ndarray, cfg: FitConfig, passes: int = 4) -> np.ndarray:
+    """``w`` refitted by the surrogate with only the square-class features (the rest held at
+    0), ``passes`` MMTO passes under ``settings`` (with a budget: each position at the depth its
+    decision reaches). Why not just ``w``'s square weights: where the other features carried
+    part of the fit, the square weights alone are off (the climb from them stalls)."""
+    mask = np.zeros(len(w), dtype=bool)
+    mask[TABLE_FEATURES] = True
+    w = np.where(mask, w, 0.0)
+    for _ in range(passes):
+        if settings.budget:
+            res, targets = search_as_budgeted(P, O, A, w, settings, cfg.margin)
+        else:
+            res, targets = search_all(P, O, w, settings, margin=cfg.margin, targets=A), A
+        res.features[:, ~mask] = 0.0
+        prob = _problem(res, targets, np.ones(len(w)), settings.tie)
+        w = _optimise(prob, w, cfg.l2, cfg.inner_iters, cfg.loss, cfg.hinge_margin)
+        w[~mask] = 0.0
+    return w
 
 
 def _fit_budgeted(w: np.ndarray, phases: int, P: np.ndarray, O: np.ndarray, A: np.ndarray,

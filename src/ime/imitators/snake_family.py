@@ -37,7 +37,7 @@ FIT_KEYS = ("depths", "passes", "patience", "inner_iters", "l2", "loss", "hinge_
 """Keys of ``net.search`` that go to :class:`SnakeFitConfig`."""
 IGNORED_KEYS = ("ties", "endgames", "endgame_modes", "endgames_wld", "budgets", "orderings",
                 "pv_firsts", "budget_depth", "budget_passes", "budget_screen", "budget_keep",
-                "margin", "order_min", "phases", "pass_patience")
+                "margin", "order_min", "round_evals", "round_positions", "phases", "pass_patience")
 """Keys of ``net.search`` that are the other games' searches'."""
 
 
@@ -78,6 +78,9 @@ def fit_config(config: Mapping[str, Any], seed: int) -> SnakeFitConfig:
     unknown = sorted(set(config) - set(FIT_KEYS) - set(IGNORED_KEYS) - {"name", *TRAIN_KEYS})
     if unknown:
         raise ValueError(f"net.search: unknown keys {unknown}")
+    if config.get("round_evals"):
+        raise ValueError("Snake's search imitator has no round-value stage (Reversi's only: "
+                         "net.search.round_evals must be 0)")
     if any(int(b) for b in config.get("budgets") or ()):
         raise ValueError("Snake's search imitator has no node budget (net.search.budgets must "
                          "be [0])")

@@ -75,6 +75,10 @@ class SearchFit(Section):
     """The ranking loss's margin over the moves the tie rule prefers to the target's."""
     max_fit: PositiveInt | None
     """At most this many fit positions per pass (a seeded subsample; null: all)."""
+    round_evals: NonNegativeInt
+    """Reversi: scorings of the round-value stage (0: none; ime.imitators.round_values)."""
+    round_positions: PositiveInt
+    """Fit positions each scoring of the round-value stage searches."""
     inner_iters: PositiveInt
     l2: float = Field(ge=0)
     margin: float = Field(gt=0)

@@ -1,0 +1,104 @@
+"""The round-value stage (issue 46): weights put on a ladder of round numbers and hill-climbed on
+agreement itself, which a smooth surrogate cannot do (agreement is piecewise constant)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ime.imitators.round_values import LADDER, TOPS, climb, snap, to_ladder
+
+TABLE = np.array([100, -20, 10, 5, -50, -2, -2, 1, 1, 0, 0, 0], dtype=float)
+"""A hand-written evaluation: square-class weights, then two features it does not use."""
+
+
+def _argmax_first(values: np.ndarray) -> np.ndarray:
+    """Each row's best column, ties to the first (a deterministic bot's tie rule)."""
+    return np.argmax(values, axis=1)
+
+
+def _problem(seed: int, n: int = 1500, moves: int = 8) -> tuple[np.ndarray, np.ndarray]:
+    """Integer feature counts of each position's moves and a table bot's choices among them
+    (exact ties are common, as with a real table, and the tie rule settles them)."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-3, 4, size=(n, moves, len(TABLE))).astype(float)
+    return X, _argmax_first(X @ TABLE)
+
+
+def test_the_ladder_is_round_numbers_and_symmetric() -> None:
+    assert {0, 1, 2, 10, 12, 15, 25, 120, 1500, 8000} <= set(LADDER.tolist())
+    assert 13 not in LADDER and 130 not in LADDER
+    np.testing.assert_array_equal(LADDER, -LADDER[::-1])
+    np.testing.assert_array_equal(snap(np.array([13.0, -118.0, 0.4, 2600.0])),
+                                  [12.0, -120.0, 0.0, 2500.0])
+    # a search's move is unchanged by a positive scale, and so is the laddered start
+    w = np.array([0.61, -0.122, 0.05, -0.3])
+    np.testing.assert_array_equal(to_ladder(w), to_ladder(7.3 * w))
+    assert to_ladder(w, 6000.0)[0] == 6000.0 and 6000.0 in TOPS
+
+
+def test_climb_recovers_a_table_that_the_surrogate_missed() -> None:
+    X, target = _problem(1)
+
+    def score(w: np.ndarray, _setting: object) -> float:
+        return float(np.mean(_argmax_first(X @ w) == target)) * 100
+
+    # what a smooth fit leaves: the mid-size weights 1.4x too large against the corner and
+    # X-square, small weights on the unused features (rev4's hinge fit, docs/imitators.md)
+    fitted = TABLE * np.array([1, 1.35, 1.5, 1.4, 1, 1.45, 1.35, 1.7, 1.6, 1, 1, 1])
+    fitted[10:] = [0.9, -0.6]
+    assert score(fitted, None) < 95.0
+    out = climb([(fitted, "one phase")], score, max_evals=600)
+    assert out["score"] == 100.0 and out["setting"] == "one phase"
+    assert out["evals"] <= 600 and out["start_scores"]
+    w = out["weights"]
+    assert w[4] / w[0] == -0.5 and w[1] / w[0] == -0.2  # the table's own ratios, exactly
+
+
+def test_climb_keeps_to_its_budget_and_its_best() -> None:
+    X, target = _problem(2, n=400)
+    calls: list[int] = []
+
+    def score(w: np.ndarray, _setting: object) -> float:
+        calls.append(1)
+        return float(np.mean(_argmax_first(X @ w) == target)) * 100
+
+    rng = np.random.default_rng(3)
+    start = rng.normal(size=len(TABLE))
+    out = climb([(start, 1), (-start, 2)], score, max_evals=40)
+    assert len(calls) == out["evals"] == 40  # the starts (22) and then moves up to the budget
+    assert out["score"] >= max(out["start_scores"])  # never below its best start
+    assert len(out["climbs"]) == 2 and out["score"] == max(out["climbs"])
+    assert out["score"] == pytest.approx(score(out["weights"], out["setting"]))
+
+
+@pytest.mark.slow
+def test_the_round_value_stage_recovers_a_square_table_target() -> None:
+    """A depth-2 bot with a hand-written square table (not a zoo bot's): the surrogate's
+    real-valued weights agree with it on 86.7 % of fresh positions, the round-value stage on 97.0
+    (measured; the test asks for 5 points more and at least 93 %)."""
+    from ime.imitators.reversi_features import num_features
+    from ime.imitators.reversi_search import LinearSearch, SearchSettings
+    from ime.imitators.search_fit import FitConfig, fit, predict
+    from imitators.helpers import random_positions
+    from imitators.test_fit import decisions
+
+    w = np.zeros(num_features(1))
+    w[:10] = TABLE[:10]
+    target = LinearSearch(w, SearchSettings(depth=2, tie="last", phases=1))
+    positions = random_positions(2500, seed=7, min_ply=2, max_ply=48)
+    moves = [target.choose(P, O) for P, O in positions]
+    train = decisions(positions[:1500], moves[:1500], "f")
+    select = decisions(positions[1500:1900], moves[1500:1900], "s")
+    test = decisions(positions[1900:], moves[1900:], "t")
+    agree = {}
+    for evals in (0, 600):
+        cfg = FitConfig(depths=(1, 2), passes=3, phases=(1,), ties=("first", "last"),
+                        endgames=(0,), endgame_modes=("exact",), round_evals=evals,
+                        round_positions=600)
+        im = fit(train, select, cfg)
+        agree[evals] = float(np.mean(predict(im.weights, im.settings, test.P, test.O)
+                                     == test.action)) * 100
+        stages = {g["stage"] for g in im.summary["grid"]}
+        assert stages == ({"surrogate", "round"} if evals else {"surrogate"})
+    assert agree[600] >= max(93.0, agree[0] + 5.0), agree
