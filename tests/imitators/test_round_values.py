@@ -72,6 +72,29 @@ def test_climb_keeps_to_its_budget_and_its_best() -> None:
     assert out["score"] == pytest.approx(score(out["weights"], out["setting"]))
 
 
+def test_the_leading_climb_goes_on_where_it_stopped() -> None:
+    """Half the scorings are shared equally; the start that has climbed highest then resumes
+    its sweep with the rest (on rev4 the square-table start began lowest and climbed highest,
+    stopped by its share, not by a summit)."""
+    rng = np.random.default_rng(0)
+    mags = LADDER[(LADDER >= 10) & (LADDER <= 800)]
+    target = np.concatenate([[1000.0], rng.choice(mags, 39) * rng.choice([-1, 1], 39)])
+    ladder_at = {float(x): i for i, x in enumerate(LADDER)}
+    near = target.copy()  # every weight but the largest one rung off, up or down in turn
+    for k in range(1, len(target)):
+        near[k] = LADDER[ladder_at[float(target[k])] + (1 if k % 2 else -1)]
+
+    def score(w: np.ndarray, setting: object) -> float:
+        return 50.0 if setting == "flat" else 100.0 - float(np.sum(w != target))
+
+    alone = climb([(near, "table")], score, max_evals=100)
+    assert alone["score"] < 100.0  # 100 scorings are not enough for it ...
+    out = climb([(near, "table"), (near, "flat")], score, max_evals=200)
+    # ... and an equal split would give it (200 - 22 starts) / 2 = 89; it gets the rest
+    assert out["evals"] == 200 and out["setting"] == "table" and out["score"] == 100.0
+    np.testing.assert_array_equal(out["weights"], target)
+
+
 @pytest.mark.slow
 def test_the_round_value_stage_recovers_a_square_table_target() -> None:
     """A depth-2 bot with a hand-written square table (not a zoo bot's): the surrogate's
