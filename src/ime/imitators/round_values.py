@@ -54,11 +54,6 @@ DROPS = (0.005, 0.01, 0.02, 0.05, 0.1)
 """The sparsifying move zeroes every weight below this share of the largest."""
 KEEPS = (1, 2, 3)
 """How many of the largest weights the group-scaling move keeps fixed."""
-LEAD_SHARE = 2
-"""The starts share ``1 / LEAD_SHARE`` of the scorings equally; the one that has climbed
-highest then goes on with the rest. On rev4's fold 0 (900 scorings, three starts, equal
-shares) the square-table start began lowest (90.9 %) and climbed highest (95.4 % against 92.4
-and 93.1) without converging: the budget, not the start, stopped it."""
 
 
 def snap(v: np.ndarray) -> np.ndarray:
@@ -89,8 +84,9 @@ def climb(starts: Sequence[tuple[np.ndarray, Hashable]],
     """Hill-climb ``score(weights, setting)`` (an agreement in %) from each of ``starts`` in
     turn (each put on the ladder at its best scale of :data:`TOPS`) with the moves of the
     module doc, first improvement taken, until a round of moves finds none or the start's share
-    of ``max_evals`` scorings is spent (:data:`LEAD_SHARE`: the highest climb then goes on
-    with the scorings left); the best climb wins (a start that scores less at first
+    of ``max_evals`` scorings is spent (an equal share of what the earlier starts left); the
+    highest climb then goes on with whatever a start that converged early left. The best climb
+    wins (a start that scores less at first
     may climb higher: a sparse table start below a dense one). The starts are scored in any
     case, one per start and scale. ``setting`` is the start's own (e.g. its phase count) and
     stays fixed. Returns ``weights``, ``setting``, ``score``, ``evals``, ``seconds``,
@@ -114,11 +110,9 @@ def climb(starts: Sequence[tuple[np.ndarray, Hashable]],
         firsts.append((scaled[int(np.argmax(scores))], setting, max(scores)))
     log(f"round values: {len(start_scores)} starts {min(start_scores):.2f}-"
         f"{max(start_scores):.2f}%")
-    spare = max(0, max_evals - len(cache))
-    share = spare // (LEAD_SHARE * len(firsts)) if len(firsts) > 1 else spare
     climbs = [_Climb(w, setting, a, f, cache) for w, setting, a in firsts]
     for n, c in enumerate(climbs):
-        c.run(len(cache) + share)
+        c.run(len(cache) + max(0, (max_evals - len(cache)) // (len(climbs) - n)))
         log(f"round values: start {n + 1} of {len(firsts)} climbed {firsts[n][2]:.2f} -> "
             f"{c.score:.2f}% ({int(np.count_nonzero(c.w))} nonzero weights), "
             f"{len(cache)} scorings, {time.perf_counter() - t0:.0f}s")
