@@ -81,3 +81,28 @@ def test_the_top1_ceiling_is_shown_and_checked_where_measured(tmp_path: Path) ->
     assert "above their ceiling's CI: 1 (rev3/policy). Compared with the upper end of the " \
            "top-1 ceiling's CI (top1_max_hi) on 1 row(s), of self-agreement's CI " \
            "(self_agreement_hi: no top-1 ceiling measured) on 4." in md
+
+
+def test_fit_and_decision_times_are_read_from_an_overridden_nets_folder(tmp_path: Path) -> None:
+    """A run that overrode a net's settings (e.g. ``net.search.max_fit``) trains it into
+    ``<net>-<digest>``; the table finds its folds there, and in ``<net>`` otherwise."""
+    import json
+
+    from ime.workflow.tags import digest
+
+    report = json.loads((QUICK / "run_report.json").read_text())
+    arch, ttag = report["config"]["nets"]["conv"], report["tags"]["train"]
+
+    def folds(netdir: str, seconds: float) -> None:
+        d = tmp_path / netdir / "reversi" / "models" / ttag / netdir / "rev1"
+        d.mkdir(parents=True)
+        for k, s in enumerate((seconds, seconds + 2)):
+            timing = {"train_seconds": s, "ms_per_decision": 0.5}
+            (d / f"fold{k}.json").write_text(json.dumps({"timing": timing}))
+
+    folds(f"conv-{digest(arch, 8)}", 10.0)
+    folds("conv", 20.0)
+    for netdir, mean in ((f"conv-{digest(arch, 8)}", 11.0), ("conv", 21.0)):
+        df = family_table([QUICK], models=tmp_path / netdir).set_index("bot")
+        assert df.loc["rev1"].fit_s_mean == mean and df.loc["rev1"].ms_per_decision == 0.5
+        assert pd.isna(df.loc["rev2"].fit_s_mean)  # no folds of rev2 there

@@ -27,6 +27,7 @@ import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -46,10 +47,18 @@ def _table(rdir: Path, game: str, generic: str) -> pd.DataFrame:
     raise FileNotFoundError(f"{rdir}: neither {artifact_name(game, generic)} nor {generic}")
 
 
-def _timing(models: Path | None, game: str, ttag: str, net: str, bot: str) -> dict[str, float]:
+def _timing(models: Path | None, game: str, ttag: str, net: str, bot: str,
+            arch: dict[str, Any] | None = None) -> dict[str, float]:
+    """Mean fit seconds and ms a decision over ``bot``'s folds of ``net``. A net whose
+    architecture a run overrode trains into ``<net>-<digest>`` (ime.workflow.variants), so
+    ``arch`` (the run's resolved ``nets.<net>``) names that folder."""
     if models is None:
         return {}
-    files = sorted((models / game / "models" / ttag / net / bot).glob("fold*.json"))
+    from ime.workflow.tags import digest
+
+    files: list[Path] = []
+    for netdir in (*([f"{net}-{digest(arch, 8)}"] if arch else []), net):
+        files = files or sorted((models / game / "models" / ttag / netdir / bot).glob("fold*.json"))
     if not files:
         return {}
     t = [json.loads(f.read_text()).get("timing") or {} for f in files]
@@ -106,7 +115,7 @@ def family_rows(rdir: str | Path, models: str | Path | None = None,
             "S1_heldout": s.get("S1_heldout", math.nan) if s is not None else math.nan,
             "S2_heldout": s.get("S2_heldout", math.nan) if s is not None else math.nan,
             **_timing(Path(models) if models else None, game, report["tags"]["train"], r.net,
-                      r.bot),
+                      r.bot, (cfg.get("nets") or {}).get(r.net)),
         }
         deterministic = ceiling == 100
         if deterministic:
