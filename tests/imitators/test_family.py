@@ -100,7 +100,9 @@ def test_selection_split_is_by_match_and_disjoint() -> None:
     assert 30 <= len(sel) <= 60
 
 
-def test_max_select_caps_the_selection_rows_by_a_seeded_sample(tmp_path: Path) -> None:
+def test_max_select_caps_the_selection_rows_by_a_seeded_sample(tmp_path: Path,
+                                                                caplog: pytest.LogCaptureFixture
+                                                                ) -> None:
     rows = np.arange(100, 400, 3)
     assert cap_rows(rows, None, 5) is rows and cap_rows(rows, 500, 5) is rows
     capped = cap_rows(rows, 40, 5)
@@ -112,10 +114,15 @@ def test_max_select_caps_the_selection_rows_by_a_seeded_sample(tmp_path: Path) -
     ds = tmp_path / "t.parquet"
     _dataset(ds, n=400)
     quick = {**FAST, "depths": [1], "passes": 1, "ties": ["first"], "max_select": 30}
-    fit_member(ds, {"name": "search", "kind": "search", "search": quick}, 0,
-               tmp_path / "s0.pt", tmp_path / "s0.json", TRAIN, bot="t")
+    with caplog.at_level("INFO", logger="ime.train"):
+        metrics = fit_member(ds, {"name": "search", "kind": "search", "search": quick}, 0,
+                             tmp_path / "s0.pt", tmp_path / "s0.json", TRAIN, bot="t")
     fit = load_checkpoint(tmp_path / "s0.pt").config["fit"]
     assert fit["select_positions"] == 30 and fit["train_positions"] > 200
+    # the validation pass, as long as the fit for a deep search, is announced and timed
+    said = caplog.text
+    assert f"scoring the fold's {metrics['val_rows']} validation rows" in said
+    assert f"validation agreement {metrics['val_acc']:.2f}%" in said
 
 
 @pytest.mark.slow
