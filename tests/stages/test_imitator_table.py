@@ -88,7 +88,7 @@ def test_fit_and_decision_times_are_read_from_an_overridden_nets_folder(tmp_path
     ``<net>-<digest>``; the table finds its folds there, and in ``<net>`` otherwise."""
     import json
 
-    from ime.workflow.tags import digest
+    from ime.workflow.variants import overridden_net_dir
 
     report = json.loads((QUICK / "run_report.json").read_text())
     arch, ttag = report["config"]["nets"]["conv"], report["tags"]["train"]
@@ -100,9 +100,9 @@ def test_fit_and_decision_times_are_read_from_an_overridden_nets_folder(tmp_path
             timing = {"train_seconds": s, "ms_per_decision": 0.5}
             (d / f"fold{k}.json").write_text(json.dumps({"timing": timing}))
 
-    folds(f"conv-{digest(arch, 8)}", 10.0)
+    folds(overridden_net_dir("conv", arch), 10.0)
     folds("conv", 20.0)
-    for netdir, mean in ((f"conv-{digest(arch, 8)}", 11.0), ("conv", 21.0)):
+    for netdir, mean in ((overridden_net_dir("conv", arch), 11.0), ("conv", 21.0)):
         df = family_table([QUICK], models=tmp_path / netdir).set_index("bot")
         assert df.loc["rev1"].fit_s_mean == mean and df.loc["rev1"].ms_per_decision == 0.5
         assert pd.isna(df.loc["rev2"].fit_s_mean)  # no folds of rev2 there

@@ -174,7 +174,7 @@ def fit_member(dataset_path: str | Path, net_config: Mapping[str, Any], fold: in
     timing = {"device": "cpu", "threads": 1, "train_seconds": fit_s,
               "samples": int(len(fit_rows))}
     # a deep search decides every validation row here, which can take longer than the fit
-    # (rev2 at the thesis scale: depth 6 and a solve on 35,000 rows): say so before and after
+    # (depth 6 and an endgame solve on 35,000 thesis-scale rows): say so before and after
     say(f"fitted in {fit_s:.0f}s; scoring the fold's {len(data.val_idx)} validation rows")
     t1 = time.perf_counter()
     metrics = write_fold(model, data, bot=bot, net_config=net_config, train_cfg=train_cfg,

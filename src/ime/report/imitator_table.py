@@ -54,10 +54,10 @@ def _timing(models: Path | None, game: str, ttag: str, net: str, bot: str,
     ``arch`` (the run's resolved ``nets.<net>``) names that folder."""
     if models is None:
         return {}
-    from ime.workflow.tags import digest
+    from ime.workflow.variants import overridden_net_dir
 
     files: list[Path] = []
-    for netdir in (*([f"{net}-{digest(arch, 8)}"] if arch else []), net):
+    for netdir in (*([overridden_net_dir(net, arch)] if arch else []), net):
         files = files or sorted((models / game / "models" / ttag / netdir / bot).glob("fold*.json"))
     if not files:
         return {}

@@ -171,6 +171,12 @@ class Variant:
         return P.fill(P.RESULT, rdir=self.results_dir, name=name)
 
 
+def overridden_net_dir(name: str, arch: dict[str, Any]) -> str:
+    """The model folder of net ``name`` whose resolved settings ``arch`` differ from the
+    scale's own (an override): ``<name>-<digest>``, so two settings never share a folder."""
+    return f"{name}-{digest(arch, 8)}"
+
+
 def raw_part_name(path: str) -> str:
     """A raw log file's part name: its file name made safe (``a.matches`` -> ``a_matches``)."""
     return re.sub(r"[^A-Za-z0-9_-]", "_", Path(path).name)
@@ -260,7 +266,7 @@ def make_variant(
     for name, arch in c["nets"].items():
         if name not in ref_nets:
             ref_nets[name] = bind_game(load_net_file(cdir, name), c["game"])
-        net_dirs[name] = name if arch == ref_nets[name] else f"{name}-{digest(arch, 8)}"
+        net_dirs[name] = name if arch == ref_nets[name] else overridden_net_dir(name, arch)
     rname = c["run"]["name"]
     if rname is None:
         key = results_key(c)
