@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import signal
+import threading
 import time
 
 import pytest
@@ -48,3 +49,39 @@ def test_a_failed_block_kills_workers_that_ignore_sigterm() -> None:
             raise RuntimeError("boom")
     assert time.monotonic() - t0 < 30
     assert [w.exitcode for w in workers] == [-signal.SIGKILL, -signal.SIGKILL]
+
+
+def _blocks_sigint(status: str) -> bool:
+    """Whether a /proc ``status`` text's ``SigBlk`` mask holds SIGINT."""
+    mask = next(line.split()[1] for line in status.splitlines() if line.startswith("SigBlk:"))
+    return bool(int(mask, 16) >> (signal.SIGINT - 1) & 1)
+
+
+def _threads_blocking_sigint() -> dict[int, bool]:
+    """This process's threads (by id) and whether each blocks SIGINT."""
+    out = {}
+    for task in os.scandir("/proc/self/task"):
+        try:
+            out[int(task.name)] = _blocks_sigint(open(f"{task.path}/status").read())
+        except FileNotFoundError:  # a thread that ended meanwhile
+            pass
+    return out
+
+
+def _worker_blocks_sigint(_: int) -> bool:
+    return signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="Linux /proc")
+def test_ctrl_c_can_only_land_on_the_callers_thread_and_the_workers() -> None:
+    caller = threading.get_native_id()
+    before = _threads_blocking_sigint()
+    assert not before[caller]
+    with process_pool(FORK, 2) as pool:
+        during = _threads_blocking_sigint()
+        helpers = {tid: blocked for tid, blocked in during.items() if tid not in before}
+        # a Pool's three helper threads: a SIGINT landing on one would not wake the caller
+        assert len(helpers) >= 3 and all(helpers.values()), helpers
+        assert not during[caller]  # the caller still takes Ctrl-C
+        # the workers restored the caller's mask: they still end on Ctrl-C themselves
+        assert pool.map(_worker_blocks_sigint, range(4)) == [False] * 4

@@ -286,6 +286,7 @@ rule slow:
 
 SLOW = """
 from ime.core.interrupt import quiet_interrupt
+from ime.core.pools import process_pool
 
 with quiet_interrupt(then_ignore=True):
     import multiprocessing as mp
@@ -293,7 +294,8 @@ with quiet_interrupt(then_ignore=True):
 
     with open(snakemake.output[0], "w") as f:  # noqa: F821
         f.write("partial")
-    with mp.get_context("fork").Pool(1) as pool:  # a worker, as the evaluation's jobs have
+    # a worker pool, as the evaluation's and the match stage's jobs have
+    with process_pool(mp.get_context("fork"), 1) as pool:
         pool.apply(time.sleep, (600,))
 """
 

@@ -11,6 +11,18 @@ So :func:`process_pool` closes and joins when its block finishes, and only on an
 generator closed early, ``GeneratorExit``) terminates: workers get SIGTERM (ours kill their bot
 programs on it, see :func:`ime.bots.external.signals.guard_pool_worker`), and any still alive
 after ``grace`` seconds get SIGKILL, so even a lost SIGTERM cannot hang the caller.
+
+**Ctrl-C reaches the caller's thread.** A Pool starts three helper threads in the calling
+process. The kernel hands a process-wide SIGINT to any thread that does not block it, and
+Python only runs its handler when the main thread next wakes; a main thread waiting on a
+result (``pool.apply``, ``imap``) sleeps on a lock that only a signal *to that thread* wakes.
+So when the SIGINT lands on a helper thread while the worker dies of its own copy (and the pool
+quietly starts a new worker for a task that is gone), the job waits forever: 2 of 54 Ctrl-Cs
+on a loaded 2-core machine, none of 80 with what follows (CI saw it once). So
+:func:`process_pool` creates the pool with SIGINT blocked in the calling thread: its helper
+threads inherit a mask that leaves SIGINT to the main thread, and each worker restores the
+caller's mask before its initializer runs, so workers still end on Ctrl-C as before
+(:mod:`ime.core.interrupt`).
 """
 
 from __future__ import annotations
@@ -30,7 +42,7 @@ def process_pool(ctx: BaseContext, workers: int, initializer: Callable[..., Any]
                  initargs: tuple[Any, ...] = (), *, grace: float = 5.0) -> Iterator[Pool]:
     """A ``ctx.Pool(workers, initializer, initargs)`` that is closed and joined after a block that
     finished, and terminated (SIGTERM, then SIGKILL after ``grace`` s) after one that raised."""
-    pool = ctx.Pool(workers, initializer=initializer, initargs=initargs)
+    pool = _pool_with_quiet_threads(ctx, workers, initializer, initargs)
     finished = False
     try:
         yield pool
@@ -41,6 +53,36 @@ def process_pool(ctx: BaseContext, workers: int, initializer: Callable[..., Any]
             pool.join()
         else:
             terminate(pool, grace=grace)
+
+
+class _RestoredMask:
+    """A worker initializer that first sets the signal mask its pool's creator had (the pool
+    was created with SIGINT blocked, and a forked or spawned worker inherits that), then runs
+    the caller's initializer. A class, not a closure, so that a spawned worker can unpickle it."""
+
+    def __init__(self, mask: set[signal.Signals], initializer: Callable[..., Any] | None) -> None:
+        self.mask = mask
+        self.initializer = initializer
+
+    def __call__(self, *args: Any) -> None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, self.mask)
+        if self.initializer is not None:
+            self.initializer(*args)
+
+
+def _pool_with_quiet_threads(ctx: BaseContext, workers: int,
+                             initializer: Callable[..., Any] | None,
+                             initargs: tuple[Any, ...]) -> Pool:
+    """``ctx.Pool`` whose helper threads block SIGINT, so that it reaches the calling thread
+    (the module doc); a plain ``ctx.Pool`` where the platform has no ``pthread_sigmask``."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - Windows
+        return ctx.Pool(workers, initializer=initializer, initargs=initargs)
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        return ctx.Pool(workers, initializer=_RestoredMask(set(mask), initializer),
+                        initargs=initargs)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 def terminate(pool: Pool, *, grace: float = 5.0) -> None:
