@@ -125,6 +125,54 @@ def test_max_select_caps_the_selection_rows_by_a_seeded_sample(tmp_path: Path,
     assert f"validation agreement {metrics['val_acc']:.2f}%" in said
 
 
+def test_max_train_acc_scores_train_acc_on_a_sample_and_changes_no_validation_figure(
+        tmp_path: Path) -> None:
+    ds = tmp_path / "t.parquet"
+    _dataset(ds, n=400)
+    quick = {**FAST, "depths": [1], "passes": 1, "ties": ["first"]}
+    runs = {}
+    for cap in (None, 40):
+        net = {"name": "search", "kind": "search", "search": {**quick, "max_train_acc": cap}}
+        runs[cap] = fit_member(ds, net, 0, tmp_path / f"s{cap}.pt", tmp_path / f"s{cap}.json",
+                               TRAIN, bot="t")
+    full, sampled = runs[None], runs[40]
+    assert "train_acc_rows" not in full and sampled["train_acc_rows"] == 40
+    assert sampled["train_rows"] == full["train_rows"] > 40
+    for key in ("val_acc", "val_acc_unseen", "val_acc_unseen_distinct", "val_loss", "params"):
+        assert sampled[key] == full[key], key
+    # a sample of 40 of some 300 rows: near the whole training set's figure, not equal to it
+    assert abs(sampled["train_acc"] - full["train_acc"]) < 25.0
+
+
+def test_a_search_imitator_searches_each_distinct_position_once(tmp_path: Path) -> None:
+    ds = tmp_path / "t.parquet"
+    _dataset(ds, n=300)
+    quick = {**FAST, "depths": [2], "passes": 1, "ties": ["first"]}
+    fit_member(ds, {"name": "search", "kind": "search", "search": quick}, 0, tmp_path / "s.pt",
+               tmp_path / "s.json", TRAIN, bot="t")
+    model = load_checkpoint(tmp_path / "s.pt")
+    positions = random_positions(40, seed=5, min_ply=4, max_ply=40)
+    planes, mask = encode_boards(np.array([p for p, _ in positions], dtype=np.uint64),
+                                 np.array([o for _, o in positions], dtype=np.uint64))
+    order = np.array([0, 1, 2, 0, 3, 1, 1, *range(4, 40)])  # rows 0 and 1 asked again
+    x, m = torch.as_tensor(planes[order]), torch.as_tensor(mask[order])
+    plain = torch.as_tensor(np.log(np.maximum(model.decide(planes[order])[1], 1e-30)))
+    with torch.no_grad():
+        first = model(x, m)
+        assert model.memo.searched == 40  # the 43 rows' 40 positions, each once
+        again = model(x.flip(0), m.flip(0))
+    assert model.memo.searched == 40  # all of them decided before
+    assert torch.equal(again, first.flip(0))
+    assert torch.equal(first.argmax(1), plain.argmax(1))  # the memo changes no decision
+    # new weights are a new imitator: nothing is read from the old one's decisions
+    with torch.no_grad():
+        model.weights.mul_(-1.0)
+        flipped = model(x, m)
+    assert model.memo.searched == 80
+    assert torch.equal(flipped.argmax(1), torch.as_tensor(model.moves(planes[order])))
+    assert not torch.equal(flipped, first)
+
+
 @pytest.mark.slow
 def test_the_train_stage_fits_saves_loads_and_plays_a_search_imitator(tmp_path: Path) -> None:
     ds = tmp_path / "t.parquet"

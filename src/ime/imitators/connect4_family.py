@@ -31,7 +31,7 @@ from torch import nn
 from ime.games.connect4.board import Geometry
 from ime.imitators.connect4_features import feature_names, num_features
 from ime.imitators.connect4_fit import Connect4FitConfig, Connect4Settings, decide, fit
-from ime.imitators.family import TRAIN_KEYS, search_logits
+from ime.imitators.family import TRAIN_KEYS, DecisionMemo, search_logits
 from ime.imitators.mmto import root_softmax
 
 FIT_KEYS = ("depths", "passes", "patience", "pass_patience", "phases", "inner_iters", "l2",
@@ -81,6 +81,7 @@ class Connect4SearchPolicy(nn.Module):
         # a parameter (not a buffer) so that Table 4.4's parameter count shows the fitted weights
         self.weights = nn.Parameter(torch.zeros(num_features(self.settings.phases),
                                                 dtype=torch.float64), requires_grad=True)
+        self.memo = DecisionMemo()  # positions asked again are not searched again
 
     def decide(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The search's columns and, per position, the softmax of its root values over the
@@ -95,7 +96,8 @@ class Connect4SearchPolicy(nn.Module):
         return self.decide(planes)[0]
 
     def forward(self, planes: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        return search_logits(self.decide, planes, mask)
+        return search_logits(lambda p, _m: self.decide(p), planes, mask, memo=self.memo,
+                             state=self.weights.detach().cpu().numpy().tobytes())
 
 
 def fit_config(config: Mapping[str, Any], seed: int) -> Connect4FitConfig:

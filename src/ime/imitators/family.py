@@ -18,6 +18,7 @@ test_no_zoo.py).
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import logging
 import time
@@ -37,9 +38,10 @@ log = logging.getLogger("ime.train")
 
 FAMILY_KINDS = ("search",)
 """``kind`` values of ``config/net/`` that name an imitator family rather than a net."""
-TRAIN_KEYS = ("select_share", "max_select")
+TRAIN_KEYS = ("select_share", "max_select", "max_train_acc")
 """Keys of ``net.search`` that the train stage reads (how a fold's training rows are split into
-fit and selection rows), not a family's fit; every family accepts them."""
+fit and selection rows, and how many score the fold's train_acc), not a family's fit; every
+family accepts them."""
 CHOICE_SHARE = 0.5
 """Probability a search family's module gives the search's move; the rest is the softmax of its
 root values (so one model always plays its move, and folds that disagree are weighed by their
@@ -60,20 +62,76 @@ class ImitatorFamily(Protocol):
         checkpoint's state dict)."""
 
 
-def search_logits(decide: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
-                  planes: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    """A search family's ``forward``: the nets' masked log-probabilities from ``decide(planes)
-    -> (the search's moves, the softmax of its root values per action)``, run on the rows with
-    a legal move: ``log(CHOICE_SHARE * onehot + (1 - CHOICE_SHARE) * soft)``, so the search's
-    move has most of the mass (one model plays it) and an ensemble's tied vote goes to the moves
-    the folds value most; ``-1e9`` where the mask is 0. A move outside the mask is an error
-    (planes and mask disagree)."""
+class DecisionMemo:
+    """Each distinct position's decision of a search imitator, searched once.
+
+    Why: a search family is deterministic (a position and its fitted weights give one move and
+    one root softmax), yet the stages ask it about the same positions again and again: a fold's
+    metrics (:func:`ime.train.loop.write_fold`) score the validation rows, then their unseen,
+    distinct-unseen and opening subsets and the per-match counts, each a new ``model(...)``
+    call, and Reversi's openings repeat across matches. A depth-6 thesis-scale fold spent
+    40+ minutes there. The memo keys a row by a digest of its planes and mask, and forgets
+    everything when the module's state (its weights) changes, so a reloaded or refitted module
+    never reads another's decisions. At most ``limit`` rows are kept; past that, rows are
+    searched as before."""
+
+    def __init__(self, limit: int = 200_000) -> None:
+        self.limit = limit
+        self._state = b""
+        self._rows: dict[bytes, tuple[int, np.ndarray]] = {}
+        self.searched = 0
+        """Rows passed to ``decide`` since the memo was made (a test's and a log's figure)."""
+
+    def __call__(self, decide: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]],
+                 planes: np.ndarray, mask: np.ndarray, state: bytes
+                 ) -> tuple[np.ndarray, np.ndarray]:
+        """``decide(planes, mask)``, searching only the rows not decided before under ``state``."""
+        if state != self._state:
+            self._rows.clear()
+            self._state = state
+        keys = [hashlib.blake2b(p.tobytes() + m.tobytes(), digest_size=16).digest()
+                for p, m in zip(planes, mask, strict=True)]
+        todo: dict[bytes, int] = {}
+        for i, k in enumerate(keys):
+            if k not in self._rows and k not in todo:
+                todo[k] = i
+        fresh: dict[bytes, tuple[int, np.ndarray]] = {}
+        if todo:
+            idx = np.fromiter(todo.values(), dtype=np.int64, count=len(todo))
+            chosen, soft = decide(planes[idx], mask[idx])
+            self.searched += len(idx)
+            fresh = {k: (int(c), s) for k, c, s in zip(todo, chosen, soft, strict=True)}
+        width = next(iter(fresh.values()))[1].shape[0] if fresh else \
+            self._rows[keys[0]][1].shape[0]
+        out_c = np.empty(len(keys), dtype=np.int64)
+        out_s = np.empty((len(keys), width), dtype=np.float64)
+        for i, k in enumerate(keys):
+            c, s = fresh.get(k) or self._rows[k]
+            out_c[i], out_s[i] = c, s
+        room = self.limit - len(self._rows)
+        for k, v in list(fresh.items())[:max(0, room)]:
+            self._rows[k] = v
+        return out_c, out_s
+
+
+def search_logits(decide: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]],
+                  planes: torch.Tensor, mask: torch.Tensor, *,
+                  memo: DecisionMemo | None = None, state: bytes = b"") -> torch.Tensor:
+    """A search family's ``forward``: the nets' masked log-probabilities from ``decide(planes,
+    mask) -> (the search's moves, the softmax of its root values per action)``, run on the rows
+    with a legal move: ``log(CHOICE_SHARE * onehot + (1 - CHOICE_SHARE) * soft)``, so the
+    search's move has most of the mass (one model plays it) and an ensemble's tied vote goes to
+    the moves the folds value most; ``-1e9`` where the mask is 0. A move outside the mask is an
+    error (planes and mask disagree). With ``memo``, rows decided before under the module's
+    ``state`` are not searched again (:class:`DecisionMemo`)."""
     legal = mask > 0
     out = torch.full(mask.shape, -1.0e9, dtype=torch.float32, device=mask.device)
     rows = torch.nonzero(legal.any(dim=1)).flatten()
     if len(rows) == 0:
         return out
-    chosen, soft = decide(planes[rows].detach().cpu().numpy())
+    x = planes[rows].detach().cpu().numpy()
+    m = mask[rows].detach().cpu().numpy()
+    chosen, soft = decide(x, m) if memo is None else memo(decide, x, m, state)
     chosen_t = torch.as_tensor(chosen, device=mask.device)
     if not bool(legal[rows, chosen_t].all()):
         bad = int(rows[~legal[rows, chosen_t]][0])
@@ -175,11 +233,20 @@ def fit_member(dataset_path: str | Path, net_config: Mapping[str, Any], fold: in
               "samples": int(len(fit_rows))}
     # a deep search decides every validation row here, which can take longer than the fit
     # (depth 6 and an endgame solve on 35,000 thesis-scale rows): say so before and after
-    say(f"fitted in {fit_s:.0f}s; scoring the fold's {len(data.val_idx)} validation rows")
+    # train_acc searches every training row (140,000 at the thesis scale), more than all
+    # validation rows together: ``max_train_acc`` scores it on a seeded sample instead
+    acc_rows = cap_rows(train_rows, settings.get("max_train_acc"), derive_seed("train_acc",
+                                                                              run_seed))
+    say(f"fitted in {fit_s:.0f}s; scoring the fold's {len(data.val_idx)} validation rows and "
+        f"{len(acc_rows)} of its {len(train_rows)} training rows")
     t1 = time.perf_counter()
     metrics = write_fold(model, data, bot=bot, net_config=net_config, train_cfg=train_cfg,
                          fold=fold, history=[], best_epoch=0, timing=timing,
-                         checkpoint_path=checkpoint_path, metrics_path=metrics_path)
+                         checkpoint_path=checkpoint_path, metrics_path=metrics_path,
+                         train_acc_idx=(torch.as_tensor(acc_rows, dtype=data.train_idx.dtype)
+                                        if len(acc_rows) < len(train_rows) else None))
+    memo = getattr(model, "memo", None)
+    searched = f", {memo.searched} distinct positions searched" if memo is not None else ""
     say(f"validation agreement {metrics.get('val_acc', float('nan')):.2f}% in "
-        f"{time.perf_counter() - t1:.0f}s")
+        f"{time.perf_counter() - t1:.0f}s{searched}")
     return metrics

@@ -27,7 +27,7 @@ import torch
 from torch import nn
 
 from ime.imitators.data import Decisions, planes_to_bitboards
-from ime.imitators.family import TRAIN_KEYS, search_logits
+from ime.imitators.family import TRAIN_KEYS, DecisionMemo, search_logits
 from ime.imitators.mmto import root_softmax
 from ime.imitators.reversi_features import feature_names, num_features
 from ime.imitators.reversi_search import SearchSettings
@@ -63,6 +63,7 @@ class ReversiSearchPolicy(nn.Module):
         k = num_features(self.settings.phases)
         # a parameter (not a buffer) so that Table 4.4's parameter count shows the fitted weights
         self.weights = nn.Parameter(torch.zeros(k, dtype=torch.float64), requires_grad=True)
+        self.memo = DecisionMemo()  # positions asked again are not searched again
 
     def moves(self, planes: np.ndarray) -> np.ndarray:
         """The search's move for each position given as ``[N, 2, 8, 8]`` planes (each must have a
@@ -85,7 +86,8 @@ class ReversiSearchPolicy(nn.Module):
         return chosen, root_softmax(res, 64)
 
     def forward(self, planes: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        return search_logits(self.decide, planes, mask)
+        return search_logits(lambda p, _m: self.decide(p), planes, mask, memo=self.memo,
+                             state=self.weights.detach().cpu().numpy().tobytes())
 
 
 def _decisions(planes: np.ndarray, actions: np.ndarray, rows: np.ndarray) -> Decisions:

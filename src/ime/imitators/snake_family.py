@@ -27,7 +27,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from ime.imitators.family import TRAIN_KEYS, search_logits
+from ime.imitators.family import TRAIN_KEYS, DecisionMemo, search_logits
 from ime.imitators.mmto import root_softmax
 from ime.imitators.snake_features import feature_names, num_features, planes_to_positions
 from ime.imitators.snake_fit import SnakeFitConfig, SnakeSettings, decide, fit
@@ -52,6 +52,7 @@ class SnakeSearchPolicy(nn.Module):
         # a parameter (not a buffer) so that Table 4.4's parameter count shows the fitted weights
         self.weights = nn.Parameter(torch.zeros(num_features(), dtype=torch.float64),
                                     requires_grad=True)
+        self.memo = DecisionMemo()  # positions asked again are not searched again
 
     def decide(self, planes: np.ndarray, mask: np.ndarray | None = None
                ) -> tuple[np.ndarray, np.ndarray]:
@@ -68,9 +69,8 @@ class SnakeSearchPolicy(nn.Module):
         return self.decide(planes, mask)[0]
 
     def forward(self, planes: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        live = (mask > 0).any(dim=1)
-        rows_mask = mask[live].detach().cpu().numpy()  # search_logits decides these rows
-        return search_logits(lambda p: self.decide(p, rows_mask), planes, mask)
+        return search_logits(self.decide, planes, mask, memo=self.memo,
+                             state=self.weights.detach().cpu().numpy().tobytes())
 
 
 def fit_config(config: Mapping[str, Any], seed: int) -> SnakeFitConfig:

@@ -454,14 +454,18 @@ def train_fold(
 def write_fold(model: MaskedPolicyNet | MultiHeadPolicyNet, data: TensorData, *, bot: str,
                net_config: Mapping[str, Any], train_cfg: Mapping[str, Any], fold: int,
                history: list[dict[str, Any]], best_epoch: int, timing: Mapping[str, Any],
-               checkpoint_path: str | Path, metrics_path: str | Path) -> dict[str, Any]:
+               checkpoint_path: str | Path, metrics_path: str | Path,
+               train_acc_idx: torch.Tensor | None = None) -> dict[str, Any]:
     """Measure ``model`` (the best epoch's weights) on the whole fold in eval mode, write its
     checkpoint and metrics JSON, return the metrics. Shared by :func:`train_fold` and the
     ensemble trainer (:mod:`ime.train.ensemble`), so both write the same files.
 
     ``timing``: device, threads, train_seconds and samples (rows trained on, over all epochs).
+    ``train_acc_idx``: the training rows that score ``train_acc``/``train_loss`` when not all do
+    (a search family's ``net.search.max_train_acc``); their count is then ``train_acc_rows``.
     """
-    train_loss, train_acc = evaluate(model, data, data.train_idx)
+    acc_idx = data.train_idx if train_acc_idx is None else train_acc_idx
+    train_loss, train_acc = evaluate(model, data, acc_idx)
     val_loss, val_acc = evaluate(model, data, data.val_idx)
     _, val_acc_unseen = evaluate(model, data, data.val_unseen_idx)
     maia: dict[str, Any] = {}  # Maia's columns, where the split made them (not a bench's)
@@ -489,6 +493,7 @@ def write_fold(model: MaskedPolicyNet | MultiHeadPolicyNet, data: TensorData, *,
         "train_rows": n_tr,
         "val_rows": n_va,
         "train_acc": train_acc,
+        **({"train_acc_rows": int(acc_idx.numel())} if train_acc_idx is not None else {}),
         "val_acc": val_acc,
         # accuracy on the validation rows whose position is not in the training rows, and the
         # share of validation rows that is (repeated openings and games): not in the thesis

@@ -88,6 +88,9 @@ class SearchFit(Section):
     max_select: PositiveInt | None
     """At most this many of those matches' positions score the settings (a seeded sample;
     null: all)."""
+    max_train_acc: PositiveInt | None
+    """At most this many of the fold's training rows score its train_acc (a seeded sample;
+    null: all); the metrics then give their count as train_acc_rows."""
 
     @model_validator(mode="after")
     def _passes_fit(self) -> SearchFit:
