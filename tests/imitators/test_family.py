@@ -171,6 +171,17 @@ def test_a_search_imitator_searches_each_distinct_position_once(tmp_path: Path) 
     assert model.memo.searched == 80
     assert torch.equal(flipped.argmax(1), torch.as_tensor(model.moves(planes[order])))
     assert not torch.equal(flipped, first)
+    # a decision's timing searches: it does not time the memo's lookups
+    from ime.train.loop import load_dataset, ms_per_decision
+
+    data, _ = load_dataset(ds, torch.device("cpu"))
+    rows = torch.arange(10)
+    model(data.planes[rows], data.mask[rows])  # all ten in the memo now
+    searched, decide = [], model.decide
+    model.decide = lambda p: (searched.append(len(p)), decide(p))[1]
+    ms_per_decision(model, data, rows)
+    assert searched == [1] * 10  # each timed decision was a search, one position at a time
+    assert model.memo is not None  # and the memo is back
 
 
 @pytest.mark.slow

@@ -263,20 +263,29 @@ def ms_per_decision(model: nn.Module, data: TensorData, idx: torch.Tensor,
                     n: int = DECISION_SAMPLE) -> float | None:
     """Milliseconds per decision of ``model`` asked one position at a time (as the imitator bot
     asks it in S1/S2 and tournaments), over the first ``n`` rows of ``idx``; None without rows.
-    A timing: it varies run to run and stays out of every deterministic field."""
+    A timing: it varies run to run and stays out of every deterministic field. A search
+    family's decision memo is set aside meanwhile: these rows were decided moments before, and
+    a lookup is not what a decision costs (:class:`ime.imitators.family.DecisionMemo`)."""
     model.eval()
     rows = idx[:n]
     if int(rows.numel()) == 0:
         return None
-    t = time.perf_counter()
-    for i in rows:
-        j = i.reshape(1)
-        if data.num_heads > 1:
-            x, ms, _ = data.batch(j)
-            model(x, ms)
-        else:
-            model(data.planes[j], data.mask[j])
-    return (time.perf_counter() - t) / int(rows.numel()) * 1000
+    memo = getattr(model, "memo", None)
+    if memo is not None:
+        model.memo = None
+    try:
+        t = time.perf_counter()
+        for i in rows:
+            j = i.reshape(1)
+            if data.num_heads > 1:
+                x, ms, _ = data.batch(j)
+                model(x, ms)
+            else:
+                model(data.planes[j], data.mask[j])
+        return (time.perf_counter() - t) / int(rows.numel()) * 1000
+    finally:
+        if memo is not None:
+            model.memo = memo
 
 
 @torch.no_grad()
