@@ -57,6 +57,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--endgame-modes", default="exact,wld", help="exact and/or wld")
     ap.add_argument("--endgames-wld", type=_ints, default=(0,),
                     help="win/draw/loss-solve thresholds tried above the endgame's (0: none)")
+    ap.add_argument("--endgame-picks", default="value",
+                    help="how a solve chooses among its best moves, tried in turn: value, "
+                         "fastest_first, fastest_last (comma-separated)")
     ap.add_argument("--budgets", type=_ints, default=(0,),
                     help="node budgets tried after the fixed depths (0: none)")
     ap.add_argument("--orderings", default="static,none",
@@ -115,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
                     pass_patience=args.pass_patience, round_evals=args.round_evals,
                     round_positions=args.round_positions,
                     passes=args.passes[0] if len(args.passes) == 1 else args.passes,
-                    endgame_modes=tuple(args.endgame_modes.split(",")))
+                    endgame_modes=tuple(args.endgame_modes.split(",")),
+                    endgame_picks=tuple(args.endgame_picks.split(",")))
     print(f"{args.dataset} fold {args.fold}: {len(fit_rows)} fit rows, {len(sel_rows)} selection "
           f"rows, {len(val)} validation rows", flush=True)
     t0 = time.perf_counter()

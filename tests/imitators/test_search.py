@@ -14,7 +14,9 @@ from ime.imitators.reversi_search import (
     TIE_RULES,
     LinearSearch,
     SearchSettings,
+    endgame_moves,
     pick,
+    solver_pick_moves,
 )
 from ime.imitators.search_fit import choices, predict, search_all
 from imitators.helpers import moves_of, play, random_positions
@@ -132,6 +134,35 @@ def test_exact_endgame_and_pass() -> None:
                 assert LinearSearch(w, SearchSettings()).choose(cP, cO) == PASS
                 return
     pytest.fail("no position with a forced pass found")
+
+
+def test_a_solver_pick_takes_the_first_or_last_winning_move_in_fastest_first_order() -> None:
+    checked = 0
+    for P, O in random_positions(60, seed=32, min_ply=50, max_ply=56):
+        wins = endgame_moves(P, O, "wld")
+        if len(wins) < 3:
+            continue
+        replies = {s: len(moves_of(*play(P, O, s))) for s in wins}  # the opponent's, after s
+        fewest, most = min(replies.values()), max(replies.values())
+        first = solver_pick_moves(P, O, wins, "fastest_first", "first")
+        last = solver_pick_moves(P, O, wins, "fastest_last", "first")
+        assert len(first) == len(last) == 1 and first | last <= wins
+        (a,), (b,) = first, last
+        assert replies[a] == fewest and a == min(s for s in wins if replies[s] == fewest)
+        # the last of the order: most replies, and of those the last in the tie rule's order
+        assert replies[b] == most and b == max(s for s in wins if replies[s] == most)
+        assert solver_pick_moves(P, O, wins, "value", "first") == wins
+        # the search follows it: a solve from here plays the picked move whatever its values
+        w = np.random.default_rng(checked).normal(size=num_features(1))
+        empties = 64 - bin(P | O).count("1")
+        for pick_, move in (("fastest_first", a), ("fastest_last", b)):
+            st = SearchSettings(depth=1, endgame=empties, endgame_mode="wld", endgame_pick=pick_)
+            assert LinearSearch(w, st).choose(P, O) == move
+        checked += 1
+    assert checked >= 5, checked
+    assert solver_pick_moves(0, 0, {7}, "fastest_last", "first") == {7}  # one move: itself
+    with pytest.raises(ValueError, match="endgame_pick"):
+        SearchSettings(endgame_pick="slowest")
 
 
 def test_settings_are_checked() -> None:

@@ -37,8 +37,9 @@ from ime.imitators.mmto import root_softmax
 FIT_KEYS = ("depths", "passes", "patience", "pass_patience", "phases", "inner_iters", "l2",
             "loss", "hinge_margin", "max_fit")
 """Keys of ``net.search`` that go to :class:`Connect4FitConfig`."""
-IGNORED_KEYS = ("ties", "endgames", "endgame_modes", "endgames_wld", "budgets", "orderings",
-                "pv_firsts", "budget_depth", "budget_passes", "budget_screen", "budget_keep",
+IGNORED_KEYS = ("ties", "endgames", "endgame_modes", "endgames_wld", "endgame_picks",
+                "budgets", "orderings", "pv_firsts", "budget_depth", "budget_passes",
+                "budget_screen", "budget_keep",
                 "margin", "order_min", "round_evals", "round_positions")
 """Keys of ``net.search`` that are Reversi's search's (square-order ties, the endgame solver,
 node budgets, root windows)."""

@@ -45,9 +45,10 @@ SOFT_MARGIN = 12.0
 value (their softmax weight is below e^-12)."""
 
 FIT_KEYS = ("depths", "passes", "patience", "pass_patience", "phases", "ties", "endgames",
-            "endgame_modes", "endgames_wld", "budgets", "orderings", "pv_firsts", "budget_depth",
-            "budget_passes", "budget_screen", "budget_keep", "max_fit", "inner_iters", "l2",
-            "margin", "order_min", "loss", "hinge_margin", "round_evals", "round_positions")
+            "endgame_modes", "endgames_wld", "endgame_picks", "budgets", "orderings",
+            "pv_firsts", "budget_depth", "budget_passes", "budget_screen", "budget_keep",
+            "max_fit", "inner_iters", "l2", "margin", "order_min", "loss", "hinge_margin",
+            "round_evals", "round_positions")
 """Keys of ``net.search`` that go to :class:`ime.imitators.search_fit.FitConfig` (the rest, e.g.
 ``select_share`` and ``max_select``, are the train stage's: ``family.TRAIN_KEYS``)."""
 
@@ -111,7 +112,7 @@ class ReversiSearchFamily:
                              f"{', '.join(FIT_KEYS + TRAIN_KEYS)})")
         kw = {k: config[k] for k in FIT_KEYS if config.get(k) is not None}
         for k in ("depths", "phases", "ties", "endgames", "endgame_modes", "endgames_wld",
-                  "budgets", "orderings", "pv_firsts"):
+                  "endgame_picks", "budgets", "orderings", "pv_firsts"):
             if k in kw:
                 kw[k] = tuple(kw[k])
         if "passes" in kw and not isinstance(kw["passes"], int):

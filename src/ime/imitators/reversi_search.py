@@ -73,6 +73,8 @@ MAX_MOVES = 40  # Reversi's most legal moves in a position is 33
 TIE_RULES = ("first", "last", "first_col", "last_col")
 ENDGAME_MODES = ("exact", "wld")
 ORDERINGS = ("static", "none", "square")
+ENDGAME_PICKS = ("value", "fastest_first", "fastest_last")
+"""How the imitator chooses among the solver's best moves (``SearchSettings.endgame_pick``)."""
 # The kernels' ``order_min`` also encodes the ordering: a number of plies for ``static``;
 NO_ORDER = 1 << 20  # one no node reaches for ``none``: children (and root moves) in square order;
 SQUARE_ORDER = -1  # and this for ``square``: every node's moves by their square's weight
@@ -94,7 +96,12 @@ class SearchSettings:
     that orders by a square table does. Ordering never changes a value, only the nodes a search
     spends, so it matters only under a node ``budget``, where it decides how deep each
     position's search gets; ``pv_first``: with a budget, each iteration searches the previous
-    iteration's best root move first (the usual iterative-deepening ordering).
+    iteration's best root move first (the usual iterative-deepening ordering);
+    ``endgame_pick``: among the solver's best moves (where it solves), ``value`` takes the one
+    the search values most (then the tie rule); ``fastest_first`` / ``fastest_last`` take the
+    first / last of them in a fastest-first ordering (the opponent's fewest replies first, ties
+    by the tie rule), as an endgame solver that orders its moves so and keeps the first or the
+    last move that proves the best outcome does (:func:`solver_pick_moves`).
     """
 
     depth: int = 1
@@ -107,6 +114,7 @@ class SearchSettings:
     endgame_wld: int = 0
     ordering: str = "static"
     pv_first: bool = False
+    endgame_pick: str = "value"
 
     def __post_init__(self) -> None:
         if self.depth < 1:
@@ -127,6 +135,9 @@ class SearchSettings:
             raise ValueError(f"phases must be one of {PHASES}, got {self.phases}")
         if self.ordering not in ORDERINGS:
             raise ValueError(f"ordering must be one of {ORDERINGS}, got {self.ordering!r}")
+        if self.endgame_pick not in ENDGAME_PICKS:
+            raise ValueError(f"endgame_pick must be one of {ENDGAME_PICKS}, "
+                             f"got {self.endgame_pick!r}")
 
     @property
     def root_first(self) -> int:
@@ -478,10 +489,35 @@ def solver_mode(s: SearchSettings, n_empties: int) -> str | None:
 
 
 def solver_moves(P: int, O: int, s: SearchSettings) -> set[int] | None:
-    """The root moves the solver keeps under ``s`` in the position, or None where it does not
-    solve."""
+    """The root moves the solver keeps under ``s`` in the position (narrowed to one by
+    ``s.endgame_pick`` unless it is ``value``), or None where it does not solve."""
     mode = solver_mode(s, 64 - bin(int(P) | int(O)).count("1"))
-    return None if mode is None else endgame_moves(P, O, mode)
+    if mode is None:
+        return None
+    return solver_pick_moves(P, O, endgame_moves(P, O, mode), s.endgame_pick, s.tie)
+
+
+def solver_pick_moves(P: int, O: int, moves: set[int], pick: str, tie: str) -> set[int]:
+    """``moves`` (the solver's best) as endgame pick ``pick`` leaves them: all of them for
+    ``value`` (the search's values choose), else the first (``fastest_first``) or the last
+    (``fastest_last``) in fastest-first order: by the opponent's legal replies after the move,
+    fewest first, ties by tie rule ``tie``'s square order. Why: a solver stops at the first
+    move that proves the best outcome in its own move order, or with last-of-equal ties keeps
+    the last; fastest-first is the usual endgame order, and which of the equally good moves a
+    target plays is otherwise lost to the imitator (measured: rev2's and rev4's picks among
+    their winning moves, reproduction/imitators-thesis-reversi/)."""
+    if pick == "value" or len(moves) < 2:
+        return moves
+    if pick not in ENDGAME_PICKS:
+        raise ValueError(f"endgame_pick must be one of {ENDGAME_PICKS}, got {pick!r}")
+
+    def key(sq: int) -> tuple[int, int]:
+        f = int(flips(U64(P), U64(O), sq))
+        replies = int(legal_moves(U64(int(O) ^ f), U64(int(P) | f | (1 << sq))))
+        return bin(replies).count("1"), order_of(sq, tie)
+
+    ranked = sorted(moves, key=key)
+    return {ranked[0] if pick == "fastest_first" else ranked[-1]}
 
 
 def endgame_moves(P: int, O: int, mode: str) -> set[int]:

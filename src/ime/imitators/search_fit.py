@@ -28,6 +28,7 @@ settings, fit summary); :meth:`SearchImitator.load` reads it back.
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from collections.abc import Sequence
@@ -72,6 +73,7 @@ from ime.imitators.reversi_search import (
     pick,
     search_batch,
     solver_moves,
+    solver_pick_moves,
     solver_threshold,
 )
 from ime.imitators.round_values import climb
@@ -91,7 +93,8 @@ class FitConfig:
     is below ``exp(-margin)``); ``phases``: evaluation phase counts tried;
     ``ties``/``endgames``/``endgame_modes``/``endgames_wld``/``budgets``: the selection grid
     (``endgames`` 0: no solve; ``endgames_wld``: a win/draw/loss solve above the endgame's
-    threshold up to this many empties, 0: none; ``budgets`` 0: fixed depth, else iterative
+    threshold up to this many empties, 0: none; ``endgame_picks``: how a solve chooses among its
+    best moves, ``reversi_search.ENDGAME_PICKS``; ``budgets`` 0: fixed depth, else iterative
     deepening within that many nodes, fitted after the fixed depths: see ``budget_passes``);
     ``orderings``: the move orderings tried with a budget (:data:`ORDERINGS`; ordering changes
     the nodes, so with a budget the depth each position reaches); ``pv_firsts``: whether an
@@ -123,6 +126,7 @@ class FitConfig:
     endgames: Sequence[int] = (0, 8, 10, 12, 14)
     endgame_modes: Sequence[str] = ENDGAME_MODES
     endgames_wld: Sequence[int] = (0,)
+    endgame_picks: Sequence[str] = ("value",)
     budgets: Sequence[int] = (0,)
     orderings: Sequence[str] = ORDERINGS
     pv_firsts: Sequence[bool] = (False, True)
@@ -394,7 +398,8 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
                 say(f"phases={phases} depth={depth} pass={it}: train acc (before step) "
                     f"{train_acc:.2f}%, select acc {cand['acc']:.2f}% "
                     f"({cand['tie']}, endgame {cand['endgame']} {cand['endgame_mode']}"
-                    f"{' + wld ' + str(cand['endgame_wld']) if cand['endgame_wld'] else ''}, "
+                    f"{' + wld ' + str(cand['endgame_wld']) if cand['endgame_wld'] else ''}"
+                    f"{' ' + cand['endgame_pick'] if cand['endgame_pick'] != 'value' else ''}, "
                     f"budget {cand['budget']}), "
                     f"search {t_search:.1f}s, {cand['mean_nodes']:.0f} nodes/position")
             deepen.update(passes.best)
@@ -418,8 +423,9 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
         "select_positions": int(len(select)), "fit_seconds": time.perf_counter() - t0,
         "grid": [{"stage": c.get("stage", "surrogate"),
                   **{k2: c[k2] for k2 in ("phases", "depth", "pass_", "tie", "endgame",
-                                          "endgame_mode", "endgame_wld", "budget", "ordering",
-                                          "pv_first", "acc", "train_acc_before")}}
+                                          "endgame_mode", "endgame_wld", "endgame_pick",
+                                          "budget", "ordering", "pv_first", "acc",
+                                          "train_acc_before")}}
                  for c in candidates],
     }
     say(f"chosen: {settings} select acc {best['acc']:.2f}% in {summary['fit_seconds']:.0f}s")
@@ -436,7 +442,7 @@ def round_values(imitator: SearchImitator, train: Decisions, select: Decisions,
     acc = float(np.mean(predict(imitator.weights, st, select.P, select.O) == select.action))
     best = {"weights": imitator.weights, "acc": acc * 100, **{k: getattr(st, k) for k in (
         "depth", "budget", "tie", "endgame", "phases", "endgame_mode", "endgame_wld",
-        "ordering", "pv_first")}}
+        "endgame_pick", "ordering", "pv_first")}}
     cfg = replace(config, order_min=st.order_min)
     idx = subsample(len(train), cfg.max_fit, cfg.seed)
     cand = _round_values(best, train.P[idx], train.O[idx], train.action[idx], select, cfg, say)
@@ -451,6 +457,7 @@ def _settings_of(c: dict[str, Any], cfg: FitConfig) -> SearchSettings:
     return SearchSettings(depth=c["depth"], budget=c["budget"], tie=c["tie"],
                           endgame=c["endgame"], phases=c["phases"], order_min=cfg.order_min,
                           endgame_mode=c["endgame_mode"], endgame_wld=c["endgame_wld"],
+                          endgame_pick=c.get("endgame_pick", "value"),
                           ordering=c["ordering"], pv_first=c["pv_first"])
 
 
@@ -600,12 +607,13 @@ def _score_candidate(w: np.ndarray, settings: SearchSettings, select: Decisions,
                            order_min=settings.order_min, ordering=ordering, pv_first=pv_first)
         res = search_all(select.P, select.O, w, s, sel_off, DECIDE)
         full = search_all(select.P[end], select.O[end], w, s)
-        for tie in cfg.ties:
+        row_of = {int(i): j for j, i in enumerate(end)}
+        for tie, epick in itertools.product(cfg.ties, cfg.endgame_picks):
             base = choices(res, tie)
             # each row's pick under each solve, computed once for every threshold below
-            row_of = {int(i): j for j, i in enumerate(end)}
-            picks = {key: _endgame_pick(full, row_of[key[1]], tie, moves)
-                     for key, moves in solved.items() if key[1] in row_of}
+            picks = {key: _endgame_pick(full, row_of[key[1]], tie, solver_pick_moves(
+                int(select.P[key[1]]), int(select.O[key[1]]), moves, epick, tie))
+                for key, moves in solved.items() if key[1] in row_of}
             for endgame in cfg.endgames:
                 for mode in cfg.endgame_modes if endgame else cfg.endgame_modes[:1]:
                     for wld in cfg.endgames_wld:
@@ -622,6 +630,7 @@ def _score_candidate(w: np.ndarray, settings: SearchSettings, select: Decisions,
                         if acc > best["acc"] + 1e-12:
                             best = {"acc": acc, "tie": tie, "endgame": int(endgame),
                                     "endgame_mode": mode, "endgame_wld": int(wld),
+                                    "endgame_pick": epick if endgame or wld else "value",
                                     "budget": int(budget), "ordering": ordering,
                                     "pv_first": bool(pv_first)}
     return best

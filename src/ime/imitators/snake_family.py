@@ -35,8 +35,9 @@ from ime.imitators.snake_fit import SnakeFitConfig, SnakeSettings, decide, fit
 FIT_KEYS = ("depths", "passes", "patience", "inner_iters", "l2", "loss", "hinge_margin",
             "max_fit")
 """Keys of ``net.search`` that go to :class:`SnakeFitConfig`."""
-IGNORED_KEYS = ("ties", "endgames", "endgame_modes", "endgames_wld", "budgets", "orderings",
-                "pv_firsts", "budget_depth", "budget_passes", "budget_screen", "budget_keep",
+IGNORED_KEYS = ("ties", "endgames", "endgame_modes", "endgames_wld", "endgame_picks",
+                "budgets", "orderings", "pv_firsts", "budget_depth", "budget_passes",
+                "budget_screen", "budget_keep",
                 "margin", "order_min", "round_evals", "round_positions", "phases", "pass_patience")
 """Keys of ``net.search`` that are the other games' searches'."""
 

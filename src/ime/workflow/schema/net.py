@@ -54,6 +54,10 @@ class SearchFit(Section):
     endgame_modes: Annotated[list[Literal["exact", "wld"]], Field(min_length=1)]
     endgames_wld: Annotated[list[NonNegativeInt], Field(min_length=1)]
     """Win/draw/loss-solve thresholds tried above the endgame's (0: none)."""
+    endgame_picks: Annotated[list[Literal["value", "fastest_first", "fastest_last"]],
+                             Field(min_length=1)]
+    """How a solve chooses among its best moves, tried in turn (Reversi; value: by the
+    search's values; fastest_first / fastest_last: the first / last in fastest-first order)."""
     budgets: Annotated[list[NonNegativeInt], Field(min_length=1)]
     """Node budgets tried after the fixed depths (0: none; else iterative deepening within that
     many nodes, the budget stage)."""
