@@ -37,11 +37,14 @@ FAST = {"depths": [1, 2], "passes": 2, "patience": None, "pass_patience": None, 
 SEARCH = {"name": "search", "kind": "search", "search": FAST}
 
 
-def _dataset(path: Path, n: int = 1200, per_match: int = 20) -> LinearSearch:
+def _dataset(path: Path, n: int = 1200, per_match: int = 20,
+             settings: SearchSettings | None = None, min_ply: int = 2,
+             max_ply: int = 48) -> LinearSearch:
     """A Reversi dataset of a synthetic deterministic target (a depth-2 search with hidden
-    weights, tie rule ``last``): ``n`` decisions in matches of ``per_match``."""
-    positions = random_positions(n, seed=461, min_ply=2, max_ply=48)
-    target = LinearSearch(hidden_weights(positions), SearchSettings(depth=2, tie="last"))
+    weights, tie rule ``last``, or ``settings``): ``n`` decisions in matches of ``per_match``."""
+    positions = random_positions(n, seed=461, min_ply=min_ply, max_ply=max_ply)
+    target = LinearSearch(hidden_weights(positions),
+                          settings or SearchSettings(depth=2, tie="last"))
     P = np.array([p for p, _ in positions], dtype=np.uint64)
     O = np.array([o for _, o in positions], dtype=np.uint64)
     planes, mask = encode_boards(P, O)
@@ -284,3 +287,27 @@ def test_the_module_plays_the_searchs_move_and_an_ensemble_weighs_values(tie: st
     for i in split:  # a tied vote goes to the higher mean value-softmax of the two moves
         assert ens[i] in (a[i], b[i])
         assert mean[i, ens[i]] >= mean[i, [a[i], b[i]]].max() - 1e-12
+
+
+def test_the_endgame_pick_diagnostic_names_a_fastest_last_solver(tmp_path: Path) -> None:
+    """scripts/endgame_pick_rules.py on the logs of a target that solves for win/draw/loss and
+    keeps the last winning move in fastest-first order: every such choice is the one leaving
+    the most replies, and no other rule comes close."""
+    import subprocess
+    import sys
+
+    ds = tmp_path / "t.parquet"
+    _dataset(ds, n=300, min_ply=50, max_ply=58,
+             settings=SearchSettings(depth=1, endgame=14, endgame_mode="wld",
+                                     endgame_pick="fastest_last"))
+    out = tmp_path / "r.json"
+    root = Path(__file__).resolve().parents[2]
+    subprocess.run([sys.executable, str(root / "scripts" / "endgame_pick_rules.py"), str(ds),
+                    "--max-empties", "14", "--sample", "200", "--out", str(out)], check=True,
+                   capture_output=True, timeout=600)
+    r = json.loads(out.read_text())
+    assert r["positions"] >= 30, r
+    assert r["move_effects"]["most_opponent_moves"] == 100.0, r
+    assert r["move_effects_ties_split"]["most_opponent_moves"] > \
+        max(v for k, v in r["move_effects_ties_split"].items() if k != "most_opponent_moves")
+    assert r["chance"] < 60.0 and max(r["tie_rules"].values()) < 90.0, r
