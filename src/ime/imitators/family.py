@@ -101,13 +101,9 @@ class DecisionMemo:
             chosen, soft = decide(planes[idx], mask[idx])
             self.searched += len(idx)
             fresh = {k: (int(c), s) for k, c, s in zip(todo, chosen, soft, strict=True)}
-        width = next(iter(fresh.values()))[1].shape[0] if fresh else \
-            self._rows[keys[0]][1].shape[0]
-        out_c = np.empty(len(keys), dtype=np.int64)
-        out_s = np.empty((len(keys), width), dtype=np.float64)
-        for i, k in enumerate(keys):
-            c, s = fresh.get(k) or self._rows[k]
-            out_c[i], out_s[i] = c, s
+        got = [fresh.get(k) or self._rows[k] for k in keys]
+        out_c = np.array([c for c, _ in got], dtype=np.int64)
+        out_s = np.stack([s for _, s in got]).astype(np.float64, copy=False)
         room = self.limit - len(self._rows)
         for k, v in list(fresh.items())[:max(0, room)]:
             self._rows[k] = v
