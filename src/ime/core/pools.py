@@ -27,6 +27,7 @@ caller's mask before its initializer runs, so workers still end on Ctrl-C as bef
 
 from __future__ import annotations
 
+import multiprocessing as mp
 import os
 import signal
 import threading
@@ -35,6 +36,13 @@ from contextlib import contextmanager
 from multiprocessing.context import BaseContext
 from multiprocessing.pool import Pool
 from typing import Any
+
+
+def fork_or_spawn() -> BaseContext:
+    """The ``fork`` context where the platform has one, else ``spawn``. Fork, because a spawned
+    worker re-runs the parent's ``__main__``, which under Snakemake's script directive is the job
+    script (it has no ``snakemake`` object there), and a forked one starts without re-importing."""
+    return mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
 
 
 @contextmanager
@@ -113,4 +121,4 @@ def _kill(pid: int) -> None:
         pass
 
 
-__all__ = ["process_pool", "terminate"]
+__all__ = ["fork_or_spawn", "process_pool", "terminate"]

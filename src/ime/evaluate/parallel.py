@@ -13,13 +13,12 @@ cache. Where fork is unavailable, each spawned worker calls ``setup()`` itself.
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
-from ime.core.pools import process_pool
+from ime.core.pools import fork_or_spawn, process_pool
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -60,14 +59,14 @@ def ordered_map(
         for t in tasks:
             yield fn(ctx, t)
         return
-    method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
-    if method == "fork":
+    ctx = fork_or_spawn()
+    if ctx.get_start_method() == "fork":
         _STATE["ctx"] = setup()  # inherited by every forked worker
         init_arg: Callable[[], Any] | None = None
     else:  # pragma: no cover - Windows / macOS spawn
         init_arg = setup
     try:
-        with process_pool(mp.get_context(method), workers, _init, (init_arg,)) as pool:
+        with process_pool(ctx, workers, _init, (init_arg,)) as pool:
             yield from pool.imap(_call, ((fn, t) for t in tasks), chunksize=chunksize)
     finally:
         _STATE.pop("ctx", None)

@@ -149,3 +149,16 @@ def test_pilot_cli_uses_the_study_settings_and_refuses_unknown_names(tmp_path, c
     with pytest.raises(SystemExit):
         main(["--pilot", spec.replace("uct_plain\"", "nobody\""), "--out", str(out)])
     assert "--pilot: pilot: opponent 'nobody'" in capsys.readouterr().err
+
+
+def test_a_pilot_on_two_worker_processes_plays_the_same_games_as_one():
+    """The pool path (ime.core.pools.process_pool): the worker count changes no row."""
+    from ime.games.connect4.study import run_pilot
+
+    def rows(workers):
+        return run_pilot({"width": 6, "height": 5}, "uct_plain", {"uct_heuristic": 12}, 2,
+                         workers=workers, log=lambda *_: None, study={"simulations": 7})
+
+    one = rows(1)
+    assert one and one[0]["games"] == 4
+    assert rows(2) == one

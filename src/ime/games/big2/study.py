@@ -29,7 +29,6 @@ import argparse
 import csv
 import json
 import math
-import multiprocessing as mp
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -105,7 +104,7 @@ def strength_rows(study: Mapping[str, Any], specs: Mapping[str, Mapping[str, Any
                   game_params: Mapping[str, Any] | None = None, seed: int = 0,
                   workers: int = 1, log: Any = print) -> list[dict[str, Any]]:
     """The agent-strength table (see the module doc)."""
-    from ime.core.pools import process_pool
+    from ime.core.pools import fork_or_spawn, process_pool
 
     agent = _spec(str(study.get("agent", "b2_negamax")), specs)
     per = int(study.get("games_per_seat", 100))
@@ -116,10 +115,7 @@ def strength_rows(study: Mapping[str, Any], specs: Mapping[str, Mapping[str, Any
         tasks = [(agent, base, seat, i, seed, params) for seat in (0, 1) for i in range(per)]
         t = time.perf_counter()
         if workers > 1:
-            # fork where there is one: a spawned worker re-runs the parent's __main__, which
-            # under Snakemake's script directive is the job script (it has no `snakemake`)
-            method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
-            with process_pool(mp.get_context(method), workers) as pool:
+            with process_pool(fork_or_spawn(), workers) as pool:
                 scores = pool.map(_play, tasks, chunksize=4)
         else:
             scores = [_play(x) for x in tasks]
@@ -296,7 +292,7 @@ def heuristic_rows(heur: Mapping[str, Any], specs: Mapping[str, Mapping[str, Any
     played twice (the agent in seat 0, where it leads, and in seat 1) against ``heur.opponent``.
     Deal ``i`` of size ``n`` is the same for every run (paired). ``heur.agent_params`` are
     merged into each agent's params (``oracle: true``: the seed's agent knows both hands)."""
-    from ime.core.pools import process_pool
+    from ime.core.pools import fork_or_spawn, process_pool
     from ime.games.big2.search import SOLVE_DEPTH
 
     opponent = _spec(str(heur.get("opponent", "b2_heuristic")), specs)
@@ -318,8 +314,7 @@ def heuristic_rows(heur: Mapping[str, Any], specs: Mapping[str, Mapping[str, Any
                      for i in range(per)]
             t = time.perf_counter()
             if workers > 1:
-                method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
-                with process_pool(mp.get_context(method), workers) as pool:
+                with process_pool(fork_or_spawn(), workers) as pool:
                     out = pool.map(_heuristic_game, tasks, chunksize=2)
             else:
                 out = [_heuristic_game(x) for x in tasks]

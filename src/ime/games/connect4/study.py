@@ -35,11 +35,13 @@ import json
 import math
 import time
 from collections.abc import Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor
+from multiprocessing.pool import Pool
 from pathlib import Path
 from typing import Any
 
 import yaml
+
+from ime.core.pools import fork_or_spawn, process_pool
 
 Spec = tuple[str, str, str]
 """(name, kind, params as sorted JSON): hashable, so each worker builds a bot once."""
@@ -177,17 +179,17 @@ def _finding2_setup(mode: str, opponents_: list[str], variants: list[str],
 
 
 @contextlib.contextmanager
-def _pool(workers: int) -> Iterator[ProcessPoolExecutor | None]:
-    """A process pool of ``workers`` (None for one: the games run in this process)."""
-    pool = ProcessPoolExecutor(workers) if workers > 1 else None
-    try:
+def _pool(workers: int) -> Iterator[Pool | None]:
+    """A process pool of ``workers`` (None for one: the games run in this process);
+    :func:`ime.core.pools.process_pool`, so that Ctrl-C reaches this thread."""
+    if workers <= 1:
+        yield None
+        return
+    with process_pool(fork_or_spawn(), workers) as pool:
         yield pool
-    finally:
-        if pool:
-            pool.shutdown()
 
 
-def _play_point(pool: ProcessPoolExecutor | None, comparison: str, hero: Spec, opp_name: str,
+def _play_point(pool: Pool | None, comparison: str, hero: Spec, opp_name: str,
                 opp: Spec, per: int, seed: int, params: str) -> tuple[dict[str, Any], float]:
     """``per`` games per colour of ``hero`` against ``opp``: the table row, and the CPU seconds
     this process spent on them (all of them with one worker)."""

@@ -15,18 +15,19 @@ seeds derived from the match id, so every game is reproducible.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import itertools
 import sys
 import time
-from collections.abc import Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from ime.core.bot import Bot, DecisionContext
+from ime.core.pools import fork_or_spawn, process_pool
 from ime.core.seeding import derive_seed
 from ime.games.snake.game import GAME
 
@@ -115,22 +116,19 @@ def run_jobs(jobs: list[tuple[str, str, str, int]], specs: Mapping[str, Mapping[
     """Play ``jobs`` (bot in seat 0, bot in seat 1, match id, seed) on ``workers`` processes."""
     out: list[Game] = []
     t0 = time.perf_counter()
-    if workers <= 1:
-        _worker_init(specs)
-        it = map(_play_job, jobs)
-        pool = None
-    else:
-        pool = ProcessPoolExecutor(workers, initializer=_worker_init, initargs=(dict(specs),))
-        it = pool.map(_play_job, jobs, chunksize=4)
-    try:
+    with contextlib.ExitStack() as stack:
+        if workers <= 1:
+            _worker_init(specs)
+            it: Iterator[Game] = map(_play_job, jobs)
+        else:  # process_pool: Ctrl-C reaches this thread, and a finished pool closes unsignalled
+            pool = stack.enter_context(
+                process_pool(fork_or_spawn(), workers, _worker_init, (dict(specs),)))
+            it = pool.imap(_play_job, jobs, chunksize=4)
         for k, g in enumerate(it, 1):
             out.append(g)
             if progress and k % 200 == 0:
                 print(f"  {k}/{len(jobs)} games, {time.perf_counter() - t0:.0f} s",
                       file=sys.stderr, flush=True)
-    finally:
-        if pool is not None:
-            pool.shutdown()
     return out
 
 
