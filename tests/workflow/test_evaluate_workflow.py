@@ -106,3 +106,29 @@ def test_a_new_target_adds_only_its_own_jobs(tiny_run: Path) -> None:
             assert all("rev3" in o for o in outs), (rule, outs)
         else:
             assert all(o.startswith(rdir + "/") for o in outs), (rule, outs)
+
+
+def test_held_out_s1s2_is_read_from_the_score_files_of_a_run_that_stopped_before_the_matrix(
+        tiny_run: Path, tmp_path: Path) -> None:
+    """ime.report.imitator_table on a results directory without s1s2_imitator.csv (a run that
+    scored its imitators held out but not the all-pairs matrix) computes S1/S2 on held-out keys
+    from the pipeline's held-out score files: the numbers Table 4.5 has."""
+    import shutil
+
+    from ime.report.imitator_table import family_table
+
+    t45 = pd.read_csv(tiny_run / RDIR / "table4_5.csv").set_index("bot")
+    cut = tmp_path / "reversi"
+    shutil.copytree(tiny_run / RDIR, cut)
+    for name in ("table4_5.csv", "s1s2_imitator.csv"):
+        (cut / name).unlink()
+    df = family_table([cut], models=tiny_run / "data").set_index("bot")
+    for bot in ("rev1", "rev2"):
+        r = df.loc[bot]
+        assert r.s1s2_source == "held-out scores" and r.keys_heldout == t45.loc[bot, "keys_heldout"]
+        for col in ("S1_heldout", "S2_heldout"):
+            assert abs(r[col] - t45.loc[bot, col]) < 0.01, (bot, col, r[col], t45.loc[bot, col])
+        assert pd.isna(r.S1)  # the in-sample S1 needs the matrix
+    assert family_table([cut]).S1_heldout.isna().all()  # without the data folder: none
+    full = family_table([tiny_run / RDIR], models=tiny_run / "data").set_index("bot")
+    assert set(full.s1s2_source) == {"s1s2_imitator.csv"}

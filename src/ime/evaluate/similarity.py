@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -149,6 +150,18 @@ def similarity(
         s2=float(same2.mean()), s2_lo=lo2, s2_hi=hi2,
         baseline=float((1.0 / merged["n_legal"].astype(float)).mean()),
     )
+
+
+def heldout_similarity(keys: pd.DataFrame, scores: pd.DataFrame, *, agent: str, target: str,
+                       **boot: Any) -> Similarity | None:
+    """S1/S2 of a held-out score file (``imit_<bot>@heldout``): on the keys a fold that never
+    trained on the key's match could play (the scores' rows; a key whose match every fold saw
+    has none). None when no key is held out."""
+    if not len(scores):
+        return None
+    on = ["match_id", "ply", "seat"]
+    subset = keys.merge(scores[on], on=on)
+    return similarity(subset, scores, agent=agent, target=target, **boot)
 
 
 def pairwise_similarity(

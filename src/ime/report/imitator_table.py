@@ -4,7 +4,10 @@ Rows are family x bot, from the result tables of each variant given (the policy 
 run, ``imitator=search``'s, ...): the imitators' net of that variant, its validation accuracy on
 all rows, on unseen rows and on each distinct unseen position once (Maia's protocol), the bot's
 self-agreement ceiling, S1/S2 on held-out keys, and, where the models' metrics are at hand, the
-fit's seconds and the milliseconds per decision. The goal columns say whether the issue's goal
+fit's seconds and the milliseconds per decision. S1/S2 come from the run's ``s1s2_imitator.csv``;
+a run that scored its imitators on their held-out keys but stopped before the all-pairs matrix
+that table waits for (a thesis-scale search run on 2 cores) gets its held-out S1/S2 from the
+pipeline's held-out score files under ``--models``' project root (column ``s1s2_source``). The goal columns say whether the issue's goal
 is met: a deterministic target (ceiling 100 %) needs 95 % on unseen positions and a held-out S1
 of 95; any other, unseen agreement within 5 points of its ceiling. ``above_ceiling`` flags an
 imitator above its bot's ceiling by more than the ceiling's CI (then the ceiling is wrong).
@@ -67,6 +70,49 @@ def _timing(models: Path | None, game: str, ttag: str, net: str, bot: str,
             "ms_per_decision": round(float(np.mean(ms)), 3) if ms else math.nan}
 
 
+def _heldout_from_scores(report: dict[str, Any], bots: Sequence[str],
+                         models: Path | None) -> pd.DataFrame:
+    """S1/S2 on held-out keys from the pipeline's held-out score files, for a run that scored
+    its imitators on their own keys (``eval_score_heldout``) but stopped before the all-pairs
+    matrix that ``s1s2_imitator.csv`` waits for: the same numbers that table would give
+    (:func:`ime.evaluate.similarity.heldout_similarity`, the run's bootstrap settings). Rows by
+    bot, for the bots whose key set and score file are under ``models``' parent (the data
+    folder's project root); empty without ``models``."""
+    if models is None:
+        return pd.DataFrame(index=pd.Index([], name="bot"))
+    from ime.evaluate.agents import imitator_id
+    from ime.evaluate.keyset import read_keyset
+    from ime.evaluate.scoring import read_scores
+    from ime.evaluate.similarity import heldout_similarity
+    from ime.workflow import paths as P
+    from ime.workflow.evalplan import keys_tag
+    from ime.workflow.variants import overridden_net_dir
+
+    cfg, root = report["config"], models.parent
+    e, game = cfg["evaluate"], cfg["game"]["name"]
+    net = e["imitator"]["net"]
+    arch = (cfg.get("nets") or {}).get(net)
+    where = {"game": game, "ltag": report["tags"]["logs"], "ktag": keys_tag(e),
+             "ttag": report["tags"]["train"]}
+    boot = {"n_boot": int(e["bootstrap"]), "level": float(e["ci"]), "seed": int(e["seed"])}
+    rows = []
+    for bot in bots:
+        keys = root / P.KEYS.format(**where, target=bot)
+        for netdir in (*([overridden_net_dir(net, arch)] if arch else []), net):
+            scores = root / P.SCORES_HELDOUT.format(**where, netdir=netdir,
+                                                    agent=imitator_id(bot), target=bot)
+            if keys.is_file() and scores.is_file():
+                df, info = read_scores(scores)
+                held = heldout_similarity(read_keyset(keys).df, df, agent=info["agent"],
+                                          target=bot, **boot)
+                if held is not None:
+                    rows.append({"bot": bot, "S1_heldout": 100 * held.s1,
+                                 "S2_heldout": 100 * held.s2, "keys_heldout": held.n})
+                break
+    return pd.DataFrame(rows, columns=["bot", "S1_heldout", "S2_heldout", "keys_heldout"]
+                        ).set_index("bot")
+
+
 FAMILY_KINDS = ("search", "lookahead")
 """Net kinds that are an imitator family of their own (the rest are the thesis's policy nets)."""
 
@@ -83,8 +129,10 @@ def family_rows(rdir: str | Path, models: str | Path | None = None,
     acc = _table(rdir, game, "imitation_accuracy.csv")
     try:
         sim = _table(rdir, game, "s1s2_imitator.csv").set_index("bot")
-    except FileNotFoundError:  # a run that stopped at the accuracy table: no S1/S2 columns
-        sim = pd.DataFrame(index=pd.Index([], name="bot"))
+        s1s2_source = "s1s2_imitator.csv"
+    except FileNotFoundError:  # a run that stopped before it: held-out scores where they exist
+        sim = _heldout_from_scores(report, acc.bot.unique(), Path(models) if models else None)
+        s1s2_source = "held-out scores" if len(sim) else ""
     rows = []
     wanted = [net, *(n for n in nets if n != net)]
     for r in acc[acc.net.isin(wanted)].itertuples():
@@ -111,9 +159,11 @@ def family_rows(rdir: str | Path, models: str | Path | None = None,
             "top1_max_hi": top1_max_hi,
             "gap_to_top1": round(top1_max - unseen, 2) if not math.isnan(top1_max)
             else math.nan,
-            "S1": s["S1"] if s is not None else math.nan,
+            "S1": s.get("S1", math.nan) if s is not None else math.nan,
             "S1_heldout": s.get("S1_heldout", math.nan) if s is not None else math.nan,
             "S2_heldout": s.get("S2_heldout", math.nan) if s is not None else math.nan,
+            "keys_heldout": s.get("keys_heldout", math.nan) if s is not None else math.nan,
+            "s1s2_source": s1s2_source if s is not None else "",
             **_timing(Path(models) if models else None, game, report["tags"]["train"], r.net,
                       r.bot, (cfg.get("nets") or {}).get(r.net)),
         }
@@ -188,7 +238,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                                  description=__doc__.split("\n\n")[0])
     ap.add_argument("results", nargs="+", help="results directories (one per variant)")
     ap.add_argument("--models", default=None,
-                    help="the data folder whose models' metrics give fit and decision times")
+                    help="the data folder whose models' metrics give fit and decision times (and, "
+                         "for a run without s1s2_imitator.csv, whose held-out score files "
+                         "give S1/S2 on held-out keys)")
     ap.add_argument("--nets", default="",
                     help="comma-separated nets of Table 4.4 to list beside (e.g. conv; from the "
                          "first results directory, without S1/S2)")

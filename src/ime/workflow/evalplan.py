@@ -24,6 +24,14 @@ from ime.workflow.tags import SAFE, params_tag
 from ime.workflow.variants import Variant
 
 
+def keys_tag(e: Mapping[str, Any]) -> str:
+    """The key sets' folder name under ``data/<game>/eval/<logs tag>/`` for the resolved
+    ``evaluate`` section ``e``: what the keys depend on (their count, the legal-move floor, the
+    seed and the candidate cap), so a change to any of them mines new keys."""
+    return f"n{e['n_keys']}_l{e['min_legal']}_s{e['seed']}" + (
+        f"_c{e['max_candidates']}" if e["max_candidates"] is not None else "")
+
+
 class EvalPlan:
     """The evaluation stage of one variant (see the module doc)."""
 
@@ -37,8 +45,7 @@ class EvalPlan:
         self._seats: tuple[int, Any] | None = None  # (seats, teams), once pair_games asks
         self.targets = self._evaluated(list(variant.targets), self.e.get("targets"))
         e = self.e
-        self.ktag = f"n{e['n_keys']}_l{e['min_legal']}_s{e['seed']}" + (
-            f"_c{e['max_candidates']}" if e["max_candidates"] is not None else "")
+        self.ktag = keys_tag(e)
         fold = e["imitator"]["fold"]
         self.ens = "ensemble" if fold == "ensemble" else f"fold{int(fold)}"
         self.net = e["imitator"]["net"]

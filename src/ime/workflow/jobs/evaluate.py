@@ -120,7 +120,12 @@ def job_similarity(smk: Any) -> None:
     """Every (agent, target) S1/S2 with CIs, and the pairwise table among the originals."""
     from ime.evaluate.keyset import read_keyset
     from ime.evaluate.scoring import read_scores, stored_scores
-    from ime.evaluate.similarity import Similarity, pairwise_similarity, similarity
+    from ime.evaluate.similarity import (
+        Similarity,
+        heldout_similarity,
+        pairwise_similarity,
+        similarity,
+    )
     from ime.report.columns import SIMILARITY_PERCENT, to_percent
 
     p = smk.params.spec
@@ -144,13 +149,12 @@ def job_similarity(smk: Any) -> None:
                                    **boot).to_row())
         for target, path in p.get("heldout", {}).items():
             df, info = read_scores(path)
-            if not len(df):
+            held = heldout_similarity(keys[target], df, agent=info["agent"], target=target,
+                                      **boot)
+            if held is None:
                 log.warning("%s: no key is held out by a trained fold", target)
                 continue
-            on = ["match_id", "ply", "seat"]
-            subset = keys[target].merge(df[on], on=on)  # the keys a held-out fold could play
-            rows.append(similarity(subset, df, agent=info["agent"], target=target,
-                                   **boot).to_row())
+            rows.append(held.to_row())
         sims = pd.DataFrame(rows, columns=list(Similarity.__dataclass_fields__))
         write_csv(to_percent(sims, SIMILARITY_PERCENT), smk.output.similarity,
                   float_format=FLOATS)
