@@ -7,9 +7,10 @@ self-agreement ceiling, S1/S2 on held-out keys, and, where the models' metrics a
 fit's seconds and the milliseconds per decision. S1/S2 come from the run's ``s1s2_imitator.csv``;
 a run that scored its imitators on their held-out keys but stopped before the all-pairs matrix
 that table waits for (a thesis-scale search run on 2 cores) gets its held-out S1/S2 from the
-pipeline's held-out score files under ``--models``' project root (column ``s1s2_source``). The goal columns say whether the issue's goal
-is met: a deterministic target (ceiling 100 %) needs 95 % on unseen positions and a held-out S1
-of 95; any other, unseen agreement within 5 points of its ceiling. ``above_ceiling`` flags an
+pipeline's held-out score files under ``--models``' project root (column ``s1s2_source``).
+The goal columns say whether the issue's goal is met: a deterministic target (ceiling 100 %)
+needs 95 % on unseen positions and a held-out S1 of 95; any other, unseen agreement within 5
+points of its ceiling. ``above_ceiling`` flags an
 imitator above its bot's ceiling by more than the ceiling's CI (then the ceiling is wrong).
 
 Self-agreement (the bot re-asked once) is ``sum p^2`` of the bot's move distribution, while the
