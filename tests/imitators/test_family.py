@@ -311,3 +311,43 @@ def test_the_endgame_pick_diagnostic_names_a_fastest_last_solver(tmp_path: Path)
     assert r["move_effects_ties_split"]["most_opponent_moves"] > \
         max(v for k, v in r["move_effects_ties_split"].items() if k != "most_opponent_moves")
     assert r["chance"] < 60.0 and max(r["tie_rules"].values()) < 90.0, r
+
+
+def test_the_endgame_whatif_finds_a_fastest_first_solver_and_the_targets_depth(
+        tmp_path: Path) -> None:
+    """scripts/endgame_whatif.py on a synthetic target (a depth-2 search that solves exactly
+    from 10 empties and keeps the first best move in fastest-first order) and an imitator with
+    its weights that picks by value: the settings grid finds the fastest_first pick (every
+    solved position agrees), and the depth diagnostic, outside the solve, names depth 2."""
+    import subprocess
+    import sys
+
+    from ime.nets import save_checkpoint
+
+    ds = tmp_path / "t.parquet"
+    target = _dataset(ds, n=240, min_ply=40, max_ply=58,
+                      settings=SearchSettings(depth=2, tie="first", endgame=10,
+                                              endgame_pick="fastest_first"))
+    m = ReversiSearchPolicy({"name": "search", "kind": "search", "game": "reversi",
+                             "settings": {"depth": 2, "tie": "first", "endgame": 10,
+                                          "phases": target.settings.phases}})
+    with torch.no_grad():
+        m.weights.copy_(torch.as_tensor(target.w))
+    ck = tmp_path / "fold0.pt"
+    save_checkpoint(ck, m, game="reversi", encoder_version=ENCODER_VERSION, fold=0,
+                    in_shape=[2, 8, 8], num_actions=64)
+    out = tmp_path / "w.json"
+    root = Path(__file__).resolve().parents[2]
+    subprocess.run([sys.executable, str(root / "scripts" / "endgame_whatif.py"), str(ds),
+                    str(ck), "--folds", "2", "--max-empties", "10", "--wld", "0",
+                    "--band", "11,20", "--among", "legal", "--depths", "1,2,3",
+                    "--out", str(out)], check=True, capture_output=True, timeout=600)
+    r = json.loads(out.read_text())
+    grid = {g["endgame_pick"]: g for g in r["settings_grid"]}
+    assert r["sampled"]["positions"] >= 20, r["sampled"]
+    assert grid["fastest_first"]["agreement"] == 100.0, grid
+    assert grid["value"]["agreement"] < 100.0 and grid["fastest_last"]["agreement"] < 100.0
+    depth = r["depth"]
+    assert depth["positions"] >= 20 and depth["target_in_kept"] == 100.0, depth
+    assert depth["rules"]["search_depth2"] == 100.0, depth
+    assert max(v for k, v in depth["rules"].items() if k != "search_depth2") < 100.0, depth
