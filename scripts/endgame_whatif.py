@@ -33,7 +33,8 @@ from typing import Any
 
 import numpy as np
 
-from ime.imitators.data import empties, fold_indices, load_decisions, unseen_positions
+from ime.games.reversi.encode import encode_boards
+from ime.imitators.data import empties, load_decisions, unseen_validation
 from ime.imitators.reversi_search import (
     ENDGAME_PICKS,
     U64,
@@ -52,12 +53,6 @@ def _ints(text: str) -> list[int]:
     return [int(x) for x in text.split(",") if x]
 
 
-def _planes(P: np.ndarray, O: np.ndarray) -> np.ndarray:
-    bits = np.arange(64, dtype=np.uint64)
-    return np.stack([(P[:, None] >> bits) & np.uint64(1), (O[:, None] >> bits) & np.uint64(1)],
-                    axis=1).reshape(-1, 2, 8, 8).astype(np.uint8)
-
-
 def _bands(top: int) -> list[tuple[int, int]]:
     edges = [(0, 8), (9, 12), (13, 14), (15, 16), (17, 18), (19, 20), (21, 24), (25, 60)]
     return [(a, min(b, top)) for a, b in edges if a <= top]
@@ -68,7 +63,7 @@ def settings_grid(model: Any, P: np.ndarray, O: np.ndarray, A: np.ndarray, e: np
     """Agreement by band for each (endgame_wld, endgame_pick), the rest of the fit kept."""
     # model.moves searches afresh (its decision memo serves forward() alone), so a changed
     # setting is searched with
-    base, planes, rows = model.settings, _planes(P, O), []
+    base, planes, rows = model.settings, encode_boards(P, O)[0], []
     try:
         for wld in wlds:
             for pick in picks:
@@ -154,8 +149,7 @@ def main(argv: list[str] | None = None) -> int:
 
     model = load_checkpoint(args.checkpoint)
     d = load_decisions(args.dataset)
-    tr, va = fold_indices(d, args.fold, args.folds, args.seed)
-    t = d.subset(va).subset(unseen_positions(d.subset(tr), d.subset(va)).rows)
+    t = unseen_validation(d, args.fold, args.folds, args.seed)
     e = empties(t.P, t.O)
     rng = np.random.default_rng(args.seed)
 

@@ -24,7 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ime.imitators.data import empties, fold_indices, load_decisions, unseen_positions
+from ime.games.reversi.encode import encode_boards
+from ime.imitators.data import empties, load_decisions, unseen_validation
 from ime.imitators.reversi_search import endgame_moves
 from ime.imitators.search_fit import search_all
 from ime.nets import load_checkpoint
@@ -48,12 +49,8 @@ def main(argv: list[str] | None = None) -> int:
 
     model = load_checkpoint(args.checkpoint)
     d = load_decisions(args.dataset)
-    tr, va = fold_indices(d, args.fold, args.folds, args.seed)
-    t = d.subset(va).subset(unseen_positions(d.subset(tr), d.subset(va)).rows)
-    planes = np.stack([(t.P[:, None] >> np.arange(64, dtype=np.uint64)) & np.uint64(1),
-                       (t.O[:, None] >> np.arange(64, dtype=np.uint64)) & np.uint64(1)],
-                      axis=1).reshape(-1, 2, 8, 8).astype(np.uint8)
-    chosen = model.moves(planes)
+    t = unseen_validation(d, args.fold, args.folds, args.seed)
+    chosen = model.moves(encode_boards(t.P, t.O)[0])
     ok = chosen == t.action
     w = model.weights.detach().numpy()
     res = search_all(t.P, t.O, w, model.settings)  # every move's exact value

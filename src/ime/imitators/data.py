@@ -109,3 +109,10 @@ def unseen_positions(train: Decisions, val: Decisions) -> UnseenSet:
     per_pos = np.bincount(pairs[:, 0]) if len(pairs) else np.zeros(0, dtype=np.int64)
     share = 100.0 * float(seen.mean()) if len(val) else float("nan")
     return UnseenSet(rows, share, len(val), int((per_pos > 1).sum()))
+
+
+def unseen_validation(d: Decisions, fold: int, folds: int = 5, seed: int = 0) -> Decisions:
+    """The fold's validation decisions at positions its training rows never hold, each position
+    once (Maia's protocol; :func:`unseen_positions`): what the diagnostics score an imitator on."""
+    tr, va = fold_indices(d, fold, folds, seed)
+    return d.subset(va).subset(unseen_positions(d.subset(tr), d.subset(va)).rows)
