@@ -61,8 +61,8 @@ def _bands(top: int) -> list[tuple[int, int]]:
 def settings_grid(model: Any, P: np.ndarray, O: np.ndarray, A: np.ndarray, e: np.ndarray,
                   wlds: Sequence[int], picks: Sequence[str]) -> list[dict[str, Any]]:
     """Agreement by band for each (endgame_wld, endgame_pick), the rest of the fit kept."""
-    # model.moves searches afresh (its decision memo serves forward() alone), so a changed
-    # setting is searched with
+    # model.moves searches afresh (its decision memo serves forward() alone), so each setting
+    # set below is searched with, not answered from an earlier setting's decisions
     base, planes, rows = model.settings, encode_boards(P, O)[0], []
     try:
         for wld in wlds:

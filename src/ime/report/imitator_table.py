@@ -51,6 +51,15 @@ def _table(rdir: Path, game: str, generic: str) -> pd.DataFrame:
     raise FileNotFoundError(f"{rdir}: neither {artifact_name(game, generic)} nor {generic}")
 
 
+def _net_dirs(net: str, arch: dict[str, Any] | None) -> tuple[str, ...]:
+    """The model folders a run's net may have trained into, most specific first: a net whose
+    architecture a run overrode trains into ``<net>-<digest>`` (ime.workflow.variants), named by
+    ``arch`` (the run's resolved ``nets.<net>``); else ``<net>``."""
+    from ime.workflow.variants import overridden_net_dir
+
+    return (*([overridden_net_dir(net, arch)] if arch else []), net)
+
+
 def _timing(models: Path | None, game: str, ttag: str, net: str, bot: str,
             arch: dict[str, Any] | None = None) -> dict[str, float]:
     """Mean fit seconds and ms a decision over ``bot``'s folds of ``net``. A net whose
@@ -58,10 +67,8 @@ def _timing(models: Path | None, game: str, ttag: str, net: str, bot: str,
     ``arch`` (the run's resolved ``nets.<net>``) names that folder."""
     if models is None:
         return {}
-    from ime.workflow.variants import overridden_net_dir
-
     files: list[Path] = []
-    for netdir in (*([overridden_net_dir(net, arch)] if arch else []), net):
+    for netdir in _net_dirs(net, arch):
         files = files or sorted((models / game / "models" / ttag / netdir / bot).glob("fold*.json"))
     if not files:
         return {}
@@ -87,7 +94,6 @@ def _heldout_from_scores(report: dict[str, Any], bots: Sequence[str],
     from ime.evaluate.similarity import heldout_similarity
     from ime.workflow import paths as P
     from ime.workflow.evalplan import keys_tag
-    from ime.workflow.variants import overridden_net_dir
 
     cfg, root = report["config"], models.parent
     e, game = cfg["evaluate"], cfg["game"]["name"]
@@ -99,7 +105,7 @@ def _heldout_from_scores(report: dict[str, Any], bots: Sequence[str],
     rows = []
     for bot in bots:
         keys = root / P.KEYS.format(**where, target=bot)
-        for netdir in (*([overridden_net_dir(net, arch)] if arch else []), net):
+        for netdir in _net_dirs(net, arch):
             scores = root / P.SCORES_HELDOUT.format(**where, netdir=netdir,
                                                     agent=imitator_id(bot), target=bot)
             if keys.is_file() and scores.is_file():
