@@ -10,7 +10,7 @@ import numpy as np
 from ime.evaluate.heldout import dataset_match_folds
 from ime.evaluate.keyset import read_keyset
 from ime.evaluate.scoring import read_scores
-from ime.imitators.data import load_decisions, planes_to_bitboards
+from ime.imitators.data import Decisions, load_decisions, planes_to_bitboards, position_keys
 
 out = {}
 for b in sys.argv[1:]:
@@ -24,11 +24,12 @@ for b in sys.argv[1:]:
     dfold = np.array([fold_of.get(m, -1) for m in d.match_id])
     planes = np.asarray(ks.planes)
     P, O = planes_to_bitboards(planes.reshape(len(df), 2, 8, 8).round().astype(np.uint8))
-    seen = []
-    for i, r in enumerate(df.itertuples()):
-        f = fold_of[r.match_id]
-        m = (d.P == P[i]) & (d.O == O[i]) & (dfold != f)
-        seen.append(bool(m.any()))
+    kk = position_keys(Decisions(P, O, df.action.to_numpy(), df.match_id.to_numpy()))
+    dk = position_keys(d)
+    kfold = np.array([fold_of[m] for m in df.match_id])
+    seen = np.zeros(len(df), dtype=bool)
+    for f in np.unique(kfold):  # a key is seen where a fold that trained its scorer holds it
+        seen[kfold == f] = np.isin(kk[kfold == f], dk[dfold != f])
     df = df.assign(seen=seen)
     on = ["match_id", "ply", "seat"]
     mg = df.merge(sc[on + ["action"]], on=on, suffixes=("_t", "_a"))
