@@ -8,12 +8,14 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 import torch
 
 from ime.bots.imitator import ImitatorBot
 from ime.datasets.schema import make_table, write_table
 from ime.games.reversi.encode import ENCODER_VERSION, encode_boards
+from ime.imitators.book import book_entries, input_digest
 from ime.imitators.family import cap_rows, fit_member, get_family, is_family, select_split
 from ime.imitators.reversi_family import ReversiSearchPolicy
 from ime.imitators.reversi_search import LinearSearch, SearchSettings
@@ -351,3 +353,52 @@ def test_the_endgame_whatif_finds_a_fastest_first_solver_and_the_targets_depth(
     assert depth["positions"] >= 20 and depth["target_in_kept"] == 100.0, depth
     assert depth["rules"]["search_depth2"] == 100.0, depth
     assert max(v for k, v in depth["rules"].items() if k != "search_depth2") < 100.0, depth
+
+
+def test_book_entries_keep_the_most_frequent_move_then_the_lowest_square() -> None:
+    planes = np.zeros((6, 2, 8, 8), dtype=np.float32)
+    planes[3:, 0, 0, 0] = 1.0  # two inputs: rows 0-2 and rows 3-5
+    mask = np.ones((6, 64), dtype=bool)
+    actions = np.array([5, 3, 5, 9, 7, 7])
+    keys, moves = book_entries(planes, mask, actions, np.arange(6))
+    assert len(keys) == 2 and sorted(moves.tolist()) == [5, 7]
+    keys, moves = book_entries(planes, mask, actions, np.array([3, 4]))  # 9 and 7 once each
+    assert moves.tolist() == [7]
+    # the float mask a player passes and the train stage's bool mask give one digest
+    assert input_digest(planes[:1], mask[:1]) == input_digest(planes[:1],
+                                                              mask[:1].astype(np.float32))
+
+
+def test_the_book_answers_training_positions_and_changes_no_unseen_figure(
+        tmp_path: Path) -> None:
+    """A fold's book holds its training positions with the target's move: the reloaded
+    imitator plays them all as the target did without searching them, and its figures on
+    positions it never trained on are the book-less imitator's."""
+    ds = tmp_path / "t.parquet"
+    _dataset(ds, n=400)
+    quick = {**FAST, "depths": [1], "passes": 1, "ties": ["first"]}
+    runs = {}
+    for book in (False, True):
+        net = {"name": "search", "kind": "search", "search": {**quick, "book": book}}
+        runs[book] = fit_member(ds, net, 0, tmp_path / f"b{book}.pt", tmp_path / f"b{book}.json",
+                                TRAIN, bot="t")
+    plain, booked = runs[False], runs[True]
+    for key in ("val_acc_unseen", "val_acc_unseen_distinct", "val_unseen_rows"):
+        assert booked[key] == plain[key], key
+    assert plain["train_acc"] < 100.0 and booked["train_acc"] == 100.0
+    model = load_checkpoint(tmp_path / "bTrue.pt")
+    assert model.config["book"] == len(model.book_moves) > 250  # the fold's training positions
+    assert "book" not in load_checkpoint(tmp_path / "bFalse.pt").config
+    table = pd.read_parquet(ds)
+    state = np.stack(table["state"].to_numpy()).reshape(-1, 2, 8, 8).astype(np.float32)
+    mask = np.stack(table["mask"].to_numpy()).astype(np.float32)
+    with torch.no_grad():  # every row: the fold's training rows and its validation rows
+        chosen = model(torch.as_tensor(state), torch.as_tensor(mask)).argmax(1)
+    digests = np.frombuffer(b"".join(input_digest(state, mask)),
+                            dtype=np.uint8).reshape(-1, 16).view("V16").ravel()
+    in_book = np.isin(digests, model.book_keys.numpy().view("V16").ravel())
+    assert len(np.unique(digests[in_book])) == model.config["book"]  # each a dataset input
+    assert booked["train_rows"] <= in_book.sum() < len(table)  # validation rows are not all in
+    played = table["action"].to_numpy()
+    assert (chosen.numpy()[in_book] == played[in_book]).all()
+    assert model.memo.searched == int((~in_book).sum())  # the book's rows were not searched

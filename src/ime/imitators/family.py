@@ -18,7 +18,6 @@ test_no_zoo.py).
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import logging
 import time
@@ -31,6 +30,7 @@ import torch
 from torch import nn
 
 from ime.core.seeding import derive_seed
+from ime.imitators.book import Book, attach_book, input_digest, prepare_book
 from ime.imitators.mmto import subsample
 from ime.train.folds import Split
 
@@ -38,9 +38,10 @@ log = logging.getLogger("ime.train")
 
 FAMILY_KINDS = ("search",)
 """``kind`` values of ``config/net/`` that name an imitator family rather than a net."""
-TRAIN_KEYS = ("select_share", "max_select", "max_train_acc")
+TRAIN_KEYS = ("select_share", "max_select", "max_train_acc", "book")
 """Keys of ``net.search`` that the train stage reads (how a fold's training rows are split into
-fit and selection rows, and how many score the fold's train_acc), not a family's fit; every
+fit and selection rows, how many score the fold's train_acc, and whether the fitted module gets
+a book of the fold's training positions, :mod:`ime.imitators.book`), not a family's fit; every
 family accepts them."""
 CHOICE_SHARE = 0.5
 """Probability a search family's module gives the search's move; the rest is the softmax of its
@@ -73,7 +74,7 @@ class DecisionMemo:
     40+ minutes there. The memo keys a row by a digest of its planes and mask, and forgets
     everything when the module's state (its weights) changes, so a reloaded or refitted module
     never reads another's decisions. At most ``limit`` rows are kept; past that, rows are
-    searched as before."""
+    searched as before. A row in the module's ``book`` is answered from it and never searched."""
 
     def __init__(self, limit: int = 200_000) -> None:
         self.limit = limit
@@ -81,6 +82,11 @@ class DecisionMemo:
         self._rows: dict[bytes, tuple[int, np.ndarray]] = {}
         self.searched = 0
         """Rows passed to ``decide`` since the memo was made (a test's and a log's figure)."""
+        self.book: Book | None = None
+        """The module's book (:mod:`ime.imitators.book`): inputs answered with the target's
+        logged move, never searched; its state does not depend on the weights."""
+        self.booked = 0
+        """Rows the book answered (a test's and a log's figure)."""
 
     def __call__(self, decide: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]],
                  planes: np.ndarray, mask: np.ndarray, state: bytes
@@ -89,11 +95,18 @@ class DecisionMemo:
         if state != self._state:
             self._rows.clear()
             self._state = state
-        keys = [hashlib.blake2b(p.tobytes() + m.tobytes(), digest_size=16).digest()
-                for p, m in zip(planes, mask, strict=True)]
+        keys = input_digest(planes, mask)
+        booked: dict[bytes, tuple[int, np.ndarray]] = {}
+        for k in keys if self.book is not None and len(self.book) else ():
+            move = self.book.get(k)  # type: ignore[union-attr]
+            if move is not None:  # the target's logged move: all of the row's mass
+                soft = np.zeros(mask.shape[1], dtype=np.float64)
+                soft[move] = 1.0
+                booked[k] = (move, soft)
+                self.booked += 1
         todo: dict[bytes, int] = {}
         for i, k in enumerate(keys):
-            if k not in self._rows and k not in todo:
+            if k not in self._rows and k not in todo and k not in booked:
                 todo[k] = i
         fresh: dict[bytes, tuple[int, np.ndarray]] = {}
         if todo:
@@ -101,7 +114,7 @@ class DecisionMemo:
             chosen, soft = decide(planes[idx], mask[idx])
             self.searched += len(idx)
             fresh = {k: (int(c), s) for k, c, s in zip(todo, chosen, soft, strict=True)}
-        got = [fresh.get(k) or self._rows[k] for k in keys]
+        got = [booked.get(k) or fresh.get(k) or self._rows[k] for k in keys]
         out_c = np.array([c for c, _ in got], dtype=np.int64)
         out_s = np.stack([s for _, s in got]).astype(np.float64, copy=False)
         room = self.limit - len(self._rows)
@@ -168,7 +181,9 @@ def build_imitator(config: Mapping[str, Any]) -> nn.Module:
     if not game:
         raise ValueError(f"a {config.get('kind')!r} imitator's config names no game: it is "
                          f"built by fitting (the train stage), not from config/net/")
-    return get_family(str(game), str(config["kind"])).build(config)
+    module = get_family(str(game), str(config["kind"])).build(config)
+    prepare_book(module, dict(config))
+    return module
 
 
 def select_split(match_ids: np.ndarray, train_rows: np.ndarray, share: float,
@@ -225,6 +240,9 @@ def fit_member(dataset_path: str | Path, net_config: Mapping[str, Any], fold: in
     model = family.fit(planes, actions, fit_rows, select_rows, {**settings, "name": name},
                        seed=run_seed, say=say)
     fit_s = time.perf_counter() - t0
+    if settings.get("book"):  # after the fit: the settings are chosen by the search alone
+        n_book = attach_book(model, planes, data.mask.cpu().numpy(), actions, train_rows)
+        say(f"book of {n_book} distinct training positions (the target's most frequent move)")
     timing = {"device": "cpu", "threads": 1, "train_seconds": fit_s,
               "samples": int(len(fit_rows))}
     # a deep search decides every validation row here, which can take longer than the fit

@@ -92,6 +92,9 @@ class SearchFit(Section):
     max_select: PositiveInt | None
     """At most this many of those matches' positions score the settings (a seeded sample;
     null: all)."""
+    book: bool
+    """Answer a position the fold trained on with the target's most frequent move there, the
+    rest by the search (ime.imitators.book; no unseen figure changes)."""
     max_train_acc: PositiveInt | None
     """At most this many of the fold's training rows score its train_acc (a seeded sample;
     null: all); the metrics then give their count as train_acc_rows."""
