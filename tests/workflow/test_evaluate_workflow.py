@@ -132,3 +132,45 @@ def test_held_out_s1s2_is_read_from_the_score_files_of_a_run_that_stopped_before
     assert family_table([cut]).S1_heldout.isna().all()  # without the data folder: none
     full = family_table([tiny_run / RDIR], models=tiny_run / "data").set_index("bot")
     assert set(full.s1s2_source) == {"s1s2_imitator.csv"}
+    # Maia's split of the held-out keys, with and without the matrix, checked by brute force
+    for bot in ("rev1", "rev2"):
+        unseen = _unseen_heldout_keys(tiny_run, bot)
+        for table in (df, full):
+            r = table.loc[bot]
+            assert r.keys_unseen == unseen, (bot, r.keys_unseen, unseen)
+            share = 100 * (1 - unseen / r.keys_heldout)
+            assert abs(r.keys_seen_share - share) < 1e-9 and 0 < share < 100
+            assert 0 <= r.S1_heldout_unseen <= 100
+
+
+def _unseen_heldout_keys(run: Path, bot: str) -> int:
+    """Held-out keys of ``bot`` whose position no row of another fold's matches holds, by a
+    plain loop over the dataset's rows (what ime.evaluate.heldout.keys_seen_in_training
+    computes with array keys)."""
+    import glob
+
+    from ime.datasets.schema import read_arrays
+    from ime.evaluate.heldout import dataset_match_folds
+    from ime.evaluate.keyset import read_keyset
+    from ime.evaluate.scoring import read_scores
+
+    data = run / "data/reversi"
+    train = json.loads((run / RDIR / "run_report.json").read_text())["config"]["train"]
+    dataset = next(iter(glob.glob(f"{data}/datasets/*/{bot}.parquet")))
+    arr = read_arrays(dataset)
+    fold_of = dataset_match_folds(dataset, int(train["folds"]), int(train["seed"]))
+    ks = read_keyset(next(iter(glob.glob(f"{data}/eval/**/keys/{bot}.parquet",
+                                         recursive=True))))
+    scores, _ = read_scores(next(iter(glob.glob(f"{data}/eval/**/scores/heldout/**/"
+                                                f"imit_{bot}/{bot}.parquet", recursive=True))))
+    played = set(zip(scores.match_id, scores.ply, scores.seat, strict=True))
+    count = 0
+    for i, k in enumerate(ks.df.itertuples()):
+        if (k.match_id, k.ply, k.seat) not in played:
+            continue
+        f = fold_of.get(k.match_id, -1)
+        pos = ks.planes[i].astype(arr.state.dtype).tobytes()
+        held = {arr.state[j].tobytes() for j in range(len(arr.state))
+                if f < 0 or fold_of.get(arr.match_id[j]) != f}
+        count += pos not in held
+    return count

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # annotations only: the workflow names fold agents while Snakemake builds
+    import numpy as np
     import pandas as pd  # the DAG, where pandas would cost 0.5 s
 
 FOLD_SEP = "@fold"
@@ -62,3 +63,34 @@ def heldout_agents(keys: pd.DataFrame, fold_of: Mapping[str, int], trained: Sequ
         else:
             out.append(None)
     return out
+
+
+def keys_seen_in_training(planes: np.ndarray, match_ids: Sequence[str],
+                          dataset_path: str | Path, fold_of: Mapping[str, int]) -> np.ndarray:
+    """Per key: whether its position occurs in the training rows of the model that plays it
+    held out (every row of the other folds' matches; any row for a key of no fold).
+
+    Why: a held-out key's *match* was never trained on, but its *position* may have been, from
+    another match (60-90 % of Reversi's thesis-scale keys: openings and lines a deterministic
+    pair repeats). A model may answer those from memory, a policy net's weights or a search
+    imitator's book alike; Maia's protocol reports agreement on the others apart. Positions
+    compare as the unseen columns of Table 4.4 do: the encoder's position planes, exactly
+    (:func:`ime.datasets.schema.position_part`, :func:`ime.datasets.build.state_keys`)."""
+    import numpy as np
+
+    from ime.datasets.build import state_keys
+    from ime.datasets.schema import position_part, read_arrays
+
+    arr = read_arrays(dataset_path)
+    dkeys = state_keys(position_part(arr.state, arr.metadata))
+    kpos = position_part(np.asarray(planes).astype(arr.state.dtype).reshape(len(planes), -1),
+                         arr.metadata)
+    kkeys = state_keys(kpos)
+    dfold = np.array([fold_of.get(str(m), -1) for m in arr.match_id])
+    kfold = np.array([fold_of.get(str(m), -1) for m in match_ids])
+    seen = np.zeros(len(kkeys), dtype=bool)
+    for f in np.unique(kfold):
+        part = kfold == f
+        train = dfold != f if f >= 0 else np.ones(len(dfold), dtype=bool)
+        seen[part] = np.isin(kkeys[part], dkeys[train])
+    return seen

@@ -85,10 +85,16 @@ def _heldout_from_scores(report: dict[str, Any], bots: Sequence[str],
     matrix that ``s1s2_imitator.csv`` waits for: the same numbers that table would give
     (:func:`ime.evaluate.similarity.heldout_similarity`, the run's bootstrap settings). Rows by
     bot, for the bots whose key set and score file are under ``models``' parent (the data
-    folder's project root); empty without ``models``."""
+    folder's project root); empty without ``models``.
+
+    Beside them, Maia's split of the held-out keys (:func:`ime.evaluate.heldout.
+    keys_seen_in_training`): ``keys_seen_share``, the share of keys whose position the scoring
+    model's training rows hold (which it may answer from memory: a net's weights, a search
+    imitator's book), and ``S1_heldout_unseen`` on the others, over ``keys_unseen`` keys."""
     if models is None:
         return pd.DataFrame(index=pd.Index([], name="bot"))
     from ime.evaluate.agents import imitator_id
+    from ime.evaluate.heldout import dataset_match_folds, keys_seen_in_training
     from ime.evaluate.keyset import read_keyset
     from ime.evaluate.scoring import read_scores
     from ime.evaluate.similarity import heldout_similarity
@@ -110,14 +116,36 @@ def _heldout_from_scores(report: dict[str, Any], bots: Sequence[str],
                                                     agent=imitator_id(bot), target=bot)
             if keys.is_file() and scores.is_file():
                 df, info = read_scores(scores)
-                held = heldout_similarity(read_keyset(keys).df, df, agent=info["agent"],
-                                          target=bot, **boot)
-                if held is not None:
-                    rows.append({"bot": bot, "S1_heldout": 100 * held.s1,
-                                 "S2_heldout": 100 * held.s2, "keys_heldout": held.n})
+                ks = read_keyset(keys)
+                held = heldout_similarity(ks.df, df, agent=info["agent"], target=bot, **boot)
+                if held is None:
+                    break
+                row = {"bot": bot, "S1_heldout": 100 * held.s1, "S2_heldout": 100 * held.s2,
+                       "keys_heldout": held.n}
+                dataset = root / P.DATASET.format(game=game, dtag=report["tags"]["dataset"],
+                                                  bot=bot)
+                if dataset.is_file():
+                    t = cfg["train"]
+                    fold_of = dataset_match_folds(dataset, int(t["folds"]), int(t["seed"]),
+                                                  float(t["holdout"])
+                                                  if t.get("split") == "holdout" else None)
+                    seen = keys_seen_in_training(ks.planes, ks.df.match_id.astype(str),
+                                                 dataset, fold_of)
+                    on = ["match_id", "ply", "seat"]
+                    flags = ks.df[on].assign(seen=seen).merge(df[on], on=on)
+                    row["keys_seen_share"] = 100 * float(flags.seen.mean())
+                    fresh = heldout_similarity(ks.df[~seen], df, agent=info["agent"],
+                                               target=bot, **boot)
+                    row["S1_heldout_unseen"] = 100 * fresh.s1 if fresh else math.nan
+                    row["keys_unseen"] = fresh.n if fresh else 0
+                rows.append(row)
                 break
-    return pd.DataFrame(rows, columns=["bot", "S1_heldout", "S2_heldout", "keys_heldout"]
-                        ).set_index("bot")
+    return pd.DataFrame(rows, columns=["bot", "S1_heldout", "S2_heldout", "keys_heldout",
+                                       *SPLIT_COLUMNS]).set_index("bot")
+
+
+SPLIT_COLUMNS = ("keys_seen_share", "S1_heldout_unseen", "keys_unseen")
+"""Maia's split of the held-out keys (:func:`_heldout_from_scores`)."""
 
 
 FAMILY_KINDS = ("search", "lookahead")
@@ -134,11 +162,13 @@ def family_rows(rdir: str | Path, models: str | Path | None = None,
     game = cfg["game"]["name"]
     net = cfg["evaluate"]["imitator"]["net"]
     acc = _table(rdir, game, "imitation_accuracy.csv")
+    held = _heldout_from_scores(report, acc.bot.unique(), Path(models) if models else None)
     try:
         sim = _table(rdir, game, "s1s2_imitator.csv").set_index("bot")
+        sim = sim.join(held[[c for c in SPLIT_COLUMNS if c in held.columns]], how="left")
         s1s2_source = "s1s2_imitator.csv"
     except FileNotFoundError:  # a run that stopped before it: held-out scores where they exist
-        sim = _heldout_from_scores(report, acc.bot.unique(), Path(models) if models else None)
+        sim = held
         s1s2_source = "held-out scores" if len(sim) else ""
     rows = []
     wanted = [net, *(n for n in nets if n != net)]
@@ -170,6 +200,7 @@ def family_rows(rdir: str | Path, models: str | Path | None = None,
             "S1_heldout": s.get("S1_heldout", math.nan) if s is not None else math.nan,
             "S2_heldout": s.get("S2_heldout", math.nan) if s is not None else math.nan,
             "keys_heldout": s.get("keys_heldout", math.nan) if s is not None else math.nan,
+            **{c: s.get(c, math.nan) if s is not None else math.nan for c in SPLIT_COLUMNS},
             "s1s2_source": s1s2_source if s is not None else "",
             **_timing(Path(models) if models else None, game, report["tags"]["train"], r.net,
                       r.bot, (cfg.get("nets") or {}).get(r.net)),
@@ -205,14 +236,17 @@ def markdown(df: pd.DataFrame, sources: Sequence[str]) -> str:
     """The table as Markdown, with where it came from."""
     cols = ["bot", "family", "net", "val_acc", "val_acc_unseen", "val_acc_unseen_distinct",
             "ceiling", "gap_to_ceiling", "top1_mode", "top1_max", "gap_to_top1", "S1_heldout",
-            "S2_heldout", "goal_met"]
+            "S2_heldout", "keys_seen_share", "S1_heldout_unseen", "goal_met"]
     cols += [c for c in ("fit_s_mean", "ms_per_decision") if c in df.columns]
     lines = ["# Imitator families beside their bots' ceilings", "",
              "Generated by `python -m ime.report.imitator_table " + " ".join(sources) + "`; do "
              "not edit. Accuracies in % on validation rows (`val_acc_unseen`: rows whose "
              "position never occurs in the fold's training rows; `_distinct`: each such position "
-             "once); S1/S2 on held-out keys; goal: a deterministic target (ceiling 100) needs 95 "
-             "on unseen positions and a held-out S1 of 95, any other unseen agreement within 5 "
+             "once); S1/S2 on held-out keys (`keys_seen_share`: the share of them whose "
+             "position the scoring model trained on, from another match; `S1_heldout_unseen`: "
+             "S1 on the others; blank: not computed); goal: a deterministic target "
+             "(ceiling 100) needs 95 on unseen positions and a held-out S1 of 95, any other "
+             "unseen agreement within 5 "
              "points of its ceiling (`ceiling`: self-agreement, the bot re-asked once). "
              "`top1_mode` / `top1_max`: the top-1 ceiling, a lower / upper estimate of the "
              "best achievable top-1 accuracy (always the bot's modal move), which for a "
