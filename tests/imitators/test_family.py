@@ -247,6 +247,43 @@ def test_the_train_stage_fits_saves_loads_and_plays_a_search_imitator(tmp_path: 
     assert (tmp_path / "again" / "s0.pt").read_bytes() == (tmp_path / "s0.pt").read_bytes()
 
 
+def test_a_familys_folds_fitted_at_once_give_the_same_files(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
+    """``threads`` (train.threads) fits that many folds at once, in forked processes; a worker
+    count changes no byte of a checkpoint and no metric, only the job's time."""
+    import ime.evaluate.parallel as parallel
+
+    ds = tmp_path / "t.parquet"
+    _dataset(ds, n=600)
+    net = {"name": "search", "kind": "search",
+           "search": {**FAST, "depths": [1], "passes": 1, "ties": ["first", "last"]}}
+    pools: list[int] = []
+    real = parallel.ordered_map
+
+    def recorded(*args, workers: int = 1, **kw):  # type: ignore[no-untyped-def]
+        pools.append(workers)
+        return real(*args, workers=workers, **kw)
+
+    monkeypatch.setattr(parallel, "ordered_map", recorded)
+
+    def fit(name: str, threads: int) -> list[dict]:
+        d = tmp_path / name
+        d.mkdir()
+        members = [Member(net, k, d / f"s{k}.pt", d / f"s{k}.json") for k in range(3)]
+        return train_members(ds, members, TRAIN, bot="t", threads=threads, progress=False)
+
+    one, two = fit("one", 1), fit("two", 2)
+    assert pools == [1, 2]  # the second job ran its three folds two at a time
+    for k in range(3):
+        assert ((tmp_path / "one" / f"s{k}.pt").read_bytes()
+                == (tmp_path / "two" / f"s{k}.pt").read_bytes())
+        timed = ("timing",)
+        assert ({c: v for c, v in one[k].items() if c not in timed}
+                == {c: v for c, v in two[k].items() if c not in timed})
+    assert [m["fold"] for m in two] == [0, 1, 2]  # in the members' order
+
+
 @pytest.mark.parametrize("tie,solve", [("first", {}), ("last_col", {}),
                                        ("last", {"endgame": 10, "endgame_wld": 14})])
 def test_the_module_plays_the_searchs_move_and_an_ensemble_weighs_values(tie: str,

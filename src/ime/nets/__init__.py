@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -260,8 +261,27 @@ def save_checkpoint(
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    torch.save(ckpt, tmp)
+    torch.save(_interned(ckpt), tmp)
     tmp.replace(path)
+
+
+def _interned(obj: Any) -> Any:
+    """``obj`` with every string of its dicts, lists and tuples interned (tensors and other
+    values kept). Why: pickle writes a string once and refers back to it where the *same object*
+    recurs, so the bytes of a checkpoint depended on which equal strings happened to be one
+    object: a config that came through a worker process (unpickled, so no longer sharing objects
+    with the code's literals) gave other bytes for the same content. Interned, equal strings are
+    one object, and the bytes follow the content alone."""
+    kind = type(obj)  # exact types: a str, dict or tuple subclass is kept as it is
+    if kind is str:
+        return sys.intern(obj)
+    if kind is dict:
+        return {_interned(k): _interned(v) for k, v in obj.items()}
+    if kind is list:
+        return [_interned(v) for v in obj]
+    if kind is tuple:
+        return tuple(_interned(v) for v in obj)
+    return obj
 
 
 def load_checkpoint(path: str | Path,

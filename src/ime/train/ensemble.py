@@ -53,7 +53,7 @@ from tqdm.auto import tqdm
 
 from ime.core.registry import get_encoder
 from ime.core.seeding import derive_seed
-from ime.imitators.family import fit_member, is_family
+from ime.imitators.family import fit_members, is_family
 from ime.nets import MaskedPolicyNet, MultiHeadPolicyNet, build_net
 from ime.train.augment import Symmetries
 from ime.train.folds import Split
@@ -139,8 +139,10 @@ def train_bots(jobs: Mapping[str, tuple[str | Path, Sequence[Member]]],
         trained = {bot: iter(ms) for bot, ms in (train_bots(
             net_jobs, train_cfg, threads=threads, progress=progress, mode=mode)
             if net_jobs else {}).items()}
-        fitted = {id(m): fit_member(jobs[bot][0], m.net_config, m.fold, m.checkpoint_path,
-                                    m.metrics_path, train_cfg, bot=bot) for bot, m in families}
+        fits = fit_members([(jobs[bot][0], m.net_config, m.fold, m.checkpoint_path,
+                             m.metrics_path, train_cfg, bot) for bot, m in families],
+                           workers=threads)  # a family's folds: ``threads`` at once
+        fitted = {id(m): r for (_, m), r in zip(families, fits, strict=True)}
         return {bot: [fitted[id(m)] if id(m) in fitted else next(trained[bot]) for m in ms]
                 for bot, (_, ms) in jobs.items()}
     device = pick_device(str(train_cfg.get("device", "auto")))
