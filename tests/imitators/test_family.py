@@ -250,8 +250,9 @@ def test_the_train_stage_fits_saves_loads_and_plays_a_search_imitator(tmp_path: 
 def test_a_familys_folds_fitted_at_once_give_the_same_files(tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch
                                                              ) -> None:
-    """``threads`` (train.threads) fits that many folds at once, in forked processes; a worker
-    count changes no byte of a checkpoint and no metric, only the job's time."""
+    """``threads`` (train.threads) fits that many folds at once, in forked processes, and
+    shares the cores left over among them as search threads; neither count changes a byte of a
+    checkpoint or a metric, only the job's time."""
     import ime.evaluate.parallel as parallel
 
     ds = tmp_path / "t.parquet"
@@ -273,14 +274,16 @@ def test_a_familys_folds_fitted_at_once_give_the_same_files(tmp_path: Path,
         members = [Member(net, k, d / f"s{k}.pt", d / f"s{k}.json") for k in range(3)]
         return train_members(ds, members, TRAIN, bot="t", threads=threads, progress=False)
 
-    one, two = fit("one", 1), fit("two", 2)
-    assert pools == [1, 2]  # the second job ran its three folds two at a time
-    for k in range(3):
-        assert ((tmp_path / "one" / f"s{k}.pt").read_bytes()
-                == (tmp_path / "two" / f"s{k}.pt").read_bytes())
-        timed = ("timing",)
-        assert ({c: v for c, v in one[k].items() if c not in timed}
-                == {c: v for c, v in two[k].items() if c not in timed})
+    one, two, six = fit("one", 1), fit("two", 2), fit("six", 6)
+    # the second job ran its three folds two at a time, the third all three, 2 threads each
+    assert pools == [1, 2, 3]
+    assert [m["timing"]["threads"] for m in six] == [2, 2, 2]
+    for other, got in (("two", two), ("six", six)):
+        for k in range(3):
+            assert ((tmp_path / "one" / f"s{k}.pt").read_bytes()
+                    == (tmp_path / other / f"s{k}.pt").read_bytes())
+            assert ({c: v for c, v in one[k].items() if c != "timing"}
+                    == {c: v for c, v in got[k].items() if c != "timing"})
     assert [m["fold"] for m in two] == [0, 1, 2]  # in the members' order
 
 

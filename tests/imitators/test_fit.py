@@ -196,3 +196,29 @@ def test_the_fit_finds_a_solver_that_keeps_the_last_winning_move() -> None:
     ok = {name: float(np.mean(m.choose_many(test) == test.action)) * 100
           for name, m in (("plain", plain), ("picked", picked))}
     assert ok["picked"] >= ok["plain"] + 3.0, ok
+
+
+@pytest.mark.parametrize("settings", [SearchSettings(depth=3, phases=2),
+                                      SearchSettings(depth=8, budget=3000, pv_first=True)])
+def test_searches_split_over_threads_give_the_same_results(settings: SearchSettings) -> None:
+    """The compiled loop runs without the GIL on slices of the positions: every value, leaf
+    feature, node count and depth reached is the same for any thread count, in the same rows."""
+    from ime.imitators.search_fit import search_all, set_search_threads
+
+    positions = random_positions(300, seed=77, min_ply=4, max_ply=52)
+    P = np.array([p for p, _ in positions], dtype=np.uint64)
+    O = np.array([o for _, o in positions], dtype=np.uint64)
+    w = hidden_weights(positions)
+    w = np.concatenate([w] * settings.phases)
+    old = set_search_threads(1)
+    try:
+        one = search_all(P, O, w, settings)
+        set_search_threads(3)
+        three = search_all(P, O, w, settings)
+    finally:
+        set_search_threads(old)
+    for name in ("offsets", "squares", "values", "features", "terminal", "nodes", "exact",
+                 "depths"):
+        np.testing.assert_array_equal(getattr(one, name), getattr(three, name), err_msg=name)
+    if settings.budget:  # the budget cuts the deepening at different depths, position by position
+        assert len(np.unique(one.depths)) > 1

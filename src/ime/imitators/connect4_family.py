@@ -126,7 +126,8 @@ class Connect4SearchFamily:
 
     def fit(self, planes: np.ndarray, actions: np.ndarray, fit_rows: np.ndarray,
             select_rows: np.ndarray, config: Mapping[str, Any], *, seed: int,
-            say: Callable[[str], None]) -> nn.Module:
+            say: Callable[[str], None], threads: int = 1) -> nn.Module:
+        del threads  # one core: this family's searches are not split over threads
         cfg = fit_config(config, seed)
         me, opp, geo = planes_to_boards(planes)
         sel = select_rows if len(select_rows) else fit_rows

@@ -54,9 +54,10 @@ class ImitatorFamily(Protocol):
 
     def fit(self, planes: np.ndarray, actions: np.ndarray, fit_rows: np.ndarray,
             select_rows: np.ndarray, config: Mapping[str, Any], *, seed: int,
-            say: Callable[[str], None]) -> nn.Module:
+            say: Callable[[str], None], threads: int = 1) -> nn.Module:
         """A fitted imitator module from the dataset's rows ``fit_rows`` (its evaluation) and
-        ``select_rows`` (matches held out of the fit, which choose its settings)."""
+        ``select_rows`` (matches held out of the fit, which choose its settings); ``threads``:
+        the cores this process may search on (the same module for any count)."""
 
     def build(self, config: Mapping[str, Any]) -> nn.Module:
         """The module of a saved imitator from its fitted ``config`` (weights come from the
@@ -221,13 +222,17 @@ def fit_members(tasks: Sequence[FitTask], *, workers: int = 1) -> list[dict[str,
     fits every fold of a target, so on a machine with cores to spare the folds wait on each other:
     at the thesis scale a Reversi target's five folds took 13-22 minutes one after another
     (reproduction/imitators-thesis-reversi/book/). The job's ``threads`` (``train.threads``, a
-    runtime key) is the number of folds fitted at once. Each fit reads only its own seeded split
-    and writes only its own files, so the worker count changes no byte of any checkpoint or
-    metrics file, only how long the job takes."""
+    runtime key) is the number of folds fitted at once; cores beyond the folds are shared out
+    among them as search threads (16 cores, 5 folds: 3 each), for a family that splits its
+    searches (Reversi's). Each fit reads only its own seeded split and writes only its own files,
+    so the worker count changes no byte of any checkpoint or metrics file, only how long the job
+    takes."""
     from ime.evaluate.parallel import ordered_map
 
-    n = min(max(1, int(workers)), len(tasks))
-    return list(ordered_map(_fit_task, list(tasks), _no_context, workers=n))
+    cores = max(1, int(workers))
+    n = min(cores, len(tasks))
+    each = max(1, cores // max(1, n))
+    return list(ordered_map(_fit_task, [(*t, each) for t in tasks], _no_context, workers=n))
 
 
 def _no_context() -> None:
@@ -235,17 +240,19 @@ def _no_context() -> None:
     return None
 
 
-def _fit_task(_ctx: None, task: FitTask) -> dict[str, Any]:
-    dataset, net_config, fold, ckpt, metrics, train_cfg, bot = task
-    return fit_member(dataset, net_config, fold, ckpt, metrics, train_cfg, bot=bot)
+def _fit_task(_ctx: None, task: tuple[Any, ...]) -> dict[str, Any]:
+    dataset, net_config, fold, ckpt, metrics, train_cfg, bot, threads = task
+    return fit_member(dataset, net_config, fold, ckpt, metrics, train_cfg, bot=bot,
+                      threads=threads)
 
 
 def fit_member(dataset_path: str | Path, net_config: Mapping[str, Any], fold: int,
                checkpoint_path: str | Path, metrics_path: str | Path,
-               train_cfg: Mapping[str, Any], *, bot: str) -> dict[str, Any]:
+               train_cfg: Mapping[str, Any], *, bot: str, threads: int = 1) -> dict[str, Any]:
     """Fit fold ``fold`` of a family imitator and write its checkpoint and metrics JSON with the
     nets' own code (:func:`ime.train.loop.write_fold`: the same split, the same accuracy
-    columns), so Table 4.4 and every later stage read it as they read a net's."""
+    columns), so Table 4.4 and every later stage read it as they read a net's; ``threads``: the
+    cores its searches may use (the same files for any count)."""
     from ime.train.loop import load_dataset, split_fold, write_fold
 
     split = Split.of(train_cfg)
@@ -270,12 +277,12 @@ def fit_member(dataset_path: str | Path, net_config: Mapping[str, Any], fold: in
         f"held-out training matches")
     t0 = time.perf_counter()
     model = family.fit(planes, actions, fit_rows, select_rows, {**settings, "name": name},
-                       seed=run_seed, say=say)
+                       seed=run_seed, say=say, threads=threads)
     fit_s = time.perf_counter() - t0
     if settings.get("book"):  # after the fit: the settings are chosen by the search alone
         n_book = attach_book(model, planes, data.mask.cpu().numpy(), actions, train_rows)
         say(f"book of {n_book} distinct training positions (the target's most frequent move)")
-    timing = {"device": "cpu", "threads": 1, "train_seconds": fit_s,
+    timing = {"device": "cpu", "threads": int(threads), "train_seconds": fit_s,
               "samples": int(len(fit_rows))}
     # a deep search decides every validation row here, which can take longer than the fit
     # (depth 6 and an endgame solve on 35,000 thesis-scale rows): say so before and after

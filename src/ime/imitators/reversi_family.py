@@ -37,6 +37,7 @@ from ime.imitators.search_fit import (
     fit,
     predict,
     search_all,
+    set_search_threads,
     solve_endgames,
 )
 
@@ -102,7 +103,11 @@ class ReversiSearchFamily:
 
     def fit(self, planes: np.ndarray, actions: np.ndarray, fit_rows: np.ndarray,
             select_rows: np.ndarray, config: Mapping[str, Any], *, seed: int,
-            say: Callable[[str], None]) -> nn.Module:
+            say: Callable[[str], None], threads: int = 1) -> nn.Module:
+        """The fit's searches, and this process's later ones (the fold's metrics), run on
+        ``threads`` threads (:func:`ime.imitators.search_fit.set_search_threads`): the same
+        moves for any count."""
+        set_search_threads(threads)
         if tuple(planes.shape[1:]) != (2, 8, 8):
             raise ValueError(f"Reversi's search imitator reads [N, 2, 8, 8] planes, got "
                              f"{tuple(planes.shape[1:])}")

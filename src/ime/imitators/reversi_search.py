@@ -379,13 +379,15 @@ def _root(P, O, depth, w, phases, buf, pv, pvlen, mv, key, counters, budget, ord
     return n, reached, counters[0]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search_batch(Ps, Os, depth, w, phases, budget, order_min, margin, targets, offsets, out_sq,
                  out_val, out_lp, out_lo, out_sign, out_term, out_exact, nodes, reached):
     """:func:`_root` over many positions (the fit's inner loop): position ``i``'s moves land in
     rows ``offsets[i]:offsets[i + 1]`` of the ``out_*`` arrays (its legal moves, square order);
     ``targets[i]`` is searched first (-1: none); ``nodes[i]`` gets its node count and
-    ``reached[i]`` the depth of the iteration kept."""
+    ``reached[i]`` the depth of the iteration kept. It holds no lock (``nogil``): every position
+    is searched with the call's own buffers, so threads may search disjoint slices at once
+    (:func:`ime.imitators.search_fit.search_all`)."""
     nf = w.shape[0]
     buf = np.zeros((MAX_PLY, nf), dtype=np.float64)
     pv = np.zeros((MAX_PLY, MAX_PLY), dtype=np.int64)

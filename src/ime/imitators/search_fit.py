@@ -32,6 +32,7 @@ import itertools
 import json
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -157,6 +158,26 @@ def legal_offsets(P: np.ndarray, O: np.ndarray) -> np.ndarray:
     return np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
 
 
+_THREADS = 1
+MIN_CHUNK = 32
+"""Fewest positions a thread is given (below that, a thread costs more than it saves)."""
+CHUNKS_PER_THREAD = 4
+"""Slices per thread: a position's search can cost 100x another's (a budget, a solve), so
+smaller slices keep the threads busy to the end."""
+
+
+def set_search_threads(n: int) -> int:
+    """Search with ``n`` threads from now on in this process (each thread a slice of the
+    positions, the compiled loop without the GIL); returns the previous count. Why: a fit is
+    searches of thousands of positions, each independent of the others, so a fold uses every
+    core it is given; the results are the same for any count, position by position
+    (``tests/imitators/test_fit.py``). Set by :func:`ime.imitators.family.fit_members` from the
+    train job's threads."""
+    global _THREADS
+    old, _THREADS = _THREADS, max(1, int(n))
+    return old
+
+
 def search_all(P: np.ndarray, O: np.ndarray, w: np.ndarray, settings: SearchSettings,
                offsets: np.ndarray | None = None, margin: float = FULL,
                targets: np.ndarray | None = None) -> SearchResults:
@@ -180,9 +201,22 @@ def search_all(P: np.ndarray, O: np.ndarray, w: np.ndarray, settings: SearchSett
     w = np.ascontiguousarray(w, dtype=np.float64)
     tg = (np.full(len(P), settings.root_first, dtype=np.int64) if targets is None
           else np.ascontiguousarray(targets, dtype=np.int64))
-    search_batch(P, O, np.int64(settings.depth), w, np.int64(settings.phases),
-                 np.int64(settings.budget), np.int64(settings.kernel_order_min),
-                 np.float64(margin), tg, off, sq, val, lp, lo, sign, term, exact, nodes, reached)
+
+    def run(a: int, b: int) -> None:  # positions a..b-1 into their own rows of the outputs
+        lo_, hi_ = int(off[a]), int(off[b])
+        search_batch(P[a:b], O[a:b], np.int64(settings.depth), w, np.int64(settings.phases),
+                     np.int64(settings.budget), np.int64(settings.kernel_order_min),
+                     np.float64(margin), tg[a:b], off[a:b + 1] - off[a], sq[lo_:hi_],
+                     val[lo_:hi_], lp[lo_:hi_], lo[lo_:hi_], sign[lo_:hi_], term[lo_:hi_],
+                     exact[lo_:hi_], nodes[a:b], reached[a:b])
+
+    threads = min(_THREADS, len(P) // MIN_CHUNK)
+    if threads <= 1:
+        run(0, len(P))
+    else:  # more slices than threads, taken as threads free up: slow positions spread out
+        edges = np.linspace(0, len(P), threads * CHUNKS_PER_THREAD + 1).astype(int)
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(run, edges[:-1], edges[1:]))
     feats = leaf_features(lp, lo, sign, term, np.int64(settings.phases), np.int64(len(w)))
     return SearchResults(off, sq, val, feats, term, nodes, exact, reached)
 
