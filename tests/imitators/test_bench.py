@@ -16,6 +16,7 @@ def test_the_search_imitator_benchmark_runs(capsys: pytest.CaptureFixture[str]) 
     assert "fit_s_per_1000_positions_by_depth" in out and "decision_ms_by_depth" in out
     agreement = float(out.split("synthetic_target_agreement_pct:")[1].split()[0])
     assert agreement >= 70.0  # chance is about 12 % (8-9 legal moves)
+    assert "threads_same_moves: True" in out  # the searches split over threads agree
 
 
 @pytest.mark.slow

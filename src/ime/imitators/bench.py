@@ -5,7 +5,8 @@ grows about 3-4x per ply, so the depth the fit chooses sets both the train job's
 later stage's (S1/S2 forks, tournaments). This measures, on seeded positions from random games
 and a synthetic target (a depth-3 search with seeded weights, so no bot is involved), the fit's
 seconds per pass per 1,000 positions at each depth and the milliseconds per decision of the
-fitted module at several depths, one core.
+fitted module at several depths, one core; and how the searches scale over threads (one against
+every core the process may use: ``train.threads`` beyond a job's folds, docs/imitators.md).
 """
 
 from __future__ import annotations
@@ -68,9 +69,34 @@ def bench_search_imitator(quick: bool) -> dict:
         t = time.perf_counter()
         search_all(P[:200], O[:200], w, s, margin=12.0)
         decide_ms[d] = (time.perf_counter() - t) / 200 * 1000
+    threads = _thread_scaling(P, O, w, SearchSettings(depth=5 if quick else 6, phases=2))
     agreement = float(np.mean(fit(train, select, FitConfig(
         depths=(1, 2, 3), passes=2, phases=(2,), ties=("first",), endgames=(0,),
         endgame_modes=("exact",))).choose_many(select) == select.action)) * 100
     return {"positions": n, "fit_s_per_1000_positions_by_depth": fit_s,
-            "decision_ms_by_depth": decide_ms,
+            "decision_ms_by_depth": decide_ms, **threads,
             "synthetic_target_agreement_pct": agreement}
+
+
+def _thread_scaling(P: np.ndarray, O: np.ndarray, w: np.ndarray,
+                    settings: SearchSettings) -> dict:
+    """Seconds to search every position on one thread and on every core this process may use
+    (:func:`ime.imitators.search_fit.set_search_threads`), and whether the moves are the same
+    (they must be: the threads search disjoint slices)."""
+    from ime.core.workers import machine_cpus
+    from ime.imitators.search_fit import set_search_threads
+
+    cores = machine_cpus()
+    secs, moves = {}, {}
+    old = set_search_threads(1)
+    try:
+        for n in sorted({1, cores}):
+            set_search_threads(n)
+            t = time.perf_counter()
+            moves[n] = choices(search_all(P, O, w, settings, margin=DECIDE), "first")
+            secs[n] = time.perf_counter() - t
+    finally:
+        set_search_threads(old)
+    return {"threads_positions": int(len(P)), "threads_depth": settings.depth,
+            "threads_seconds": secs, "threads_speedup": secs[1] / secs[cores],
+            "threads_same_moves": bool(np.array_equal(moves[1], moves[cores]))}
