@@ -158,7 +158,7 @@ def legal_offsets(P: np.ndarray, O: np.ndarray) -> np.ndarray:
     return np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
 
 
-_THREADS = 1
+_THREADS = 1  # this process's search threads (set_search_threads)
 MIN_CHUNK = 32
 """Fewest positions a thread is given (below that, a thread costs more than it saves)."""
 CHUNKS_PER_THREAD = 4
@@ -171,8 +171,8 @@ def set_search_threads(n: int) -> int:
     positions, the compiled loop without the GIL); returns the previous count. Why: a fit is
     searches of thousands of positions, each independent of the others, so a fold uses every
     core it is given; the results are the same for any count, position by position
-    (``tests/imitators/test_fit.py``). Set by :func:`ime.imitators.family.fit_members` from the
-    train job's threads."""
+    (``tests/imitators/test_fit.py``). Set by the Reversi family's fit from the cores
+    :func:`ime.imitators.family.fit_members` gives each fold of the train job."""
     global _THREADS
     old, _THREADS = _THREADS, max(1, int(n))
     return old
