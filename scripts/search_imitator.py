@@ -59,7 +59,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="win/draw/loss-solve thresholds tried above the endgame's (0: none)")
     ap.add_argument("--endgame-picks", default="value",
                     help="how a solve chooses among its best moves, tried in turn: value, "
-                         "fastest_first, fastest_last (comma-separated)")
+                         "fastest_first, fastest_last, solver_first, solver_last "
+                         "(comma-separated)")
+    ap.add_argument("--ties", default="first,last,first_col,last_col",
+                    help="tie rules tried (comma-separated): first, last, first_col, last_col, "
+                         "searched_first, searched_last")
     ap.add_argument("--budgets", type=_ints, default=(0,),
                     help="node budgets tried after the fixed depths (0: none)")
     ap.add_argument("--orderings", default="static,none",
@@ -119,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
                     round_positions=args.round_positions,
                     passes=args.passes[0] if len(args.passes) == 1 else args.passes,
                     endgame_modes=tuple(args.endgame_modes.split(",")),
-                    endgame_picks=tuple(args.endgame_picks.split(",")))
+                    endgame_picks=tuple(args.endgame_picks.split(",")),
+                    ties=tuple(args.ties.split(",")))
     print(f"{args.dataset} fold {args.fold}: {len(fit_rows)} fit rows, {len(sel_rows)} selection "
           f"rows, {len(val)} validation rows", flush=True)
     t0 = time.perf_counter()

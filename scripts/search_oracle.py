@@ -10,6 +10,10 @@ rev4 and rev5), it plugs that table in as the imitator's weights and scores the 
 search, at fixed depths and under node budgets with each move ordering, on the same unseen
 validation positions as scripts/search_imitator.py (the pipeline's fold split, Maia's protocol).
 
+The bot's tie rule becomes the imitator's ``searched_first`` / ``searched_last`` with the
+``solver_*`` endgame pick (``--tie-order searched``, the default), or the square-order rule of the
+same name with ``fastest_*`` (``--tie-order square``, what the imitator had before v9).
+
 Example (quick scale, rev4, its tie rule and solve threshold)::
 
     python scripts/search_oracle.py data/reversi/datasets/quick/rev4.parquet rev4 \\
@@ -64,6 +68,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--depths", default="1,2,3,4,5,6")
     ap.add_argument("--budgets", default="")
     ap.add_argument("--max-positions", type=int, default=1000)
+    ap.add_argument("--tie-order", choices=("square", "searched"), default="searched",
+                    help="the bot's tie rule as the imitator's square-order rule (first/last, "
+                         "solve picks fastest_*) or by its search order (searched_*, solver_*)")
     args = ap.parse_args(argv)
     zoo = yaml.safe_load((ROOT / "config/bots/reversi.yaml").read_text())
     params = dict(zoo[args.bot].get("params", {}))
@@ -73,20 +80,25 @@ def main(argv: list[str] | None = None) -> int:
     val = d.subset(va)
     test = val.subset(unseen_positions(d.subset(tr), val).rows[:args.max_positions])
     tie = params.get("tie", "first")
-    endgame = int(params.get("endgame_empties", 0))
+    pick_ = "value"
+    if tie in ("first", "last"):
+        pick_ = ("fastest_" if args.tie_order == "square" else "solver_") + tie
+        tie = tie if args.tie_order == "square" else "searched_" + tie
+    endgame = int(params.get("endgame_empties", 0)) if params.get("endgame_nodes") else 0
     out: dict[str, float] = {}
     for depth in (int(x) for x in args.depths.split(",") if x):
-        s = SearchSettings(depth=depth, tie=tie, endgame=endgame)
+        s = SearchSettings(depth=depth, tie=tie, endgame=endgame, endgame_pick=pick_)
         out[f"depth {depth}"] = float(np.mean(predict(w, s, test.P, test.O) == test.action)) * 100
     cap = int(params.get("max_depth", 0)) or 64
     for budget in (int(x) for x in args.budgets.split(",") if x):
         for ordering in ORDERINGS:
             for pv in (False, True):
                 s = SearchSettings(depth=cap, budget=budget, tie=tie, endgame=endgame,
-                                   ordering=ordering, pv_first=pv)
+                                   ordering=ordering, pv_first=pv, endgame_pick=pick_)
                 key = f"budget {budget} {ordering}{' pv-first' if pv else ''}"
                 out[key] = float(np.mean(predict(w, s, test.P, test.O) == test.action)) * 100
     print(json.dumps({"dataset": args.dataset, "bot": args.bot, "positions": len(test),
+                      "tie": tie, "endgame": endgame, "endgame_pick": pick_,
                       "agreement": out, "argv": sys.argv[1:] if argv is None else argv},
                      indent=1))
     return 0

@@ -36,6 +36,8 @@ class SearchResults:
     nodes: np.ndarray  # int64[N]
     exact: np.ndarray  # bool[M]: False where a narrowed root window gave an upper bound
     depths: np.ndarray  # int64[N]: the depth of the iteration kept (the budget's, or the fixed)
+    ranks: np.ndarray | None = None  # int64[M]: the move's place in its root's search order
+    # (where the game's search gives it: the tie rules that follow the search order read it)
 
 
 def row_positions(res: SearchResults) -> np.ndarray:
@@ -56,16 +58,18 @@ def chosen_rows(res: SearchResults, action: np.ndarray) -> np.ndarray:
     return rows
 
 
-def ranked_choices(res: SearchResults, rank: np.ndarray, none: int = -1) -> np.ndarray:
+def ranked_choices(res: SearchResults, rank: np.ndarray, none: int = -1,
+                   row_rank: np.ndarray | None = None) -> np.ndarray:
     """Each position's best-valued move, ties (values within ``1e-9`` relative) to the lowest
-    ``rank[move]`` (a tie rule as a rank per action code); ``none`` where a position has no
-    row."""
+    ``rank[move]`` (a tie rule as a rank per action code), or the lowest ``row_rank[row]`` (a
+    rank per root-move row: a tie rule by the search's own order); ``none`` where a position
+    has no row."""
     n = len(res.offsets) - 1
     pos = row_positions(res)
     best = np.maximum.reduceat(res.values, res.offsets[:-1])
     tol = 1e-9 * np.maximum(1.0, np.abs(best))
     cand = res.values >= (best - tol)[pos]
-    big = np.where(cand, rank[res.squares], 10_000)
+    big = np.where(cand, rank[res.squares] if row_rank is None else row_rank, 10_000)
     first = np.minimum.reduceat(big, res.offsets[:-1])
     hit = cand & (big == first[pos])
     out = np.full(n, none, dtype=np.int64)
@@ -99,10 +103,11 @@ class Problem:
 
 
 def build_problem(res: SearchResults, rows: np.ndarray, keep_rows: np.ndarray,
-                  keep_pos: np.ndarray, scale: np.ndarray, rank: np.ndarray) -> Problem:
+                  keep_pos: np.ndarray, scale: np.ndarray, rank: np.ndarray,
+                  row_rank: np.ndarray | None = None) -> Problem:
     """The problem of the rows ``keep_rows`` (bool per row) of the positions ``keep_pos``
     (indices, ascending; each keeps its target row ``rows[i]``); ``rank``: the tie rule's rank
-    per action code (the hinge loss's ``prefer``)."""
+    per action code (the hinge loss's ``prefer``), or ``row_rank`` one per row."""
     n = len(res.offsets) - 1
     pos_all = row_positions(res)
     in_pos = np.zeros(n, dtype=bool)
@@ -114,7 +119,7 @@ def build_problem(res: SearchResults, rows: np.ndarray, keep_rows: np.ndarray,
     pos = np.repeat(np.arange(len(keep_pos)), counts)
     new_index = np.cumsum(keep_rows) - 1
     chosen = new_index[rows[keep_pos]]
-    r = rank[res.squares[keep_rows]]
+    r = (rank[res.squares] if row_rank is None else row_rank)[keep_rows]
     prefer = r < r[chosen][pos]
     return Problem(X, pos, starts, chosen, len(keep_pos), prefer)
 

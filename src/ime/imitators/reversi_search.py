@@ -66,19 +66,29 @@ ONE = U64(1)
 INF = 1e30
 FULL = 1e30  # root margin: every move exact
 DECIDE = -1.0  # root margin: exact only where a move could be best or tied
+DECIDE_STRICT = -2.0  # root margin: exact only where a move is better than every earlier one
 TERMINAL = 1e6
 TIE_EPS = 1e-9
 MAX_PLY = 128  # plies from the root, passes included
 MAX_MOVES = 40  # Reversi's most legal moves in a position is 33
-TIE_RULES = ("first", "last", "first_col", "last_col")
+TIE_RULES = ("first", "last", "first_col", "last_col", "searched_first", "searched_last")
+SQUARE_TIES = TIE_RULES[:4]
+"""Tie rules by square order (the fit's default grid)."""
+SEARCHED_TIES = ("searched_first", "searched_last")
+"""Tie rules by the root's own search order (its move ordering, the last iteration's best first
+with ``pv_first``), not by the square: a search that keeps a move only when it is strictly
+better keeps the first searched of equal moves (``searched_first``), one that also takes an
+equal move the last (``searched_last``)."""
 ENDGAME_MODES = ("exact", "wld")
 ORDERINGS = ("static", "none", "square")
-ENDGAME_PICKS = ("value", "fastest_first", "fastest_last")
+ENDGAME_PICKS = ("value", "fastest_first", "fastest_last", "solver_first", "solver_last")
 """How the imitator chooses among the solver's best moves (``SearchSettings.endgame_pick``)."""
 # The kernels' ``order_min`` also encodes the ordering: a number of plies for ``static``;
 NO_ORDER = 1 << 20  # one no node reaches for ``none``: children (and root moves) in square order;
 SQUARE_ORDER = -1  # and this for ``square``: every node's moves by their square's weight
 PV_FIRST = -2  # ``target`` of an iterative deepening that searches the last iteration's best first
+PV_FIRST_EARLIEST = -3  # the same, the best being the earliest searched of equal moves
+PV_FIRST_LATEST = -4  # and the latest searched (the searched_* tie rules' PV)
 
 
 @dataclass(frozen=True)
@@ -101,7 +111,9 @@ class SearchSettings:
     the search values most (then the tie rule); ``fastest_first`` / ``fastest_last`` take the
     first / last of them in a fastest-first ordering (the opponent's fewest replies first, ties
     by the tie rule), as an endgame solver that orders its moves so and keeps the first or the
-    last move that proves the best outcome does (:func:`solver_pick_moves`).
+    last move that proves the best outcome does (:func:`solver_pick_moves`); ``solver_first`` /
+    ``solver_last`` the same with the equal-reply moves ordered by the evaluation's square
+    weight, best first, then by square, the solver's whole move order.
     """
 
     depth: int = 1
@@ -141,8 +153,19 @@ class SearchSettings:
 
     @property
     def root_first(self) -> int:
-        """The kernels' ``target`` of a decision: :data:`PV_FIRST` or -1 (none)."""
-        return PV_FIRST if self.pv_first and self.budget else -1
+        """The kernels' ``target`` of a decision: :data:`PV_FIRST` (its searched_* variants
+        under those tie rules) or -1 (none)."""
+        if not (self.pv_first and self.budget):
+            return -1
+        return {"searched_first": PV_FIRST_EARLIEST,
+                "searched_last": PV_FIRST_LATEST}.get(self.tie, PV_FIRST)
+
+    @property
+    def decide_margin(self) -> float:
+        """The root window of a decision: :data:`DECIDE_STRICT` under ``searched_first`` (an
+        equal later move fails low, as in a search that keeps only strictly better moves, and
+        costs the nodes it costs there), else :data:`DECIDE`."""
+        return DECIDE_STRICT if self.tie == "searched_first" else DECIDE
 
     @property
     def kernel_order_min(self) -> int:
@@ -250,12 +273,15 @@ def _negamax(P, O, depth, alpha, beta, w, phases, buf, pv, pvlen, mv, key, ply, 
 
 @njit(cache=True)
 def _root_once(P, O, depth, w, phases, buf, pv, pvlen, mv, key, counters, budget, order_min,
-               margin, target, out_sq, out_val, out_lp, out_lo, out_sign, out_term, out_exact):
+               margin, target, pv_rank, out_sq, out_val, out_lp, out_lo, out_sign, out_term,
+               out_exact, out_rank):
     """Every root move searched ``depth`` plies (window by ``margin``, see the module doc;
     ``target``: the square searched first with a full window, -1 for none); per move, in square
-    order, its value, whether it is exact, and its PV leaf (the leaf's boards, the sign that
-    turns the leaf's value into the root mover's, and whether the leaf is a finished game).
-    Returns the move count, or -1 when the budget ran out."""
+    order, its value, whether it is exact, its PV leaf (the leaf's boards, the sign that turns
+    the leaf's value into the root mover's, and whether the leaf is a finished game) and its
+    rank in the search order (``out_rank``: with ``pv_rank`` the ``target``, a decision's last
+    best move, ranks first; without, the fit's target ranks where the ordering puts it, as a
+    decision would search it). Returns the move count, or -1 when the budget ran out."""
     moves = legal_moves_inline(P, O)
     n = 0
     while moves:
@@ -268,9 +294,7 @@ def _root_once(P, O, depth, w, phases, buf, pv, pvlen, mv, key, counters, budget
     for i in range(n):
         sq = out_sq[i]
         f = flips_inline(P, O, sq)
-        if sq == target:
-            key[0, i] = -INF
-        elif order_min >= NO_ORDER:
+        if order_min >= NO_ORDER:
             key[0, i] = 0.0  # no ordering: square order (the sort is stable)
         elif order_min == SQUARE_ORDER:
             key[0, i] = -square_weight(sq, P, O, w, phases)
@@ -287,6 +311,28 @@ def _root_once(P, O, depth, w, phases, buf, pv, pvlen, mv, key, counters, budget
             j -= 1
         key[0, j + 1] = kv
         mv[0, j + 1] = idx
+    # the ranks of the ordering; then the target (a PV, or the fit's) to the front
+    for r in range(n):
+        out_rank[mv[0, r]] = r
+    for i in range(n):
+        if out_sq[i] == target:
+            key[0, i] = -INF
+        else:
+            key[0, i] = float(out_rank[i])
+        mv[0, i] = i
+    for i in range(1, n):
+        kv = key[0, i]
+        idx = mv[0, i]
+        j = i - 1
+        while j >= 0 and key[0, j] > kv:
+            key[0, j + 1] = key[0, j]
+            mv[0, j + 1] = mv[0, j]
+            j -= 1
+        key[0, j + 1] = kv
+        mv[0, j + 1] = idx
+    if pv_rank:
+        for r in range(n):
+            out_rank[mv[0, r]] = r
     best = -INF
     for r in range(n):
         i = mv[0, r]
@@ -296,7 +342,9 @@ def _root_once(P, O, depth, w, phases, buf, pv, pvlen, mv, key, counters, budget
         cO = P | f | (ONE << U64(sq))
         alpha = -INF
         if r > 0 and margin < FULL:
-            if margin < 0.0:
+            if margin < -1.5:  # DECIDE_STRICT: an equal move fails low
+                alpha = best
+            elif margin < 0.0:
                 alpha = best - 2.0 * TIE_EPS * max(1.0, abs(best))
             else:
                 alpha = best - margin
@@ -335,36 +383,46 @@ def _root_once(P, O, depth, w, phases, buf, pv, pvlen, mv, key, counters, budget
 
 @njit(cache=True)
 def _root(P, O, depth, w, phases, buf, pv, pvlen, mv, key, counters, budget, order_min, margin,
-          target, out_sq, out_val, out_lp, out_lo, out_sign, out_term, out_exact, tmp_sq,
-          tmp_val, tmp_lp, tmp_lo, tmp_sign, tmp_term, tmp_exact):
+          target, out_sq, out_val, out_lp, out_lo, out_sign, out_term, out_exact, out_rank,
+          tmp_sq, tmp_val, tmp_lp, tmp_lo, tmp_sign, tmp_term, tmp_exact, tmp_rank):
     """Fixed depth (``budget == 0``) or iterative deepening within ``budget`` nodes; returns
     (moves, depth reached, nodes). ``target`` :data:`PV_FIRST` (with a budget): each iteration
-    searches the previous one's best move first (the lowest square among equal values)."""
+    searches the previous one's best move first (the lowest square among equal values;
+    :data:`PV_FIRST_EARLIEST` / :data:`PV_FIRST_LATEST`: the earliest / latest searched)."""
     counters[0] = 0
     counters[1] = 0
     if budget == 0:
         n = _root_once(P, O, depth, w, phases, buf, pv, pvlen, mv, key, counters, np.int64(0),
-                       order_min, margin, target, out_sq, out_val, out_lp, out_lo, out_sign,
-                       out_term, out_exact)
+                       order_min, margin, target, np.int64(0), out_sq, out_val, out_lp, out_lo,
+                       out_sign, out_term, out_exact, out_rank)
         return n, depth, counters[0]
     n = 0
     reached = 0
     # deeper than the empties searches the same tree again (passes cost no depth)
     top = min(depth, np.int64(64) - np.int64(ctpop(P | O)))
-    first = np.int64(-1) if target == PV_FIRST else target
+    is_pv = target <= PV_FIRST
+    first = np.int64(-1) if is_pv else target
     for d in range(1, max(top, 1) + 1):
         m = _root_once(P, O, np.int64(d), w, phases, buf, pv, pvlen, mv, key, counters,
                        np.int64(budget if d > 1 else 0), order_min, margin, first,
-                       tmp_sq, tmp_val, tmp_lp, tmp_lo, tmp_sign, tmp_term, tmp_exact)
+                       np.int64(1 if is_pv else 0), tmp_sq, tmp_val, tmp_lp, tmp_lo, tmp_sign,
+                       tmp_term, tmp_exact, tmp_rank)
         if m < 0:
             break
         n = m
         reached = d
-        if target == PV_FIRST:  # the next iteration searches this one's best move first
+        if is_pv:  # the next iteration searches this one's best move first
             bi = 0
             for i in range(1, n):
                 if tmp_val[i] > tmp_val[bi]:
                     bi = i
+            if target != PV_FIRST:  # among the equal best, the earliest / latest searched
+                tol = TIE_EPS * max(1.0, abs(tmp_val[bi]))  # as pick()
+                for i in range(n):
+                    if tmp_val[i] >= tmp_val[bi] - tol and (
+                            (target == PV_FIRST_EARLIEST and tmp_rank[i] < tmp_rank[bi])
+                            or (target == PV_FIRST_LATEST and tmp_rank[i] > tmp_rank[bi])):
+                        bi = i
             first = tmp_sq[bi]
         for i in range(n):
             out_sq[i] = tmp_sq[i]
@@ -374,6 +432,7 @@ def _root(P, O, depth, w, phases, buf, pv, pvlen, mv, key, counters, budget, ord
             out_sign[i] = tmp_sign[i]
             out_term[i] = tmp_term[i]
             out_exact[i] = tmp_exact[i]
+            out_rank[i] = tmp_rank[i]
         if counters[0] >= budget:
             break
     return n, reached, counters[0]
@@ -381,11 +440,13 @@ def _root(P, O, depth, w, phases, buf, pv, pvlen, mv, key, counters, budget, ord
 
 @njit(cache=True, nogil=True)
 def search_batch(Ps, Os, depth, w, phases, budget, order_min, margin, targets, offsets, out_sq,
-                 out_val, out_lp, out_lo, out_sign, out_term, out_exact, nodes, reached):
+                 out_val, out_lp, out_lo, out_sign, out_term, out_exact, out_rank, nodes,
+                 reached):
     """:func:`_root` over many positions (the fit's inner loop): position ``i``'s moves land in
     rows ``offsets[i]:offsets[i + 1]`` of the ``out_*`` arrays (its legal moves, square order);
     ``targets[i]`` is searched first (-1: none); ``nodes[i]`` gets its node count and
-    ``reached[i]`` the depth of the iteration kept. It holds no lock (``nogil``): every position
+    ``reached[i]`` the depth of the iteration kept; ``out_rank`` each move's place in the kept
+    iteration's search order. It holds no lock (``nogil``): every position
     is searched with the call's own buffers, so threads may search disjoint slices at once
     (:func:`ime.imitators.search_fit.search_all`)."""
     nf = w.shape[0]
@@ -402,6 +463,7 @@ def search_batch(Ps, Os, depth, w, phases, budget, order_min, margin, targets, o
     t_sign = np.zeros(MAX_MOVES, dtype=np.float64)
     t_term = np.zeros(MAX_MOVES, dtype=np.bool_)
     t_exact = np.zeros(MAX_MOVES, dtype=np.bool_)
+    t_rank = np.zeros(MAX_MOVES, dtype=np.int64)
     r_sq = np.zeros(MAX_MOVES, dtype=np.int64)
     r_val = np.zeros(MAX_MOVES, dtype=np.float64)
     r_lp = np.zeros(MAX_MOVES, dtype=np.uint64)
@@ -409,11 +471,12 @@ def search_batch(Ps, Os, depth, w, phases, budget, order_min, margin, targets, o
     r_sign = np.zeros(MAX_MOVES, dtype=np.float64)
     r_term = np.zeros(MAX_MOVES, dtype=np.bool_)
     r_exact = np.zeros(MAX_MOVES, dtype=np.bool_)
+    r_rank = np.zeros(MAX_MOVES, dtype=np.int64)
     for i in range(Ps.shape[0]):
         n, dep, cnt = _root(Ps[i], Os[i], depth, w, phases, buf, pv, pvlen, mv, key, counters,
                             budget, order_min, margin, targets[i], r_sq, r_val, r_lp, r_lo,
-                            r_sign, r_term, r_exact, t_sq, t_val, t_lp, t_lo, t_sign, t_term,
-                            t_exact)
+                            r_sign, r_term, r_exact, r_rank, t_sq, t_val, t_lp, t_lo, t_sign,
+                            t_term, t_exact, t_rank)
         nodes[i] = cnt
         reached[i] = dep
         o = offsets[i]
@@ -425,6 +488,7 @@ def search_batch(Ps, Os, depth, w, phases, budget, order_min, margin, targets, o
             out_sign[o + j] = r_sign[j]
             out_term[o + j] = r_term[j]
             out_exact[o + j] = r_exact[j]
+            out_rank[o + j] = r_rank[j]
 
 
 @njit(cache=True)
@@ -452,11 +516,14 @@ def leaf_features(lp, lo, sign, term, phases, nf):
 
 
 def order_of(sq: int, tie: str) -> int:
-    """Enumeration rank of square ``sq`` under tie rule ``tie`` (lower = preferred)."""
+    """Enumeration rank of square ``sq`` under tie rule ``tie`` (lower = preferred). The
+    searched_* rules rank by the search's order, which a square alone does not give: here, where
+    there is no search (a ``fastest_*`` endgame pick), they fall back to square order, first or
+    last."""
     x, y = sq % 8, sq // 8
-    if tie == "first":
+    if tie in ("first", "searched_first"):
         return sq
-    if tie == "last":
+    if tie in ("last", "searched_last"):
         return -sq
     if tie == "first_col":
         return x * 8 + y
@@ -466,13 +533,22 @@ def order_of(sq: int, tie: str) -> int:
 
 
 def pick(squares: np.ndarray | list[int], values: np.ndarray | list[float], tie: str,
-         allowed: set[int] | None = None) -> int:
+         allowed: set[int] | None = None, ranks: np.ndarray | list[int] | None = None) -> int:
     """The chosen square: the best value, ties (within ``TIE_EPS`` relative) by ``tie``;
-    ``allowed``: only these squares compete (the exact endgame's)."""
+    ``allowed``: only these squares compete (the exact endgame's); ``ranks``: each square's
+    place in the search order (the searched_* tie rules need it)."""
+    rank = dict(zip((int(s) for s in squares), (int(r) for r in ranks), strict=True)) \
+        if ranks is not None else {}
+    if tie in SEARCHED_TIES and not rank:
+        raise ValueError(f"tie rule {tie!r} needs the search order (ranks=)")
     pairs = [(int(s), float(v)) for s, v in zip(squares, values, strict=True)
              if allowed is None or int(s) in allowed]
     best = max(v for _, v in pairs)
     tol = TIE_EPS * max(1.0, abs(best))
+    if tie == "searched_first":
+        return min((s for s, v in pairs if v >= best - tol), key=lambda s: rank[s])
+    if tie == "searched_last":
+        return max((s for s, v in pairs if v >= best - tol), key=lambda s: rank[s])
     return min((s for s, v in pairs if v >= best - tol), key=lambda s: order_of(s, tie))
 
 
@@ -490,16 +566,20 @@ def solver_mode(s: SearchSettings, n_empties: int) -> str | None:
     return None
 
 
-def solver_moves(P: int, O: int, s: SearchSettings) -> set[int] | None:
+def solver_moves(P: int, O: int, s: SearchSettings,
+                 w: np.ndarray | None = None) -> set[int] | None:
     """The root moves the solver keeps under ``s`` in the position (narrowed to one by
-    ``s.endgame_pick`` unless it is ``value``), or None where it does not solve."""
+    ``s.endgame_pick`` unless it is ``value``; ``w``: the weights, which the ``solver_*``
+    picks order by), or None where it does not solve."""
     mode = solver_mode(s, 64 - bin(int(P) | int(O)).count("1"))
     if mode is None:
         return None
-    return solver_pick_moves(P, O, endgame_moves(P, O, mode), s.endgame_pick, s.tie)
+    return solver_pick_moves(P, O, endgame_moves(P, O, mode), s.endgame_pick, s.tie, w,
+                             s.phases)
 
 
-def solver_pick_moves(P: int, O: int, moves: set[int], pick: str, tie: str) -> set[int]:
+def solver_pick_moves(P: int, O: int, moves: set[int], pick: str, tie: str,
+                      w: np.ndarray | None = None, phases: int = 1) -> set[int]:
     """``moves`` (the solver's best) as endgame pick ``pick`` leaves them: all of them for
     ``value`` (the search's values choose), else the first (``fastest_first``) or the last
     (``fastest_last``) in fastest-first order: by the opponent's legal replies after the move,
@@ -507,19 +587,31 @@ def solver_pick_moves(P: int, O: int, moves: set[int], pick: str, tie: str) -> s
     move that proves the best outcome in its own move order, or with last-of-equal ties keeps
     the last; fastest-first is the usual endgame order, and which of the equally good moves a
     target plays is otherwise lost to the imitator (measured: rev2's and rev4's picks among
-    their winning moves, reproduction/imitators-thesis-reversi/)."""
+    their winning moves, reproduction/imitators-thesis-reversi/). ``solver_first`` /
+    ``solver_last``: the same in the order a fastest-first solver searches, fewest replies,
+    then the highest square weight under ``w`` (the evaluation's table), then the lowest
+    square; a solver that keeps only a strictly better move plays the first of equally good
+    ones, one that takes equal ones the last (docs/imitators.md, v9)."""
     if pick == "value" or len(moves) < 2:
         return moves
     if pick not in ENDGAME_PICKS:
         raise ValueError(f"endgame_pick must be one of {ENDGAME_PICKS}, got {pick!r}")
+    solver = pick.startswith("solver_")
+    if solver and w is None:
+        raise ValueError(f"endgame_pick {pick!r} orders by the weights (w=)")
+    wf = np.ascontiguousarray(w, dtype=np.float64) if solver else None
 
-    def key(sq: int) -> tuple[int, int]:
+    def key(sq: int) -> tuple[int, float, int]:
         f = int(flips(U64(P), U64(O), sq))
         replies = int(legal_moves(U64(int(O) ^ f), U64(int(P) | f | (1 << sq))))
-        return bin(replies).count("1"), order_of(sq, tie)
+        if solver:
+            return (bin(replies).count("1"),
+                    -float(square_weight(np.int64(sq), U64(P), U64(O), wf, np.int64(phases))),
+                    sq)
+        return bin(replies).count("1"), 0.0, order_of(sq, tie)
 
     ranked = sorted(moves, key=key)
-    return {ranked[0] if pick == "fastest_first" else ranked[-1]}
+    return {ranked[0] if pick in ("fastest_first", "solver_first") else ranked[-1]}
 
 
 def endgame_moves(P: int, O: int, mode: str) -> set[int]:
@@ -550,6 +642,7 @@ class RootResult:
     depth: int
     nodes: int
     exact: np.ndarray  # bool per move: False for an upper bound (a narrowed window failed low)
+    ranks: np.ndarray  # int per move: its place in the root's search order
 
 
 class LinearSearch:
@@ -563,10 +656,10 @@ class LinearSearch:
         self.w = w
         self.settings = settings
         self._ws = Workspace(settings.phases)
-        # the results and, apart, the iteration in progress (14 distinct arrays)
+        # the results and, apart, the iteration in progress (16 distinct arrays)
         self._out = [np.zeros(MAX_MOVES, dtype=t) for _ in range(2) for t in
                      (np.int64, np.float64, np.uint64, np.uint64, np.float64, np.bool_,
-                      np.bool_)]
+                      np.bool_, np.int64)]
 
     def root(self, P: int, O: int, margin: float = FULL) -> RootResult:
         """Search the position (side to move owns ``P``); every legal move's value (exact with
@@ -577,7 +670,7 @@ class LinearSearch:
                                   ws.counters, np.int64(s.budget), np.int64(s.kernel_order_min),
                                   np.float64(margin), np.int64(s.root_first), *self._out)
         return RootResult(self._out[0][:n].copy(), self._out[1][:n].copy(), int(reached),
-                          int(nodes), self._out[6][:n].copy())
+                          int(nodes), self._out[6][:n].copy(), self._out[7][:n].copy())
 
     def choose(self, P: int, O: int) -> int:
         """The imitator's move in the position: a square, or ``PASS`` when there is none."""
@@ -585,10 +678,10 @@ class LinearSearch:
         if int(legal_moves(P64, O64)) == 0:
             return PASS
         s = self.settings
-        margin = DECIDE
-        allowed = solver_moves(int(P64), int(O64), s)
+        margin = s.decide_margin
+        allowed = solver_moves(int(P64), int(O64), s, self.w)
         if allowed is not None:
             margin = FULL  # the solver may rule out the search's best: compare the rest exactly
         r = self.root(int(P64), int(O64), margin)
-        return pick(r.squares, r.values, s.tie, allowed)
+        return pick(r.squares, r.values, s.tie, allowed, r.ranks)
 

@@ -59,12 +59,12 @@ from ime.imitators.mmto import (
 )
 from ime.imitators.reversi_features import TABLE_FEATURES, feature_names, num_features
 from ime.imitators.reversi_search import (
-    DECIDE,
     ENDGAME_MODES,
     FULL,
     MAX_MOVES,
     ORDERINGS,
-    TIE_RULES,
+    SEARCHED_TIES,
+    SQUARE_TIES,
     LinearSearch,
     SearchSettings,
     endgame_moves,
@@ -73,6 +73,7 @@ from ime.imitators.reversi_search import (
     order_of,
     pick,
     search_batch,
+    solver_mode,
     solver_moves,
     solver_pick_moves,
     solver_threshold,
@@ -123,7 +124,7 @@ class FitConfig:
     l2: float = 1e-4
     margin: float = 12.0
     phases: Sequence[int] = (1, 2)
-    ties: Sequence[str] = TIE_RULES
+    ties: Sequence[str] = SQUARE_TIES
     endgames: Sequence[int] = (0, 8, 10, 12, 14)
     endgame_modes: Sequence[str] = ENDGAME_MODES
     endgames_wld: Sequence[int] = (0,)
@@ -196,6 +197,7 @@ def search_all(P: np.ndarray, O: np.ndarray, w: np.ndarray, settings: SearchSett
     sign = np.zeros(m, dtype=np.float64)
     term = np.zeros(m, dtype=np.bool_)
     exact = np.zeros(m, dtype=np.bool_)
+    ranks = np.zeros(m, dtype=np.int64)
     nodes = np.zeros(len(P), dtype=np.int64)
     reached = np.zeros(len(P), dtype=np.int64)
     w = np.ascontiguousarray(w, dtype=np.float64)
@@ -208,7 +210,7 @@ def search_all(P: np.ndarray, O: np.ndarray, w: np.ndarray, settings: SearchSett
                      np.int64(settings.budget), np.int64(settings.kernel_order_min),
                      np.float64(margin), tg[a:b], off[a:b + 1] - off[a], sq[lo_:hi_],
                      val[lo_:hi_], lp[lo_:hi_], lo[lo_:hi_], sign[lo_:hi_], term[lo_:hi_],
-                     exact[lo_:hi_], nodes[a:b], reached[a:b])
+                     exact[lo_:hi_], ranks[lo_:hi_], nodes[a:b], reached[a:b])
 
     threads = min(_THREADS, len(P) // MIN_CHUNK)
     if threads <= 1:
@@ -218,7 +220,7 @@ def search_all(P: np.ndarray, O: np.ndarray, w: np.ndarray, settings: SearchSett
         with ThreadPoolExecutor(threads) as pool:
             list(pool.map(run, edges[:-1], edges[1:]))
     feats = leaf_features(lp, lo, sign, term, np.int64(settings.phases), np.int64(len(w)))
-    return SearchResults(off, sq, val, feats, term, nodes, exact, reached)
+    return SearchResults(off, sq, val, feats, term, nodes, exact, reached, ranks)
 
 
 def concat_results(parts: Sequence[SearchResults]) -> SearchResults:
@@ -231,7 +233,7 @@ def concat_results(parts: Sequence[SearchResults]) -> SearchResults:
     return SearchResults(np.concatenate(offs).astype(np.int64),
                          *(np.concatenate([getattr(r, f) for r in parts])
                            for f in ("squares", "values", "features", "terminal", "nodes",
-                                     "exact", "depths")))
+                                     "exact", "depths", "ranks")))
 
 
 def search_as_budgeted(P: np.ndarray, O: np.ndarray, A: np.ndarray, w: np.ndarray,
@@ -242,7 +244,7 @@ def search_as_budgeted(P: np.ndarray, O: np.ndarray, A: np.ndarray, w: np.ndarra
     deepening, which is what the budget counts), with the fit's root window and the target
     first. Returns the results, grouped by that depth, and the targets in the same order (the
     loss does not depend on the positions' order)."""
-    reached = search_all(P, O, w, settings, margin=DECIDE).depths
+    reached = search_all(P, O, w, settings, margin=settings.decide_margin).depths
     parts, targets = [], []
     for depth in np.unique(reached):
         rows = np.flatnonzero(reached == depth)
@@ -257,9 +259,18 @@ def tie_ranks(tie: str) -> np.ndarray:
     return np.array([order_of(int(s), tie) for s in range(64)] + [10_000], dtype=np.int64)
 
 
+def row_ranks(res: SearchResults, tie: str) -> np.ndarray | None:
+    """Under a searched_* tie rule, each root move's rank by it (lower preferred: the search
+    order, or its reverse); None under the square-order rules."""
+    if tie not in SEARCHED_TIES:
+        return None
+    assert res.ranks is not None
+    return res.ranks if tie == "searched_first" else -res.ranks
+
+
 def choices(res: SearchResults, tie: str) -> np.ndarray:
     """The searched move of every position under tie rule ``tie`` (vectorised over rows)."""
-    return ranked_choices(res, tie_ranks(tie), none=PASS)
+    return ranked_choices(res, tie_ranks(tie), none=PASS, row_rank=row_ranks(res, tie))
 
 
 def _problem(res: SearchResults, action: np.ndarray, scale: np.ndarray,
@@ -274,7 +285,8 @@ def _problem(res: SearchResults, action: np.ndarray, scale: np.ndarray,
     has_term = np.zeros(n, dtype=bool)
     np.logical_or.at(has_term, pos_all, res.terminal & res.exact)
     keep_rows = res.exact & ~has_term[pos_all]
-    return build_problem(res, rows, keep_rows, np.flatnonzero(~has_term), scale, tie_ranks(tie))
+    return build_problem(res, rows, keep_rows, np.flatnonzero(~has_term), scale, tie_ranks(tie),
+                         row_ranks(res, tie))
 
 
 # the shared MMTO pieces under the names this module's callers and tests use
@@ -309,7 +321,7 @@ class SearchImitator:
             return {PASS: 1.0}
         r = self._search.root(P, O)
         keep = np.ones(len(r.squares), dtype=bool)
-        allowed = solver_moves(P, O, s)
+        allowed = solver_moves(P, O, s, self.weights)
         if allowed is not None:
             keep = np.isin(r.squares, sorted(allowed))
         v = r.values[keep]
@@ -350,7 +362,8 @@ def predict(w: np.ndarray, settings: SearchSettings, P: np.ndarray, O: np.ndarra
     """Moves for many positions (each must have a legal move): search, tie rule, and the exact
     endgame where ``settings.endgame`` allows."""
     return solve_endgames(w, settings, P, O,
-                          choices(search_all(P, O, w, settings, margin=DECIDE), settings.tie))
+                          choices(search_all(P, O, w, settings, margin=settings.decide_margin),
+                                  settings.tie))
 
 
 def solve_endgames(w: np.ndarray, settings: SearchSettings, P: np.ndarray, O: np.ndarray,
@@ -361,7 +374,7 @@ def solve_endgames(w: np.ndarray, settings: SearchSettings, P: np.ndarray, O: np
         end = np.flatnonzero(empties(P, O) <= solver_threshold(settings))
         full = search_all(P[end], O[end], w, settings)  # exact values for the solver's moves
         for j, i in enumerate(end):
-            allowed = solver_moves(P[i], O[i], settings)
+            allowed = solver_moves(P[i], O[i], settings, w)
             assert allowed is not None
             out[i] = _endgame_pick(full, j, settings.tie, allowed)
     return out
@@ -369,7 +382,8 @@ def solve_endgames(w: np.ndarray, settings: SearchSettings, P: np.ndarray, O: np
 
 def _endgame_pick(res: SearchResults, i: int, tie: str, allowed: set[int]) -> int:
     a, b = res.offsets[i], res.offsets[i + 1]
-    return pick(res.squares[a:b], res.values[a:b], tie, allowed)
+    ranks = None if res.ranks is None else res.ranks[a:b]
+    return pick(res.squares[a:b], res.values[a:b], tie, allowed, ranks)
 
 
 def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
@@ -508,15 +522,19 @@ def _round_values(best: dict[str, Any], P: np.ndarray, O: np.ndarray, A: np.ndar
     Pr, Or, Ar = P[rows], O[rows], A[rows]
     threshold = solver_threshold(settings)
     end = np.flatnonzero(empties(Pr, Or) <= threshold) if threshold else np.zeros(0, int)
-    allowed = [solver_moves(Pr[i], Or[i], settings) for i in end]
+    # the solver's best moves, once; the pick among them may order by the weights
+    best_moves = [endgame_moves(Pr[i], Or[i], str(solver_mode(settings, int(e))))
+                  for i, e in zip(end, empties(Pr[end], Or[end]), strict=True)]
 
     def score(w: np.ndarray, phases: int) -> float:
         s = replace(settings, phases=phases)
-        out = choices(search_all(Pr, Or, w, s, margin=DECIDE), s.tie)
+        out = choices(search_all(Pr, Or, w, s, margin=s.decide_margin), s.tie)
         if len(end):
             full = search_all(Pr[end], Or[end], w, s)
             for j, i in enumerate(end):
-                out[i] = _endgame_pick(full, j, s.tie, allowed[j])
+                allowed = solver_pick_moves(int(Pr[i]), int(Or[i]), best_moves[j],
+                                            s.endgame_pick, s.tie, w, s.phases)
+                out[i] = _endgame_pick(full, j, s.tie, allowed)
         return float(np.mean(out == Ar)) * 100
 
     w = np.asarray(best["weights"], dtype=np.float64)
@@ -597,7 +615,7 @@ def _fit_budgeted(w: np.ndarray, phases: int, P: np.ndarray, O: np.ndarray, A: n
         if it == cfg.budget_passes:
             break
         s = replace(base, budget=cand["budget"], ordering=cand["ordering"],
-                    pv_first=cand["pv_first"])
+                    pv_first=cand["pv_first"], tie=cand["tie"])
         res, targets = search_as_budgeted(P, O, A, w, s, cfg.margin)
         prob = _problem(res, targets, sc, cand["tie"])
         w = _optimise(prob, w * sc, cfg.l2, cfg.inner_iters, cfg.loss, cfg.hinge_margin) / sc
@@ -639,14 +657,20 @@ def _score_candidate(w: np.ndarray, settings: SearchSettings, select: Decisions,
     for budget, ordering, pv_first in variants:
         s = SearchSettings(depth=settings.depth, budget=budget, phases=settings.phases,
                            order_min=settings.order_min, ordering=ordering, pv_first=pv_first)
-        res = search_all(select.P, select.O, w, s, sel_off, DECIDE)
         full = search_all(select.P[end], select.O[end], w, s)
         row_of = {int(i): j for j, i in enumerate(end)}
+        # a decision's root window (hence its nodes, hence its depth under a budget) depends on
+        # the tie rule: one search per window the tie rules need
+        decided: dict[float, SearchResults] = {}
         for tie, epick in itertools.product(cfg.ties, cfg.endgame_picks):
-            base = choices(res, tie)
+            margin = replace(s, tie=tie).decide_margin
+            if margin not in decided:
+                decided[margin] = search_all(select.P, select.O, w, s, sel_off, margin)
+            base = choices(decided[margin], tie)
             # each row's pick under each solve, computed once for every threshold below
             picks = {key: _endgame_pick(full, row_of[key[1]], tie, solver_pick_moves(
-                int(select.P[key[1]]), int(select.O[key[1]]), moves, epick, tie))
+                int(select.P[key[1]]), int(select.O[key[1]]), moves, epick, tie, w,
+                settings.phases))
                 for key, moves in solved.items() if key[1] in row_of}
             for endgame in cfg.endgames:
                 for mode in cfg.endgame_modes if endgame else cfg.endgame_modes[:1]:

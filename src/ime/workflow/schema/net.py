@@ -48,16 +48,23 @@ class SearchFit(Section):
     """At one depth, stop its passes after this many without a better selection agreement."""
     phases: Annotated[list[Literal[1, 2, 3, 4]], Field(min_length=1)]
     """Evaluation phase counts tried (2: a tapered opening/endgame evaluation)."""
-    ties: Annotated[list[Literal["first", "last", "first_col", "last_col"]], Field(min_length=1)]
+    ties: Annotated[list[Literal["first", "last", "first_col", "last_col", "searched_first",
+                                 "searched_last"]], Field(min_length=1)]
+    """Tie rules tried (Reversi): among equal root moves the lowest / highest square in row-major
+    or column-major order, or the first / last in the search's own order (its move ordering,
+    the last iteration's best first)."""
     endgames: Annotated[list[NonNegativeInt], Field(min_length=1)]
     """Exact-solve thresholds in empty squares tried (0: never solve)."""
     endgame_modes: Annotated[list[Literal["exact", "wld"]], Field(min_length=1)]
     endgames_wld: Annotated[list[NonNegativeInt], Field(min_length=1)]
     """Win/draw/loss-solve thresholds tried above the endgame's (0: none)."""
-    endgame_picks: Annotated[list[Literal["value", "fastest_first", "fastest_last"]],
+    endgame_picks: Annotated[list[Literal["value", "fastest_first", "fastest_last",
+                                          "solver_first", "solver_last"]],
                              Field(min_length=1)]
     """How a solve chooses among its best moves, tried in turn (Reversi; value: by the
-    search's values; fastest_first / fastest_last: the first / last in fastest-first order)."""
+    search's values; fastest_first / fastest_last: the first / last in fastest-first order,
+    equal replies by the tie rule's squares; solver_first / solver_last: the same, equal replies
+    by the fitted square weight, then the square)."""
     budgets: Annotated[list[NonNegativeInt], Field(min_length=1)]
     """Node budgets tried after the fixed depths (0: none; else iterative deepening within that
     many nodes, the budget stage)."""
