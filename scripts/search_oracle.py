@@ -32,18 +32,23 @@ import yaml
 
 from ime.games.reversi.bots.evaluation import NAMED_TABLES
 from ime.imitators.data import fold_indices, load_decisions, unseen_positions
-from ime.imitators.reversi_features import NUM_BASE, square_class
+from ime.imitators.reversi_features import BASE_NAMES, NUM_BASE, square_class
 from ime.imitators.reversi_search import ORDERINGS, SearchSettings
 from ime.imitators.search_fit import predict
 
 ROOT = Path(__file__).resolve().parents[1]
 EXPRESSIBLE = {"weights", "disc", "max_depth", "nodes", "ordering", "pv_first", "tie",
-               "endgame_empties", "endgame_nodes", "endgame_mode"}
+               "endgame_empties", "endgame_nodes", "endgame_mode", "mobility", "parity",
+               "frontier"}
 """Zoo parameters of a target whose evaluation the imitator's features express exactly."""
+TERMS = {"mobility": ("mob", 1), "parity": ("parity", 1), "frontier": ("frontier", -1)}
+"""The bot's evaluation terms as the imitator's features: (feature, sign). The bot's frontier
+term counts the opponent's frontier discs minus its own; the feature, own minus opponent's."""
 
 
 def table_weights(params: dict) -> np.ndarray:
-    """The imitator's 1-phase weights equal to the bot's table + disc evaluation."""
+    """The imitator's 1-phase weights equal to the bot's evaluation: its table + disc, mobility,
+    parity and frontier terms."""
     extra = {k for k, v in params.items() if k not in EXPRESSIBLE and v}
     if extra:
         raise SystemExit(f"the target's evaluation uses {sorted(extra)}, which the imitator's "
@@ -55,6 +60,8 @@ def table_weights(params: dict) -> np.ndarray:
         if w[k] and w[k] != table[sq] + params.get("disc", 0):
             raise SystemExit("the target's table is not symmetric: no oracle")
         w[k] = table[sq] + params.get("disc", 0)
+    for term, (name, sign) in TERMS.items():
+        w[BASE_NAMES.index(name)] = sign * params.get(term, 0)
     return w
 
 
@@ -85,16 +92,19 @@ def main(argv: list[str] | None = None) -> int:
         pick_ = ("fastest_" if args.tie_order == "square" else "solver_") + tie
         tie = tie if args.tie_order == "square" else "searched_" + tie
     endgame = int(params.get("endgame_empties", 0)) if params.get("endgame_nodes") else 0
+    mode = params.get("endgame_mode", "exact")
     out: dict[str, float] = {}
     for depth in (int(x) for x in args.depths.split(",") if x):
-        s = SearchSettings(depth=depth, tie=tie, endgame=endgame, endgame_pick=pick_)
+        s = SearchSettings(depth=depth, tie=tie, endgame=endgame, endgame_pick=pick_,
+                           endgame_mode=mode)
         out[f"depth {depth}"] = float(np.mean(predict(w, s, test.P, test.O) == test.action)) * 100
     cap = int(params.get("max_depth", 0)) or 64
     for budget in (int(x) for x in args.budgets.split(",") if x):
         for ordering in ORDERINGS:
             for pv in (False, True):
                 s = SearchSettings(depth=cap, budget=budget, tie=tie, endgame=endgame,
-                                   ordering=ordering, pv_first=pv, endgame_pick=pick_)
+                                   ordering=ordering, pv_first=pv, endgame_pick=pick_,
+                                   endgame_mode=mode)
                 key = f"budget {budget} {ordering}{' pv-first' if pv else ''}"
                 out[key] = float(np.mean(predict(w, s, test.P, test.O) == test.action)) * 100
     print(json.dumps({"dataset": args.dataset, "bot": args.bot, "positions": len(test),

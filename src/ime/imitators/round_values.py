@@ -78,7 +78,7 @@ def _neighbours(x: float) -> list[float]:
     return sorted(out, key=abs)
 
 
-def climb(starts: Sequence[tuple[np.ndarray, Hashable]],
+def climb(starts: Sequence[tuple[np.ndarray, Hashable] | tuple[np.ndarray, Hashable, Any]],
           score: Callable[[np.ndarray, Hashable], float], max_evals: int,
           say: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Hill-climb ``score(weights, setting)`` (an agreement in %) from each of ``starts`` in
@@ -89,7 +89,10 @@ def climb(starts: Sequence[tuple[np.ndarray, Hashable]],
     wins (a start that scores less at first
     may climb higher: a sparse table start below a dense one). The starts are scored in any
     case, one per start and scale. ``setting`` is the start's own (e.g. its phase count) and
-    stays fixed. Returns ``weights``, ``setting``, ``score``, ``evals``, ``seconds``,
+    stays fixed; an optional third element, a bool mask, names the only weights the
+    one-weight moves of that start try (a square-table start moves its squares, not the 40
+    features it holds at 0: a sweep then costs a fifth of the scorings). Returns ``weights``,
+    ``setting``, ``score``, ``evals``, ``seconds``,
     ``start_scores`` and ``climbs`` (each start's final score)."""
     log = say or (lambda _line: None)
     t0 = time.perf_counter()
@@ -103,14 +106,18 @@ def climb(starts: Sequence[tuple[np.ndarray, Hashable]],
 
     start_scores: list[float] = []
     firsts = []
-    for w0, setting in starts:
+    frees = []
+    for start in starts:
+        w0, setting = start[0], start[1]
+        frees.append(None if len(start) < 3 else np.asarray(start[2], dtype=bool))
         scaled = [to_ladder(w0, top) for top in TOPS]
         scores = [f(w, setting) for w in scaled]
         start_scores += scores
         firsts.append((scaled[int(np.argmax(scores))], setting, max(scores)))
     log(f"round values: {len(start_scores)} starts {min(start_scores):.2f}-"
         f"{max(start_scores):.2f}%")
-    climbs = [_Climb(w, setting, a, f, cache) for w, setting, a in firsts]
+    climbs = [_Climb(w, setting, a, f, cache, free)
+              for (w, setting, a), free in zip(firsts, frees, strict=True)]
     for n, c in enumerate(climbs):
         c.run(len(cache) + max(0, (max_evals - len(cache)) // (len(climbs) - n)))
         log(f"round values: start {n + 1} of {len(firsts)} climbed {firsts[n][2]:.2f} -> "
@@ -133,12 +140,15 @@ class _Climb:
     """One climb (the module doc's moves, first improvement taken) from ``w`` under
     ``setting``, paused whenever the shared ``cache`` holds the budget's scorings and resumed
     by a later :meth:`run` exactly where it stopped (a restarted sweep would rescore every
-    weight's neighbours at the new point); ``done`` once a whole round of moves finds none."""
+    weight's neighbours at the new point); ``done`` once a whole round of moves finds none.
+    ``free``: the weights the one-weight moves try (None: all)."""
 
     def __init__(self, w: np.ndarray, setting: Hashable, score: float,
                  f: Callable[[np.ndarray, Hashable], float],
-                 cache: dict[tuple[Hashable, bytes], float]) -> None:
+                 cache: dict[tuple[Hashable, bytes], float],
+                 free: np.ndarray | None = None) -> None:
         self.w, self.setting, self.score = w.copy(), setting, float(score)
+        self.free = np.ones(len(w), dtype=bool) if free is None else free
         self.f, self.cache = f, cache
         self.budget = 0
         self.done = False
@@ -168,6 +178,8 @@ class _Climb:
         while improved:
             improved = False
             for k in np.argsort(-np.abs(self.w), kind="stable"):
+                if not self.free[k]:
+                    continue
                 for x in _neighbours(float(self.w[k])):
                     v = self.w.copy()
                     v[k] = x

@@ -526,8 +526,9 @@ def _round_values(best: dict[str, Any], P: np.ndarray, O: np.ndarray, A: np.ndar
     best_moves = [endgame_moves(Pr[i], Or[i], str(solver_mode(settings, int(e))))
                   for i, e in zip(end, empties(Pr[end], Or[end]), strict=True)]
 
-    def score(w: np.ndarray, phases: int) -> float:
+    def score(v: np.ndarray, phases: int) -> float:
         s = replace(settings, phases=phases)
+        w = with_disc(v, phases)
         out = choices(search_all(Pr, Or, w, s, margin=s.decide_margin), s.tie)
         if len(end):
             full = search_all(Pr[end], Or[end], w, s)
@@ -541,16 +542,35 @@ def _round_values(best: dict[str, Any], P: np.ndarray, O: np.ndarray, A: np.ndar
     # feature blocks per phase anchor: equal blocks are an untapered evaluation
     flat = w.reshape(settings.phases, -1).mean(axis=0)
     table = _table_refit(flat, replace(settings, phases=1), P[rows], O[rows], A[rows], cfg)
-    starts = [(flat, 1), (table, 1)]
+    # each start with one more coordinate, a disc-count weight (0 at first; see with_disc)
+    squares = np.zeros(len(flat) + 1, dtype=bool)  # the table start moves its squares, disc
+    squares[TABLE_FEATURES] = True
+    squares[-1] = True
+    starts: list[tuple[np.ndarray, int] | tuple[np.ndarray, int, np.ndarray]] = [
+        (np.append(flat, 0.0), 1), (np.append(table, 0.0), 1, squares)]
     if settings.phases > 1:
-        starts.insert(0, (w, settings.phases))
+        starts.insert(0, (np.append(w, 0.0), settings.phases))
     out = climb(starts, score, cfg.round_evals, say)
     s = replace(settings, phases=int(out["setting"]))
-    acc = float(np.mean(predict(out["weights"], s, select.P, select.O) == select.action)) * 100
+    weights = with_disc(out["weights"], s.phases)
+    acc = float(np.mean(predict(weights, s, select.P, select.O) == select.action)) * 100
     say(f"round values: select acc {acc:.2f}% (surrogate's weights {best['acc']:.2f}%), "
         f"{out['evals']} scorings on {len(rows)} fit positions in {out['seconds']:.0f}s")
-    return {**best, "acc": acc, "weights": out["weights"], "phases": s.phases,
+    return {**best, "acc": acc, "weights": weights, "phases": s.phases,
             "stage": "round", "train_acc_before": out["score"]}
+
+
+def with_disc(v: np.ndarray, phases: int) -> np.ndarray:
+    """The weights of a round-value climb's point ``v``: its last coordinate, a disc-count
+    weight, added to every square class's weight (in every phase block). Why a coordinate of
+    its own: a table plus a disc count (the commonest Reversi evaluation after the table alone)
+    has square weights such as 501, 41, 61 that are round numbers only as a table (500, 40, 60)
+    and a disc weight (1) apart, and the climb moves round numbers."""
+    w = np.array(v[:-1], dtype=np.float64)
+    k = len(w) // phases
+    for j in range(phases):
+        w[j * k + TABLE_FEATURES] += v[-1]
+    return w
 
 
 def _table_refit(w: np.ndarray, settings: SearchSettings, P: np.ndarray, O: np.ndarray,
