@@ -271,6 +271,22 @@ def _negamax(P, O, depth, alpha, beta, w, phases, buf, pv, pvlen, mv, key, ply, 
     return best
 
 
+@njit(cache=True, inline="always")
+def _sort_root(key, mv, n):
+    """Insertion-sort the root's first ``n`` entries of ``mv[0]`` by ``key[0]``, ascending and
+    stable (equal keys keep their order: square order, as the moves were listed)."""
+    for i in range(1, n):
+        kv = key[0, i]
+        idx = mv[0, i]
+        j = i - 1
+        while j >= 0 and key[0, j] > kv:
+            key[0, j + 1] = key[0, j]
+            mv[0, j + 1] = mv[0, j]
+            j -= 1
+        key[0, j + 1] = kv
+        mv[0, j + 1] = idx
+
+
 @njit(cache=True)
 def _root_once(P, O, depth, w, phases, buf, pv, pvlen, mv, key, counters, budget, order_min,
                margin, target, pv_rank, out_sq, out_val, out_lp, out_lo, out_sign, out_term,
@@ -301,16 +317,7 @@ def _root_once(P, O, depth, w, phases, buf, pv, pvlen, mv, key, counters, budget
         else:
             key[0, i] = evaluate(O ^ f, P | f | (ONE << U64(sq)), w, phases, buf[0])
         mv[0, i] = i
-    for i in range(1, n):  # insertion sort, ascending key (stable: square order on ties)
-        kv = key[0, i]
-        idx = mv[0, i]
-        j = i - 1
-        while j >= 0 and key[0, j] > kv:
-            key[0, j + 1] = key[0, j]
-            mv[0, j + 1] = mv[0, j]
-            j -= 1
-        key[0, j + 1] = kv
-        mv[0, j + 1] = idx
+    _sort_root(key, mv, n)  # ascending key, stable: square order on ties
     # the ranks of the ordering; then the target (a PV, or the fit's) to the front
     for r in range(n):
         out_rank[mv[0, r]] = r
@@ -320,16 +327,7 @@ def _root_once(P, O, depth, w, phases, buf, pv, pvlen, mv, key, counters, budget
         else:
             key[0, i] = float(out_rank[i])
         mv[0, i] = i
-    for i in range(1, n):
-        kv = key[0, i]
-        idx = mv[0, i]
-        j = i - 1
-        while j >= 0 and key[0, j] > kv:
-            key[0, j + 1] = key[0, j]
-            mv[0, j + 1] = mv[0, j]
-            j -= 1
-        key[0, j + 1] = kv
-        mv[0, j + 1] = idx
+    _sort_root(key, mv, n)
     if pv_rank:
         for r in range(n):
             out_rank[mv[0, r]] = r
