@@ -321,14 +321,15 @@ def _root_once(P, O, depth, w, phases, buf, pv, pvlen, mv, key, counters, budget
     # the ranks of the ordering; then the target (a PV, or the fit's) to the front
     for r in range(n):
         out_rank[mv[0, r]] = r
-    for i in range(n):
-        if out_sq[i] == target:
-            key[0, i] = -INF
-        else:
-            key[0, i] = float(out_rank[i])
-        mv[0, i] = i
-    _sort_root(key, mv, n)
-    if pv_rank:
+    if target >= 0:
+        for i in range(n):
+            if out_sq[i] == target:
+                key[0, i] = -INF
+            else:
+                key[0, i] = float(out_rank[i])
+            mv[0, i] = i
+        _sort_root(key, mv, n)
+    if pv_rank and target >= 0:
         for r in range(n):
             out_rank[mv[0, r]] = r
     best = -INF

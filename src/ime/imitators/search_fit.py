@@ -679,14 +679,15 @@ def _score_candidate(w: np.ndarray, settings: SearchSettings, select: Decisions,
                            order_min=settings.order_min, ordering=ordering, pv_first=pv_first)
         full = search_all(select.P[end], select.O[end], w, s)
         row_of = {int(i): j for j, i in enumerate(end)}
-        # a decision's root window (hence its nodes, hence its depth under a budget) depends on
-        # the tie rule: one search per window the tie rules need
-        decided: dict[float, SearchResults] = {}
+        # a decision's root window and its PV rule (hence its nodes, hence its depth under a
+        # budget) depend on the tie rule: one search per (window, PV rule) the tie rules need
+        decided: dict[tuple[float, int], SearchResults] = {}
         for tie, epick in itertools.product(cfg.ties, cfg.endgame_picks):
-            margin = replace(s, tie=tie).decide_margin
-            if margin not in decided:
-                decided[margin] = search_all(select.P, select.O, w, s, sel_off, margin)
-            base = choices(decided[margin], tie)
+            st = replace(s, tie=tie)
+            how = (st.decide_margin, st.root_first)
+            if how not in decided:
+                decided[how] = search_all(select.P, select.O, w, st, sel_off, st.decide_margin)
+            base = choices(decided[how], tie)
             # each row's pick under each solve, computed once for every threshold below
             picks = {key: _endgame_pick(full, row_of[key[1]], tie, solver_pick_moves(
                 int(select.P[key[1]]), int(select.O[key[1]]), moves, epick, tie, w,
