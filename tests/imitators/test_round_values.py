@@ -73,8 +73,9 @@ def test_climb_keeps_to_its_budget_and_its_best() -> None:
 
 
 def test_the_leading_climb_goes_on_with_what_a_converged_start_left() -> None:
-    """Each start climbs on an equal share of the scorings; what a start that converged early
-    did not use goes to the highest climb, which resumes its sweep where it stopped."""
+    """The starts climb on equal shares of the first half of the scorings; the highest climb
+    then goes on with the rest (and what a start that converged early did not use), resuming
+    its sweep where it stopped."""
     rng = np.random.default_rng(0)
     mags = LADDER[(LADDER >= 10) & (LADDER <= 800)]
     target = np.concatenate([[1000.0], rng.choice(mags, 39) * rng.choice([-1, 1], 39)])
@@ -90,7 +91,7 @@ def test_the_leading_climb_goes_on_with_what_a_converged_start_left() -> None:
     assert alone["score"] < 100.0  # 100 scorings are not enough for it ...
     flat = np.array([1000.0, 10.0, 0.0])  # a start that converges in a few dozen scorings
     out = climb([(near, "table"), (flat, "flat")], score, max_evals=200)
-    # ... and its share is (200 - 22 starts) / 2 = 89: it got what the flat start left
+    # ... and its share is (100 - 22 starts) / 2 = 39 of the first half: it got the rest
     assert out["evals"] == 200 and out["setting"] == "table" and out["score"] == 100.0
     np.testing.assert_array_equal(out["weights"], target)
 
@@ -144,3 +145,28 @@ def test_a_start_with_a_mask_moves_only_its_free_weights() -> None:
     every = climb([(start, 1)], score, max_evals=400)
     assert every["score"] <= masked["score"]
     assert masked["evals"] < every["evals"] or every["score"] < 100.0
+
+
+def test_a_wide_round_crosses_a_plateau_that_stops_the_near_moves() -> None:
+    """Agreement flat in a small weight over several rungs (rev5's thesis fold 1: a small square
+    weighs 0-5 for the same agreement) stops the one-and-two-rung moves; the wide round scans
+    far rungs and small shares of the largest weight, and moves to the best."""
+    target = np.array([1000.0, 300.0, 50.0, 20.0])
+
+    def score(w: np.ndarray, _setting: object) -> float:
+        # each small weight counts only within 20 % of its target: a plateau elsewhere
+        near = np.abs(w[2:] - target[2:]) <= 0.2 * target[2:]
+        return 50.0 + 20.0 * float(np.sum(near)) + (10.0 if w[1] == target[1] else 0.0)
+
+    start = np.array([1000.0, 300.0, 0.0, 0.0])
+    rv_wide = climb([(start, "table")], score, max_evals=300)
+    assert rv_wide["score"] == 100.0, rv_wide
+    w = rv_wide["weights"]
+    assert abs(w[2] - 50.0) <= 10.0 and abs(w[3] - 20.0) <= 4.0
+    # the near moves alone (the wide round's first candidates are x -1 ... of 0: none) cannot
+    near_only = np.array([1000.0, 300.0, 0.0, 0.0])
+    assert score(near_only, None) == 60.0
+    for x in (1.0, 2.0, -1.0, -2.0):
+        v = near_only.copy()
+        v[2] = x
+        assert score(v, None) == 60.0  # every near move of the small weights is flat
