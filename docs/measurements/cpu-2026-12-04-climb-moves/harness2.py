@@ -9,9 +9,8 @@ from ime.train.folds import Split
 from ime.core.seeding import derive_seed
 from ime.imitators.family import select_split, cap_rows
 from ime.imitators.reversi_family import _decisions
-from ime.imitators.reversi_search import SearchSettings, endgame_moves
-from ime.imitators.search_fit import (predict, subsample, solver_threshold, solver_mode,
-    solver_pick_moves, _endgame_pick, with_disc, search_all, choices, empties)
+from ime.imitators.reversi_search import SearchSettings
+from ime.imitators.search_fit import (predict, subsample, round_scorer, with_disc, search_all, choices, empties)
 fold = int(sys.argv[1]) if len(sys.argv) > 1 else 1
 ck = torch.load(f"/tmp/th9/data/reversi/models/thesis/search-adcfcdd0/rev5/fold{fold}.pt", weights_only=False)
 st = SearchSettings(**ck["net_config"]["settings"])
@@ -28,19 +27,8 @@ idx = subsample(len(train), 12000, run_seed)
 P, O, A = train.P[idx], train.O[idx], train.action[idx]
 rows = subsample(len(P), 1500, run_seed + 2)
 Pr, Or, Ar = P[rows], O[rows], A[rows]
-thr = solver_threshold(st)
-end = np.flatnonzero(empties(Pr, Or) <= thr)
-best_moves = [endgame_moves(Pr[i], Or[i], str(solver_mode(st, int(e)))) for i, e in zip(end, empties(Pr[end], Or[end]))]
-def score(v, phases=1):
-    s = replace(st, phases=phases)
-    w = with_disc(v, phases)
-    out = choices(search_all(Pr, Or, w, s, margin=s.decide_margin), s.tie)
-    if len(end):
-        full = search_all(Pr[end], Or[end], w, s)
-        for j, i in enumerate(end):
-            allowed = solver_pick_moves(int(Pr[i]), int(Or[i]), best_moves[j], s.endgame_pick, s.tie, w, s.phases)
-            out[i] = _endgame_pick(full, j, s.tie, allowed)
-    return float(np.mean(out == Ar)) * 100
+_score = round_scorer(Pr, Or, Ar, st)  # the pipeline's own climb score
+score = lambda v, phases=1: _score(v, phases)
 def sel_acc(w):
     return float(np.mean(predict(w, st, select.P, select.O) == select.action)) * 100
 zoo = yaml.safe_load((ROOT / "config/bots/reversi.yaml").read_text())

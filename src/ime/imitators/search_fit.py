@@ -31,7 +31,7 @@ from __future__ import annotations
 import itertools
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -520,23 +520,7 @@ def _round_values(best: dict[str, Any], P: np.ndarray, O: np.ndarray, A: np.ndar
     settings = _settings_of(best, cfg)
     rows = subsample(len(P), cfg.round_positions, cfg.seed + 2)
     Pr, Or, Ar = P[rows], O[rows], A[rows]
-    threshold = solver_threshold(settings)
-    end = np.flatnonzero(empties(Pr, Or) <= threshold) if threshold else np.zeros(0, int)
-    # the solver's best moves, once; the pick among them may order by the weights
-    best_moves = [endgame_moves(Pr[i], Or[i], str(solver_mode(settings, int(e))))
-                  for i, e in zip(end, empties(Pr[end], Or[end]), strict=True)]
-
-    def score(v: np.ndarray, phases: int) -> float:
-        s = replace(settings, phases=phases)
-        w = with_disc(v, phases)
-        out = choices(search_all(Pr, Or, w, s, margin=s.decide_margin), s.tie)
-        if len(end):
-            full = search_all(Pr[end], Or[end], w, s)
-            for j, i in enumerate(end):
-                allowed = solver_pick_moves(int(Pr[i]), int(Or[i]), best_moves[j],
-                                            s.endgame_pick, s.tie, w, s.phases)
-                out[i] = _endgame_pick(full, j, s.tie, allowed)
-        return float(np.mean(out == Ar)) * 100
+    score = round_scorer(Pr, Or, Ar, settings)
 
     w = np.asarray(best["weights"], dtype=np.float64)
     # feature blocks per phase anchor: equal blocks are an untapered evaluation
@@ -558,6 +542,32 @@ def _round_values(best: dict[str, Any], P: np.ndarray, O: np.ndarray, A: np.ndar
         f"{out['evals']} scorings on {len(rows)} fit positions in {out['seconds']:.0f}s")
     return {**best, "acc": acc, "weights": weights, "phases": s.phases,
             "stage": "round", "train_acc_before": out["score"]}
+
+
+def round_scorer(P: np.ndarray, O: np.ndarray, A: np.ndarray,
+                 settings: SearchSettings) -> Callable[[np.ndarray, int], float]:
+    """The round-value climb's score: ``score(v, phases)``, the agreement in % of the search
+    under ``settings`` (with ``phases``) with the moves ``A`` on positions ``(P, O)``, for the
+    climb's point ``v`` (:func:`with_disc`). The solver's best moves are computed once here;
+    the pick among them may order by the weights, so it is made per scoring."""
+    threshold = solver_threshold(settings)
+    end = np.flatnonzero(empties(P, O) <= threshold) if threshold else np.zeros(0, int)
+    best_moves = [endgame_moves(P[i], O[i], str(solver_mode(settings, int(e))))
+                  for i, e in zip(end, empties(P[end], O[end]), strict=True)]
+
+    def score(v: np.ndarray, phases: int) -> float:
+        s = replace(settings, phases=phases)
+        w = with_disc(v, phases)
+        out = choices(search_all(P, O, w, s, margin=s.decide_margin), s.tie)
+        if len(end):
+            full = search_all(P[end], O[end], w, s)
+            for j, i in enumerate(end):
+                allowed = solver_pick_moves(int(P[i]), int(O[i]), best_moves[j],
+                                            s.endgame_pick, s.tie, w, s.phases)
+                out[i] = _endgame_pick(full, j, s.tie, allowed)
+        return float(np.mean(out == A)) * 100
+
+    return score
 
 
 def with_disc(v: np.ndarray, phases: int) -> np.ndarray:
