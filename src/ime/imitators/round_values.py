@@ -13,7 +13,7 @@ fitted point is small. This stage scales the fitted weights so that the largest 
 every weight to the nearest *preferred number* (the 1-1.2-1.5-2-2.5-3-4-5-6-7-8 decade series,
 and every integer up to 10: :data:`LADDER`; the largest weight is tried at each of 1,000 x that
 series, :data:`TOPS`), and then climbs the agreement on a sample of the
-fit's positions with three kinds of moves, each scored by the imitator's own search:
+fit's positions with these moves, each scored by the imitator's own search:
 
 * one weight one or two rungs up or down the ladder, or to 0 (a sparse table: features the
   target does not use must weigh exactly nothing, or they break its ties);
@@ -23,7 +23,15 @@ fit's positions with three kinds of moves, each scored by the imitator's own sea
   weights came out 1.4x too large against the corner and X-square);
 * the start itself is tried both as fitted and, for a tapered evaluation, with its phases
   averaged into one (a table does not change with the game's phase);
-* once none of those helps (a local optimum), a *wide* round: each weight in turn is scanned
+* once none of those helps (a local optimum), the whole point put on the ladder again at each
+  scale of :data:`TOPS` and moved to the best (every ratio rounded anew). Why: on a coarse
+  rung a ratio can be off by a tenth (41 : 501 is 328 : 4000, between the rungs 300 and 400)
+  and no move of one weight, of a pair or of the group mends it; rev5's thesis fold 3 ended
+  (its 1,200 scorings spent) at 95.40 % with the corner at 4000 and the mid squares at 300,
+  500, 400, -250, and from there the climb with this move went on to 98.53 % in 300 scorings,
+  on the scale 2500 (selection 95.13 -> 97.87 %;
+  docs/measurements/cpu-2026-12-04-rescale-judge/);
+* once none of those helps either, a *wide* round: each weight in turn is scanned
   over far rungs (its sign flipped, x 0.25 to x 4, and small shares of the largest weight,
   :data:`WIDE_FACTORS`, :data:`WIDE_SHARES`) and moved to the best of them, and the near moves
   resume if any moved. Why: agreement is flat over wide ranges of a small weight (on rev5's
@@ -42,7 +50,13 @@ fit's positions with three kinds of moves, each scored by the imitator's own sea
 
 The starts share the first :data:`EXPLORE` of the scorings; the one that then agrees most
 climbs on with the rest (the wide rounds need a few hundred scorings; splitting them three ways
-starved the one that mattered).
+starved the one that mattered). With a ``judge`` (the caller's agreement on positions the climb
+never scores: the fit's selection fold) the one the judge rates highest goes on instead. Why: a
+start with more free weights fits the climb's own sample better than it generalises, and cannot
+afford the wide and pair rounds (each costs scorings per free weight, or per pair): on rev5's
+thesis fold 0 the tapered start (49 weights) led the square table (11) on the fit sample, 96.53
+against 95.40 %, got the rest, and ended at 96.80 % (selection 94.47 %), where the square-table
+climbs of folds 1, 2 and 4 went on to 99.60-99.67 %.
 
 It learns only from the target's logged moves, as the rest of the fit: the ladder is a prior on
 how people write evaluations, not a look at any bot. The caller keeps the result only if it
@@ -119,10 +133,11 @@ def _wide(x: float, top: float) -> list[float]:
 
 def climb(starts: Sequence[tuple[np.ndarray, Hashable] | tuple[np.ndarray, Hashable, Any]],
           score: Callable[[np.ndarray, Hashable], float], max_evals: int,
-          say: Callable[[str], None] | None = None) -> dict[str, Any]:
+          say: Callable[[str], None] | None = None,
+          judge: Callable[[np.ndarray, Hashable], float] | None = None) -> dict[str, Any]:
     """Hill-climb ``score(weights, setting)`` (an agreement in %) from each of ``starts`` in
     turn (each put on the ladder at its best scale of :data:`TOPS`) with the moves of the
-    module doc (near moves first improvement taken, then a wide round, then a pair round),
+    module doc (near moves first improvement taken, then a rescale, a wide round, a pair round),
     until a round of all three finds none or the start's share of the first :data:`EXPLORE` of
     ``max_evals`` scorings is spent (an equal share of what the earlier starts left); the
     highest climb then goes on to ``max_evals``. The best climb wins (a start that scores less
@@ -132,7 +147,9 @@ def climb(starts: Sequence[tuple[np.ndarray, Hashable] | tuple[np.ndarray, Hasha
     one-weight moves of that start try (a square-table start moves its squares, not the 40
     features it holds at 0: a sweep then costs a fifth of the scorings). Returns ``weights``,
     ``setting``, ``score``, ``evals``, ``seconds``,
-    ``start_scores`` and ``climbs`` (each start's final score)."""
+    ``start_scores`` and ``climbs`` (each start's final score). ``judge(weights, setting)``, if
+    given, rates the climbs after the shared scorings (module doc) and names the one that goes
+    on (ties: the higher score); ``judged`` then holds its ratings."""
     log = say or (lambda _line: None)
     t0 = time.perf_counter()
     cache: dict[tuple[Hashable, bytes], float] = {}
@@ -163,7 +180,14 @@ def climb(starts: Sequence[tuple[np.ndarray, Hashable] | tuple[np.ndarray, Hasha
         log(f"round values: start {n + 1} of {len(firsts)} climbed {firsts[n][2]:.2f} -> "
             f"{c.score:.2f}% ({int(np.count_nonzero(c.w))} nonzero weights), "
             f"{len(cache)} scorings, {time.perf_counter() - t0:.0f}s")
-    best = max(range(len(climbs)), key=lambda i: climbs[i].score)
+    judged = ([float(judge(c.w, c.setting)) for c in climbs]
+              if judge is not None and len(climbs) > 1 else [])
+    if judged:
+        best = max(range(len(climbs)), key=lambda i: (judged[i], climbs[i].score))
+        log(f"round values: the judge rates the climbs "
+            f"{', '.join(f'{j:.2f}' for j in judged)}%: start {best + 1} goes on")
+    else:
+        best = max(range(len(climbs)), key=lambda i: climbs[i].score)
     lead = climbs[best]
     if len(cache) < max_evals and not lead.done:
         was = lead.score
@@ -173,7 +197,8 @@ def climb(starts: Sequence[tuple[np.ndarray, Hashable] | tuple[np.ndarray, Hasha
             f"scorings, {time.perf_counter() - t0:.0f}s")
     return {"weights": lead.w, "setting": firsts[best][1], "score": lead.score,
             "evals": len(cache), "seconds": time.perf_counter() - t0,
-            "start_scores": start_scores, "climbs": [c.score for c in climbs]}
+            "start_scores": start_scores, "climbs": [c.score for c in climbs],
+            "judged": judged}
 
 
 class _Climb:
@@ -220,6 +245,8 @@ class _Climb:
     def _moves(self) -> Generator[bool, None, None]:
         while True:
             yield from self._near()
+            if (yield from self._rescale()):
+                continue
             if (yield from self._wide_round()):
                 continue
             if not (yield from self._pair_round()):
@@ -240,6 +267,22 @@ class _Climb:
                     if (yield from self._take(v)):
                         return True
         return False
+
+    def _rescale(self) -> Generator[bool, None, bool]:
+        """The point put on the ladder again at each scale of :data:`TOPS` (module doc), moved
+        to the best if that agrees more; the value says whether it moved."""
+        best, best_score = None, self.score
+        for top in TOPS:
+            v = to_ladder(self.w, top)
+            if best_score >= 100.0 - 1e-9 or (v == self.w).all():
+                continue
+            a = yield from self._score(v)
+            if a > best_score + 1e-9:
+                best, best_score = v, a
+        if best is None:
+            return False
+        self.w, self.score = best, best_score
+        return True
 
     def _wide_round(self) -> Generator[bool, None, bool]:
         """One wide round (module doc): each free weight, largest first, moved to the best of
