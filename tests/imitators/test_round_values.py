@@ -228,28 +228,33 @@ def test_a_rescale_mends_ratios_that_no_move_of_weights_can() -> None:
     assert run(TOPS) == 100.0
 
 
-def test_the_judge_names_the_start_that_goes_on() -> None:
-    """After the shared scorings the start that agrees most on the climb's own sample goes on,
-    unless a judge (the fit's selection fold) rates another higher: on rev5's thesis fold 0 a
-    49-weight start led the square table on the fit sample and then barely moved."""
+def test_each_nonzero_weight_costs_the_start_that_goes_on_one_agreement() -> None:
+    """After the shared scorings the start that agrees most goes on, less ``per_weight`` for
+    each nonzero weight: on rev5's thesis fold 0 a 49-weight start led the square table (11) on
+    the fit sample by 1.1 points and then barely moved, where the square tables of three other
+    folds went on to 99.6 %."""
     rng = np.random.default_rng(0)
     mags = LADDER[(LADDER >= 10) & (LADDER <= 800)]
-    target = np.concatenate([[1000.0], rng.choice(mags, 39) * rng.choice([-1, 1], 39)])
+    target = np.zeros(40)  # a sparse table: 12 nonzero weights
+    target[0] = 1000.0
+    target[1:12] = rng.choice(mags, 11) * rng.choice([-1, 1], 11)
     ladder_at = {float(x): i for i, x in enumerate(LADDER)}
     near = target.copy()
-    for k in range(1, len(target)):
+    for k in range(1, 12):
         near[k] = LADDER[ladder_at[float(target[k])] + (1 if k % 2 else -1)]
 
     def score(w: np.ndarray, setting: object) -> float:
         # the dense start sits on a plateau at 90 %; the table climbs one weight at a time
-        return 90.0 if setting == "dense" else 100.0 - float(np.sum(w != target))
+        return 90.0 if setting == "dense" else 100.0 - 2.0 * float(np.sum(w != target))
 
-    dense = np.array([1000.0, 10.0, 0.0])
+    dense = np.full(40, 100.0)
+    dense[0] = 1000.0
     starts = [(dense, "dense"), (near, "table")]
-    plain = climb(starts, score, max_evals=200)
-    assert plain["setting"] == "dense" and plain["score"] == 90.0 and plain["judged"] == []
-    assert max(plain["climbs"]) == 90.0  # the table had not passed the plateau at half time
-    judged = climb(starts, score, max_evals=200,
-                   judge=lambda _w, setting: 95.0 if setting == "table" else 85.0)
-    assert judged["judged"] == [85.0, 95.0]
-    assert judged["setting"] == "table" and judged["score"] == 100.0
+    plain = climb(starts, score, max_evals=64)
+    assert plain["setting"] == "dense" and plain["score"] == 90.0
+    assert plain["climbs"][1] < 90.0  # the table had not reached the plateau at half time
+    lines: list[str] = []
+    sparse = climb(starts, score, max_evals=64, per_weight=0.2, say=lines.append)
+    assert sparse["setting"] == "table" and sparse["score"] == 100.0
+    np.testing.assert_array_equal(sparse["weights"], target)
+    assert any("start 2 goes on" in line for line in lines)

@@ -516,8 +516,7 @@ def _round_values(best: dict[str, Any], P: np.ndarray, O: np.ndarray, A: np.ndar
     positions (the solver's moves computed once), then scores the result on the selection
     fold. It climbs from the weights as fitted, from their phases averaged into one (a table
     does not change with the phase), and from a square table (the most common hand-written
-    Reversi evaluation): the surrogate refitted with the square-class features alone. The
-    selection fold names the start that climbs on after the shared scorings."""
+    Reversi evaluation): the surrogate refitted with the square-class features alone."""
     settings = _settings_of(best, cfg)
     rows = subsample(len(P), cfg.round_positions, cfg.seed + 2)
     Pr, Or, Ar = P[rows], O[rows], A[rows]
@@ -535,13 +534,8 @@ def _round_values(best: dict[str, Any], P: np.ndarray, O: np.ndarray, A: np.ndar
         (np.append(flat, 0.0), 1), (np.append(table, 0.0), 1, squares)]
     if settings.phases > 1:
         starts.insert(0, (np.append(w, 0.0), settings.phases))
-    def judge(v: np.ndarray, phases: int) -> float:
-        """A climb's agreement on the selection fold (which start goes on: round_values)."""
-        s = replace(settings, phases=int(phases))
-        return float(np.mean(predict(with_disc(v, s.phases), s, select.P, select.O)
-                             == select.action)) * 100
-
-    out = climb(starts, score, cfg.round_evals, say, judge=judge)
+    # the climb that goes on: each nonzero weight costs one agreement (round_values)
+    out = climb(starts, score, cfg.round_evals, say, per_weight=100.0 / len(rows))
     s = replace(settings, phases=int(out["setting"]))
     weights = with_disc(out["weights"], s.phases)
     acc = float(np.mean(predict(weights, s, select.P, select.O) == select.action)) * 100
