@@ -71,7 +71,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Callable, Generator, Hashable, Sequence
+from collections.abc import Callable, Generator, Hashable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -270,13 +270,15 @@ class _Climb:
                         return True
         return False
 
-    def _rescale(self) -> Generator[bool, None, bool]:
-        """The point put on the ladder again at each scale of :data:`TOPS` (module doc), moved
-        to the best if that agrees more; the value says whether it moved."""
+    def _best_of(self, candidates: Iterable[np.ndarray]) -> Generator[bool, None, bool]:
+        """Score each of ``candidates`` (pausing while the budget is spent; none more once one
+        agrees 100 %) and move to the one that agrees most, if it agrees more than the point;
+        the value says whether it moved. The rescale and each weight of a wide round."""
         best, best_score = None, self.score
-        for top in TOPS:
-            v = to_ladder(self.w, top)
-            if best_score >= 100.0 - 1e-9 or (v == self.w).all():
+        for v in candidates:
+            if best_score >= 100.0 - 1e-9:
+                break
+            if (v == self.w).all():
                 continue
             a = yield from self._score(v)
             if a > best_score + 1e-9:
@@ -286,25 +288,26 @@ class _Climb:
         self.w, self.score = best, best_score
         return True
 
+    def _rescale(self) -> Generator[bool, None, bool]:
+        """The point put on the ladder again at each scale of :data:`TOPS` (module doc), moved
+        to the best if that agrees more; the value says whether it moved."""
+        return (yield from self._best_of(to_ladder(self.w, top) for top in TOPS))
+
     def _wide_round(self) -> Generator[bool, None, bool]:
         """One wide round (module doc): each free weight, largest first, moved to the best of
         its far rungs if that agrees more; the value says whether any moved."""
         moved = False
         for k in np.argsort(-np.abs(self.w), kind="stable"):
-            if not self.free[k]:
-                continue
-            base, best, best_score = self.w, None, self.score
-            for x in _wide(float(base[k]), float(np.abs(base).max())):
-                if best_score >= 100.0 - 1e-9:
-                    break
-                v = base.copy()
-                v[k] = x
-                a = yield from self._score(v)
-                if a > best_score + 1e-9:
-                    best, best_score = v, a
-            if best is not None:
-                self.w, self.score, moved = best, best_score, True
+            if self.free[k]:
+                moved |= yield from self._best_of(
+                    self._with(k, x) for x in _wide(float(self.w[k]), float(np.abs(self.w).max())))
         return moved
+
+    def _with(self, k: int, x: float) -> np.ndarray:
+        """The point with weight ``k`` at ``x``."""
+        v = self.w.copy()
+        v[k] = x
+        return v
 
     def _near(self) -> Generator[bool, None, None]:
         """The near moves' rounds until one finds no improvement."""
@@ -315,9 +318,7 @@ class _Climb:
                 if not self.free[k]:
                     continue
                 for x in _neighbours(float(self.w[k])):
-                    v = self.w.copy()
-                    v[k] = x
-                    if (yield from self._take(v)):
+                    if (yield from self._take(self._with(k, x))):
                         improved = True
                         break
             w = self.w
