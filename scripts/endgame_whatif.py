@@ -89,7 +89,7 @@ def _replies(P: int, O: int, sq: int) -> int:
 def depth_rules(model: Any, P: np.ndarray, O: np.ndarray, A: np.ndarray, depths: Sequence[int],
                 among: str) -> dict[str, Any]:
     """Which rule picks the target's move among the kept moves (see the module doc)."""
-    w = model.weights.detach().numpy().astype(np.float64)
+    w = model.search_weights()
     base = model.settings
     if among == "wld":
         kept = [endgame_moves(int(p), int(o), "wld") for p, o in zip(P, O, strict=True)]

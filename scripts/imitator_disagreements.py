@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     t = unseen_validation(d, args.fold, args.folds, args.seed)
     chosen = model.moves(encode_boards(t.P, t.O)[0])
     ok = chosen == t.action
-    w = model.weights.detach().numpy()
+    w = model.search_weights()
     res = search_all(t.P, t.O, w, model.settings)  # every move's exact value
     rank, gap = np.zeros(len(t), dtype=np.int64), np.zeros(len(t))
     for i in range(len(t)):

@@ -39,16 +39,21 @@ from ime.imitators.search_fit import predict
 ROOT = Path(__file__).resolve().parents[1]
 EXPRESSIBLE = {"weights", "disc", "max_depth", "nodes", "ordering", "pv_first", "tie",
                "endgame_empties", "endgame_nodes", "endgame_mode", "mobility", "parity",
-               "frontier"}
+               "frontier", "stable"}
 """Zoo parameters of a target whose evaluation the imitator's features express exactly."""
-TERMS = {"mobility": ("mob", 1), "parity": ("parity", 1), "frontier": ("frontier", -1)}
+TERMS = {"mobility": ("mob", 1), "parity": ("parity", 1), "frontier": ("frontier", -1),
+         "stable": ("edge_stable", 1)}
 """The bot's evaluation terms as the imitator's features: (feature, sign). The bot's frontier
-term counts the opponent's frontier discs minus its own; the feature, own minus opponent's."""
+term counts the opponent's frontier discs minus its own; the feature, own minus opponent's. The
+bot's edge-stability term walks from each own corner, so it counts a wholly owned edge's six
+inner discs twice: ``edge_stable + 6 * full_edges`` (FULL_EDGE below)."""
+FULL_EDGE = {"stable": ("full_edges", 6)}
+"""Bot terms that also weigh a feature at a multiple of their weight."""
 
 
 def table_weights(params: dict) -> np.ndarray:
     """The imitator's 1-phase weights equal to the bot's evaluation: its table + disc, mobility,
-    parity and frontier terms."""
+    parity, frontier and edge-stability terms."""
     extra = {k for k, v in params.items() if k not in EXPRESSIBLE and v}
     if extra:
         raise SystemExit(f"the target's evaluation uses {sorted(extra)}, which the imitator's "
@@ -62,6 +67,8 @@ def table_weights(params: dict) -> np.ndarray:
         w[k] = table[sq] + params.get("disc", 0)
     for term, (name, sign) in TERMS.items():
         w[BASE_NAMES.index(name)] = sign * params.get(term, 0)
+    for term, (name, times) in FULL_EDGE.items():
+        w[BASE_NAMES.index(name)] = times * params.get(term, 0)
     return w
 
 

@@ -199,7 +199,7 @@ def test_the_train_stage_fits_saves_loads_and_plays_a_search_imitator(tmp_path: 
     # the nets' metrics, same split: the same validation rows and unseen rows
     assert search["val_rows"] == mlp["val_rows"] and search["val_unseen_rows"] > 100
     assert search["val_unseen_rows"] == mlp["val_unseen_rows"]
-    assert search["net"] == "search" and search["params"] == 25  # the fitted weights
+    assert search["net"] == "search" and search["params"] == 27  # the fitted weights
     assert search["val_acc_unseen"] >= 90.0, search
     # Maia's columns: every distinct unseen position once, the opening apart
     assert 0 < search["val_unseen_positions"] <= search["val_unseen_rows"]

@@ -84,3 +84,43 @@ def test_phase_anchors_interpolate() -> None:
     many = features(P, O, 3).reshape(3, NUM_BASE)
     np.testing.assert_allclose(many[1], features(P, O, 1), atol=1e-12)
     assert not many[0].any() and not many[2].any()
+
+
+def _board(squares: str) -> int:
+    """A bitboard from algebraic squares ("a1 b1 ..."; a1 = square 0, h8 = 63)."""
+    b = 0
+    for s in squares.split():
+        b |= 1 << ((int(s[1]) - 1) * 8 + "abcdefgh".index(s[0]))
+    return b
+
+
+def test_edge_stability_counts_the_chains_from_own_corners() -> None:
+    idx_e, idx_f = BASE_NAMES.index("edge_stable"), BASE_NAMES.index("full_edges")
+    # a1 with a chain b1 c1 (d1 not own) and a2 a3; h8 owned by the opponent with g8; e1 is own
+    # but not chained (d1 breaks it); the interior disc d4 is no edge disc
+    P = _board("a1 b1 c1 e1 a2 a3 d4")
+    O = _board("h8 g8 d1 e5")
+    f = features(P, O)
+    assert f[idx_e] == 5 - 2 and f[idx_f] == 0
+    # row 1 wholly own: its eight discs once (both walks meet), and one full edge
+    P = _board("a1 b1 c1 d1 e1 f1 g1 h1")
+    f = features(P, _board("d4 e5"))
+    assert f[idx_e] == 8 and f[idx_f] == 1
+    # h1 empty: the walk from a1 stops at g1, no full edge
+    P = _board("a1 b1 c1 d1 e1 f1 g1")
+    f = features(P, _board("d4 e5"))
+    assert f[idx_e] == 7 and f[idx_f] == 0
+
+
+def test_a_file_saved_before_the_edge_features_loads_with_them_at_zero(tmp_path) -> None:
+    from ime.imitators.reversi_features import ADDED_FEATURES, weights_by_name
+
+    names = feature_names(2)
+    old = {n: float(i + 1) for i, n in enumerate(names) if n.split("@")[0] not in ADDED_FEATURES}
+    w = weights_by_name(old, 2, "old.json")
+    assert len(w) == num_features(2)
+    for i, n in enumerate(names):
+        assert w[i] == old.get(n, 0.0)
+    del old["sq0@open"]  # a feature that was always there is still required
+    with pytest.raises(ValueError, match="old.json.*sq0@open"):
+        weights_by_name(old, 2, "old.json")

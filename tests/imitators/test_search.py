@@ -235,7 +235,7 @@ def test_a_win_draw_loss_solve_above_the_exact_one() -> None:
         SearchSettings(endgame=10, endgame_wld=8)
 
 
-@pytest.mark.parametrize("ordering", ["static", "none", "square"])
+@pytest.mark.parametrize("ordering", ["static", "none", "square", "fastest"])
 def test_orderings_change_nodes_not_values(ordering: str) -> None:
     """Every ordering (and PV-first) gives the fixed depth's exact values; only the nodes
     differ, which is what a budget counts."""
@@ -306,6 +306,10 @@ def test_budgeted_ordering_decides_the_depth_reached() -> None:
     # no ordering, keeps the last of equal moves, iterations capped at 8 plies
     {"ordering": "none", "pv_first": False, "tie": "last", "max_depth": 8, "nodes": 4000,
      "endgame_empties": 6},
+    # fewest replies first (table order near the leaves), mobility, frontier and edge-stability
+    # terms (its walks from each corner count a wholly owned edge's inner discs twice)
+    {"ordering": "mobility", "pv_first": True, "tie": "first", "max_depth": 0, "nodes": 3000,
+     "mobility": 12, "frontier": 4, "stable": 10, "endgame_empties": 8},
 ])
 def test_the_search_plays_a_table_bots_moves_with_its_table(params: dict) -> None:
     """Given a table bot's own table (as square-class weights) and its search's settings, the
@@ -318,16 +322,20 @@ def test_the_search_plays_a_table_bots_moves_with_its_table(params: dict) -> Non
     imitator: the bot is built here from a table that no zoo entry holds."""
     from ime.games.reversi.bots.evaluation import SearchParams, row_tables
     from ime.games.reversi.bots.search import search
-    from ime.imitators.reversi_features import square_class
+    from ime.imitators.reversi_features import BASE_NAMES, square_class
 
     classes = np.array([120, -25, 10, 6, -40, -3, -2, 2, 1, 0])
     table = np.array([classes[square_class(sq)] for sq in range(64)], dtype=np.int64)
     sp = SearchParams(weights=tuple(int(x) for x in table), endgame_nodes=10**7, **params)
     w = np.zeros(num_features(1))
     w[:len(classes)] = classes + sp.disc  # a disc count is a constant on every square
+    for name, x in (("mob", sp.mobility), ("frontier", -sp.frontier),  # the bot's: O's - P's
+                    ("edge_stable", sp.stable), ("full_edges", 6 * sp.stable)):
+        w[BASE_NAMES.index(name)] = x
     tie = "searched_" + sp.tie
     settings = SearchSettings(depth=sp.max_depth or 64, budget=sp.nodes, tie=tie,
-                              ordering={"table": "square", "none": "none"}[sp.ordering],
+                              ordering={"table": "square", "none": "none",
+                                        "mobility": "fastest"}[sp.ordering],
                               pv_first=sp.pv_first, endgame=sp.endgame_empties,
                               endgame_pick="solver_" + sp.tie)
     imitator = LinearSearch(w, settings)

@@ -29,7 +29,7 @@ from torch import nn
 from ime.imitators.data import Decisions, planes_to_bitboards
 from ime.imitators.family import TRAIN_KEYS, DecisionMemo, search_logits
 from ime.imitators.mmto import root_softmax
-from ime.imitators.reversi_features import feature_names, num_features
+from ime.imitators.reversi_features import feature_names, weights_by_name
 from ime.imitators.reversi_search import SearchSettings
 from ime.imitators.search_fit import (
     FitConfig,
@@ -62,7 +62,10 @@ class ReversiSearchPolicy(nn.Module):
         self.config = dict(config)
         self.name = str(config.get("name", "search"))
         self.settings = SearchSettings(**dict(config["settings"]))
-        k = num_features(self.settings.phases)
+        # the checkpoint's own feature names (one saved before a feature was added has fewer;
+        # the search weighs the missing ones 0, weights_by_name)
+        self.features = list(config.get("features") or feature_names(self.settings.phases))
+        k = len(self.features)
         # a parameter (not a buffer) so that Table 4.4's parameter count shows the fitted weights
         self.weights = nn.Parameter(torch.zeros(k, dtype=torch.float64), requires_grad=True)
         self.memo = DecisionMemo()  # positions asked again are not searched again
@@ -76,7 +79,7 @@ class ReversiSearchPolicy(nn.Module):
         """The search's moves and, per position, the softmax of its root values over the 64
         squares (the distribution the fit trained; 0 off the legal moves)."""
         P, O = planes_to_bitboards(np.asarray(planes).round().astype(np.uint8))
-        w = self.weights.detach().cpu().numpy().astype(np.float64)
+        w = self.search_weights()
         s = self.settings
         res = search_all(P, O, w, s, margin=SOFT_MARGIN)
         # margin 12 gives exact values to every move that could be best or tied: the tie rule
@@ -86,6 +89,14 @@ class ReversiSearchPolicy(nn.Module):
         chosen = (predict(w, s, P, O) if s.budget
                   else solve_endgames(w, s, P, O, choices(res, s.tie)))
         return chosen, root_softmax(res, 64)
+
+    def search_weights(self) -> np.ndarray:
+        """The weights in the search's feature order (:func:`feature_names`)."""
+        w = self.weights.detach().cpu().numpy().astype(np.float64)
+        if self.features == feature_names(self.settings.phases):
+            return w
+        return weights_by_name(dict(zip(self.features, w, strict=True)), self.settings.phases,
+                               f"search imitator {self.name!r}")
 
     def forward(self, planes: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         return search_logits(lambda p, _m: self.decide(p), planes, mask, memo=self.memo,

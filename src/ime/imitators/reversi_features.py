@@ -24,7 +24,18 @@ Base features (:data:`BASE_NAMES`, in this order):
 * ``disc_ratio``, ``corner_ratio``: the normalised disc and corner counts;
 * ``parity``: +1 when the number of empties is odd (the side to move would play last), else -1;
 * ``tempo``: the constant 1 (a side-to-move bonus; it cancels between root moves searched to the
-  same depth and matters only across passes).
+  same depth and matters only across passes);
+* ``edge_stable``: own discs chained along an edge from an own corner, corners included, each
+  disc once (P - O). The cheap, common stand-in for stability in hand-written evaluations: it
+  sees only the edges, so it is not ``stable`` (which also counts interior and full-line discs)
+  and a linear mix of the two cannot make one from the other;
+* ``full_edges``: edges all eight of whose squares are own discs (P - O). With it the linear
+  evaluation also expresses the other common way of counting edge stability, a walk from each
+  own corner that counts the chain it meets: on a wholly owned edge the two walks count the six
+  inner discs twice (``edge_stable + 6 * full_edges``), on any other edge they never meet.
+
+The last two were added in v12: an imitator saved before them weighs them 0
+(:data:`ADDED_FEATURES`; files name their weights).
 
 With ``phases=2`` every base feature appears twice, multiplied by ``e`` and ``1 - e`` where
 ``e = empties / 60`` (a linearly tapered evaluation: opening and endgame weights). With 3 or 4
@@ -52,9 +63,12 @@ BASE_NAMES: tuple[str, ...] = (
     *(f"sq{k}" for k in range(10)),
     "mob", "mob_ratio", "corner_mob", "pot_mob", "pot_mob_ratio", "frontier", "frontier_ratio",
     "stable", "stable_ratio", "x_empty", "c_empty", "disc_ratio", "corner_ratio", "parity",
-    "tempo",
+    "tempo", "edge_stable", "full_edges",
 )
 NUM_BASE = len(BASE_NAMES)
+ADDED_FEATURES = frozenset({"edge_stable", "full_edges"})
+"""Base features added after imitators were first saved: a saved imitator (or checkpoint) that
+has no weight for one of them predates it and weighs it 0 (:func:`weights_by_name`)."""
 TABLE_FEATURES = np.array([i for i, n in enumerate(BASE_NAMES) if n.startswith("sq")])
 """The base features a square table alone is made of (``sq0``..``sq9``)."""
 PHASES = (1, 2, 3, 4)
@@ -106,6 +120,30 @@ SQUARE_CLASS = np.array([square_class(sq) for sq in range(64)], dtype=np.int64)
 _CORNER_SQ = np.array([0, 7, 56, 63], dtype=np.int64)
 _X_SQ = np.array([9, 14, 49, 54], dtype=np.int64)
 _C_SQ = np.array([[1, 8], [6, 15], [57, 48], [62, 55]], dtype=np.int64)
+# the four edges (row 1, row 8, column a, column h) and the eight walks along an edge away from
+# a corner: (corner, step)
+_EDGES = np.array([0xFF, 0xFF << 56, 0x0101010101010101, 0x8080808080808080], dtype=np.uint64)
+_EDGE_WALKS = np.array([[0, 1], [0, 8], [7, -1], [7, 8], [56, 1], [56, -8], [63, -1], [63, -8]],
+                       dtype=np.int64)
+
+
+@njit(cache=True)
+def edge_stable_mask(P):
+    """The discs of ``P`` chained along an edge from a corner ``P`` owns, the corners included
+    (a disc reached from both of its edge's corners is in the mask once)."""
+    m = ZERO
+    for i in range(8):
+        sq = _EDGE_WALKS[i, 0]
+        if not (P >> U64(sq)) & ONE:
+            continue
+        m |= ONE << U64(sq)
+        step = _EDGE_WALKS[i, 1]
+        for _ in range(6):
+            sq += step
+            if not (P >> U64(sq)) & ONE:
+                break
+            m |= ONE << U64(sq)
+    return m
 
 
 @njit(cache=True, inline="always")
@@ -162,6 +200,12 @@ def base_features(P, O, out):
     ne_count = ctpop(empty)
     out[23] = 1.0 if ne_count % 2 == 1 else -1.0
     out[24] = 1.0
+    out[25] = ctpop(edge_stable_mask(P)) - ctpop(edge_stable_mask(O))
+    full = 0
+    for k in range(4):
+        e = _EDGES[k]
+        full += (1 if P & e == e else 0) - (1 if O & e == e else 0)
+    out[26] = full
 
 
 @njit(cache=True, inline="always")
@@ -211,6 +255,17 @@ def evaluate(P, O, w, phases, buf):
     for k in range(w.shape[0]):
         s += w[k] * buf[k]
     return s
+
+
+def weights_by_name(named: dict[str, float], phases: int, source: str) -> np.ndarray:
+    """The weight vector (:func:`feature_names` order) of a saved imitator's ``{name: weight}``.
+    A feature of :data:`ADDED_FEATURES` the file lacks weighs 0 (the file predates it); any
+    other missing name is an error naming ``source``."""
+    names = feature_names(phases)
+    missing = [n for n in names if n not in named and n.split("@")[0] not in ADDED_FEATURES]
+    if missing:
+        raise ValueError(f"{source}: no weight for features {missing}")
+    return np.array([float(named.get(n, 0.0)) for n in names], dtype=np.float64)
 
 
 def features(P: int, O: int, phases: int = 1) -> np.ndarray:

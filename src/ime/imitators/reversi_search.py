@@ -80,12 +80,18 @@ with ``pv_first``), not by the square: a search that keeps a move only when it i
 better keeps the first searched of equal moves (``searched_first``), one that also takes an
 equal move the last (``searched_last``)."""
 ENDGAME_MODES = ("exact", "wld")
-ORDERINGS = ("static", "none", "square")
+ORDERINGS = ("static", "none", "square", "fastest")
 ENDGAME_PICKS = ("value", "fastest_first", "fastest_last", "solver_first", "solver_last")
 """How the imitator chooses among the solver's best moves (``SearchSettings.endgame_pick``)."""
 # The kernels' ``order_min`` also encodes the ordering: a number of plies for ``static``;
 NO_ORDER = 1 << 20  # one no node reaches for ``none``: children (and root moves) in square order;
-SQUARE_ORDER = -1  # and this for ``square``: every node's moves by their square's weight
+SQUARE_ORDER = -1  # and this for ``square``: every node's moves by their square's weight;
+FASTEST_ORDER = -16  # and this for ``fastest``: fewest replies first, FASTEST_PLIES or more left
+FASTEST_PLIES = 2
+"""``ordering="fastest"`` sorts a node's moves fewest opponent replies first only where at least
+this many plies are left, and by the square's weight nearer the leaves, where counting every
+reply would cost more than the cut-offs it buys (the usual way fastest-first is used)."""
+FASTEST_KEY = 1e9  # a reply outweighs any square weight in the sort key
 PV_FIRST = -2  # ``target`` of an iterative deepening that searches the last iteration's best first
 PV_FIRST_EARLIEST = -3  # the same, the best being the earliest searched of equal moves
 PV_FIRST_LATEST = -4  # and the latest searched (the searched_* tie rules' PV)
@@ -103,7 +109,10 @@ class SearchSettings:
     best first; ``none`` searches every node's moves in square order (``y * 8 + x``), as a bot
     without move ordering does; ``square`` sorts every node's moves by the fitted weight of the
     square played (its class's ``sq`` weight at the position's phase), best first, as a bot
-    that orders by a square table does. Ordering never changes a value, only the nodes a search
+    that orders by a square table does; ``fastest`` sorts them fewest opponent replies first
+    (fastest-first, the common mobility ordering), equal counts by the square's weight, at
+    nodes with :data:`FASTEST_PLIES` or more plies left, and by the square's weight below.
+    Ordering never changes a value, only the nodes a search
     spends, so it matters only under a node ``budget``, where it decides how deep each
     position's search gets; ``pv_first``: with a budget, each iteration searches the previous
     iteration's best root move first (the usual iterative-deepening ordering);
@@ -170,9 +179,9 @@ class SearchSettings:
     @property
     def kernel_order_min(self) -> int:
         """``order_min`` as the kernels take it: :data:`NO_ORDER` for ``ordering="none"``,
-        :data:`SQUARE_ORDER` for ``"square"``."""
-        return {"static": self.order_min, "none": NO_ORDER,
-                "square": SQUARE_ORDER}[self.ordering]
+        :data:`SQUARE_ORDER` for ``"square"``, :data:`FASTEST_ORDER` for ``"fastest"``."""
+        return {"static": self.order_min, "none": NO_ORDER, "square": SQUARE_ORDER,
+                "fastest": FASTEST_ORDER}[self.ordering]
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values (for the imitator's JSON file)."""
@@ -199,6 +208,19 @@ def _terminal_value(P, O):
     if d < 0:
         return -TERMINAL + d
     return 0.0
+
+
+@njit(cache=True, inline="always")
+def _move_key(P, O, sq, depth, w, phases, order_min):
+    """The sort key (ascending: searched first) of move ``sq`` under the orderings that do not
+    evaluate the child: ``square`` (the square's weight, best first) and ``fastest`` (the
+    opponent's replies, fewest first, then the square's weight; the weight alone with fewer
+    than :data:`FASTEST_PLIES` plies left)."""
+    k = -square_weight(sq, P, O, w, phases)
+    if order_min == FASTEST_ORDER and depth >= FASTEST_PLIES:
+        f = flips_inline(P, O, sq)
+        k += FASTEST_KEY * ctpop(legal_moves_inline(O ^ f, P | f | (ONE << U64(sq))))
+    return k
 
 
 @njit(cache=True)
@@ -233,8 +255,8 @@ def _negamax(P, O, depth, alpha, beta, w, phases, buf, pv, pvlen, mv, key, ply, 
     if n > 1 and (order_min == SQUARE_ORDER or depth >= order_min):
         for i in range(n):
             sq = mv[ply, i]
-            if order_min == SQUARE_ORDER:
-                key[ply, i] = -square_weight(sq, P, O, w, phases)
+            if order_min < 0:  # SQUARE_ORDER, FASTEST_ORDER
+                key[ply, i] = _move_key(P, O, sq, depth, w, phases, order_min)
                 continue
             f = flips_inline(P, O, sq)
             # the child's evaluation is from the opponent's view: lower is better for us
@@ -312,8 +334,8 @@ def _root_once(P, O, depth, w, phases, buf, pv, pvlen, mv, key, counters, budget
         f = flips_inline(P, O, sq)
         if order_min >= NO_ORDER:
             key[0, i] = 0.0  # no ordering: square order (the sort is stable)
-        elif order_min == SQUARE_ORDER:
-            key[0, i] = -square_weight(sq, P, O, w, phases)
+        elif order_min < 0:  # SQUARE_ORDER, FASTEST_ORDER
+            key[0, i] = _move_key(P, O, sq, depth, w, phases, order_min)
         else:
             key[0, i] = evaluate(O ^ f, P | f | (ONE << U64(sq)), w, phases, buf[0])
         mv[0, i] = i

@@ -57,7 +57,12 @@ from ime.imitators.mmto import (
     row_positions,
     subsample,
 )
-from ime.imitators.reversi_features import TABLE_FEATURES, feature_names, num_features
+from ime.imitators.reversi_features import (
+    TABLE_FEATURES,
+    feature_names,
+    num_features,
+    weights_by_name,
+)
 from ime.imitators.reversi_search import (
     ENDGAME_MODES,
     FULL,
@@ -350,11 +355,7 @@ class SearchImitator:
         if data.get("format") != FORMAT:
             raise ValueError(f"{path}: not a search imitator file (format {data.get('format')!r})")
         settings = SearchSettings(**data["settings"])
-        names = feature_names(settings.phases)
-        missing = [n for n in names if n not in data["weights"]]
-        if missing:
-            raise ValueError(f"{path}: no weight for features {missing}")
-        w = np.array([data["weights"][n] for n in names], dtype=np.float64)
+        w = weights_by_name(data["weights"], settings.phases, str(path))
         return cls(w, settings, data.get("summary", {}))
 
 

@@ -68,7 +68,7 @@ class SearchFit(Section):
     budgets: Annotated[list[NonNegativeInt], Field(min_length=1)]
     """Node budgets tried after the fixed depths (0: none; else iterative deepening within that
     many nodes, the budget stage)."""
-    orderings: Annotated[list[Literal["static", "none", "square"]], Field(min_length=1)]
+    orderings: Annotated[list[Literal["static", "none", "square", "fastest"]], Field(min_length=1)]
     """Move orderings tried with a budget (they change the depth each position reaches)."""
     pv_firsts: Annotated[list[bool], Field(min_length=1)]
     """With a budget: search the previous iteration's best move first (tried both ways)."""
