@@ -442,3 +442,26 @@ def test_the_book_answers_training_positions_and_changes_no_unseen_figure(
     played = table["action"].to_numpy()
     assert (chosen.numpy()[in_book] == played[in_book]).all()
     assert model.memo.searched == int((~in_book).sum())  # the book's rows were not searched
+
+
+def test_a_checkpoint_saved_before_the_edge_features_plays_with_them_at_zero() -> None:
+    """A checkpoint's config names its features; one fitted before v12's edge features has
+    fewer weights, loads, and plays as the same weights with the new ones at 0."""
+    from ime.imitators.reversi_features import ADDED_FEATURES, feature_names
+    from ime.imitators.search_fit import predict
+
+    names = feature_names(2)
+    old = [n for n in names if n.split("@")[0] not in ADDED_FEATURES]
+    assert len(old) < len(names)
+    cfg = {"name": "search", "kind": "search", "game": "reversi",
+           "settings": {"depth": 2, "phases": 2}, "features": old}
+    m = ReversiSearchPolicy(cfg)
+    w_old = np.random.default_rng(8).normal(size=len(old))
+    m.load_state_dict({"weights": torch.as_tensor(w_old)})
+    full = np.array([dict(zip(old, w_old, strict=True)).get(n, 0.0) for n in names])
+    np.testing.assert_array_equal(m.search_weights(), full)
+    positions = random_positions(40, seed=4, min_ply=6, max_ply=50)
+    P = np.array([p for p, _ in positions], dtype=np.uint64)
+    O = np.array([o for _, o in positions], dtype=np.uint64)
+    planes, _ = encode_boards(P, O)
+    np.testing.assert_array_equal(m.moves(planes), predict(full, m.settings, P, O))
