@@ -206,6 +206,9 @@ def search_all(P: np.ndarray, O: np.ndarray, w: np.ndarray, settings: SearchSett
     nodes = np.zeros(len(P), dtype=np.int64)
     reached = np.zeros(len(P), dtype=np.int64)
     w = np.ascontiguousarray(w, dtype=np.float64)
+    if w.shape != (num_features(settings.phases),):  # the kernels would read past a short one
+        raise ValueError(f"{len(w)} weights for {num_features(settings.phases)} features "
+                         f"(phases={settings.phases})")
     tg = (np.full(len(P), settings.root_first, dtype=np.int64) if targets is None
           else np.ascontiguousarray(targets, dtype=np.int64))
 
