@@ -124,3 +124,17 @@ def test_a_file_saved_before_the_edge_features_loads_with_them_at_zero(tmp_path)
     del old["sq0@open"]  # a feature that was always there is still required
     with pytest.raises(ValueError, match="old.json.*sq0@open"):
         weights_by_name(old, 2, "old.json")
+
+
+def test_the_search_refuses_weights_of_another_feature_count() -> None:
+    """A vector fitted before v12's edge features (two fewer weights a phase) is refused, not
+    read misaligned across the phase blocks."""
+    from ime.imitators.reversi_features import ADDED_FEATURES
+    from ime.imitators.reversi_search import SearchSettings
+    from ime.imitators.search_fit import search_all
+
+    P, O = random_positions(1, seed=3)[0]
+    short = np.zeros(num_features(2) - 2 * len(ADDED_FEATURES))
+    with pytest.raises(ValueError, match="weights for 54 features"):
+        search_all(np.array([P], dtype=np.uint64), np.array([O], dtype=np.uint64), short,
+                   SearchSettings(depth=1, phases=2))
