@@ -41,14 +41,12 @@ EXPRESSIBLE = {"weights", "disc", "max_depth", "nodes", "ordering", "pv_first", 
                "endgame_empties", "endgame_nodes", "endgame_mode", "mobility", "parity",
                "frontier", "stable"}
 """Zoo parameters of a target whose evaluation the imitator's features express exactly."""
-TERMS = {"mobility": ("mob", 1), "parity": ("parity", 1), "frontier": ("frontier", -1),
-         "stable": ("edge_stable", 1)}
-"""The bot's evaluation terms as the imitator's features: (feature, sign). The bot's frontier
-term counts the opponent's frontier discs minus its own; the feature, own minus opponent's. The
-bot's edge-stability term walks from each own corner, so it counts a wholly owned edge's six
-inner discs twice: ``edge_stable + 6 * full_edges`` (FULL_EDGE below)."""
-FULL_EDGE = {"stable": ("full_edges", 6)}
-"""Bot terms that also weigh a feature at a multiple of their weight."""
+TERMS = {"mobility": (("mob", 1),), "parity": (("parity", 1),), "frontier": (("frontier", -1),),
+         "stable": (("edge_stable", 1), ("full_edges", 6))}
+"""The bot's evaluation terms as the imitator's features: each term's (feature, factor) pairs.
+The bot's frontier term counts the opponent's frontier discs minus its own; the feature, own
+minus opponent's. The bot's edge-stability term walks from each own corner, so it counts a
+wholly owned edge's six inner discs twice: ``edge_stable + 6 * full_edges``."""
 
 
 def table_weights(params: dict) -> np.ndarray:
@@ -65,10 +63,9 @@ def table_weights(params: dict) -> np.ndarray:
         if w[k] and w[k] != table[sq] + params.get("disc", 0):
             raise SystemExit("the target's table is not symmetric: no oracle")
         w[k] = table[sq] + params.get("disc", 0)
-    for term, (name, sign) in TERMS.items():
-        w[BASE_NAMES.index(name)] = sign * params.get(term, 0)
-    for term, (name, times) in FULL_EDGE.items():
-        w[BASE_NAMES.index(name)] = times * params.get(term, 0)
+    for term, pairs in TERMS.items():
+        for name, factor in pairs:
+            w[BASE_NAMES.index(name)] = factor * params.get(term, 0)
     return w
 
 
