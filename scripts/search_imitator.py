@@ -96,6 +96,9 @@ def main(argv: list[str] | None = None) -> int:
                          "stage alone is run on the loaded imitator")
     ap.add_argument("--round-positions", type=int, default=1500,
                     help="fit positions each round-value scoring searches")
+    ap.add_argument("--round-extra-share", type=float, default=0.1,
+                    help="the round-value stage's sparse start: the square table and the "
+                         "features weighing at least this share of the most (0: none)")
     ap.add_argument("--net", type=Path, action="append", default=[],
                     help="a trained net's checkpoint (data/reversi/models/<tag>/<net>/<bot>/"
                          "fold<k>.pt) scored on the same unseen positions, for comparison")
@@ -121,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
                     endgames_wld=args.endgames_wld,
                     pass_patience=args.pass_patience, round_evals=args.round_evals,
                     round_positions=args.round_positions,
+                    round_extra_share=args.round_extra_share,
                     passes=args.passes[0] if len(args.passes) == 1 else args.passes,
                     endgame_modes=tuple(args.endgame_modes.split(",")),
                     endgame_picks=tuple(args.endgame_picks.split(",")),

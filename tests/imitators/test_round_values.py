@@ -258,3 +258,67 @@ def test_each_nonzero_weight_costs_the_start_that_goes_on_one_agreement() -> Non
     assert sparse["setting"] == "table" and sparse["score"] == 100.0
     np.testing.assert_array_equal(sparse["weights"], target)
     assert any("start 2 goes on" in line for line in lines)
+
+
+def test_leading_features_are_the_table_and_the_few_terms_that_weigh() -> None:
+    """The sparse start's features (:func:`leading_features`): weights measured on the
+    optimiser's scale, so a count weighted 12 leads a ratio weighted 30 (a ratio moves a value
+    less); the small dense rest is left out, and a share of 0 leaves out everything."""
+    from dataclasses import replace
+
+    from ime.imitators.reversi_features import BASE_NAMES, num_features
+    from ime.imitators.reversi_search import SearchSettings
+    from ime.imitators.search_fit import leading_features
+    from imitators.helpers import random_positions
+
+    w = np.zeros(num_features(1))
+    w[:10] = TABLE[:10]
+    named = {"mob": 12.0, "parity": 15.0, "mob_ratio": 30.0, "frontier": -0.3, "tempo": 0.2}
+    for name, value in named.items():
+        w[BASE_NAMES.index(name)] = value
+    positions = random_positions(300, seed=3, min_ply=4, max_ply=50)
+    P = np.array([p for p, _ in positions], dtype=np.uint64)
+    O = np.array([o for _, o in positions], dtype=np.uint64)
+    settings = SearchSettings(depth=3, phases=1)
+    lead = leading_features(w, settings, P, O, 0.1)
+    chosen = {BASE_NAMES[i] for i in np.flatnonzero(lead)}
+    assert {"sq0", "sq4", "mob", "parity"} <= chosen, chosen
+    assert not chosen & {"mob_ratio", "frontier", "tempo", "sq7", "sq8", "sq9"}, chosen
+    assert not leading_features(w, replace(settings, budget=1000), P, O, 0.0).any()
+
+
+@pytest.mark.slow
+def test_the_sparse_start_recovers_a_table_with_mobility_and_parity() -> None:
+    """A depth-2 bot with a square table, mobility and parity (not a zoo bot's): the square-table
+    start cannot hold its mobility term, and the climb from the dense starts keeps 17 other
+    features: 96.3 % of fresh positions. The sparse start holds mobility and nothing else (the
+    bot's parity term rarely decides a move at depth 2): 99.5 % (measured; the test asks for
+    two points more and at least 97 %)."""
+    from ime.imitators.reversi_features import BASE_NAMES, num_features
+    from ime.imitators.reversi_search import LinearSearch, SearchSettings
+    from ime.imitators.search_fit import FitConfig, fit, predict
+    from imitators.helpers import random_positions
+    from imitators.test_fit import decisions
+
+    w = np.zeros(num_features(1))
+    w[:10] = TABLE[:10]
+    w[BASE_NAMES.index("mob")] = 8.0
+    w[BASE_NAMES.index("parity")] = 10.0
+    target = LinearSearch(w, SearchSettings(depth=2, tie="last", phases=1))
+    positions = random_positions(2500, seed=11, min_ply=2, max_ply=48)
+    moves = [target.choose(P, O) for P, O in positions]
+    train = decisions(positions[:1500], moves[:1500], "f")
+    select = decisions(positions[1500:1900], moves[1500:1900], "s")
+    test = decisions(positions[1900:], moves[1900:], "t")
+    agree, kept = {}, {}
+    for share in (0.0, 0.1):
+        cfg = FitConfig(depths=(1, 2), passes=3, phases=(1,), ties=("first", "last"),
+                        endgames=(0,), endgame_modes=("exact",), round_evals=400,
+                        round_positions=600, round_extra_share=share)
+        im = fit(train, select, cfg)
+        agree[share] = float(np.mean(predict(im.weights, im.settings, test.P, test.O)
+                                     == test.action)) * 100
+        kept[share] = {BASE_NAMES[i] for i in np.flatnonzero(im.weights)} - {
+            f"sq{k}" for k in range(10)}
+    assert agree[0.1] >= max(97.0, agree[0.0] + 2.0), agree
+    assert kept[0.1] <= {"mob", "parity"} and "mob" in kept[0.1], kept

@@ -58,6 +58,7 @@ from ime.imitators.mmto import (
     subsample,
 )
 from ime.imitators.reversi_features import (
+    BASE_NAMES,
     TABLE_FEATURES,
     feature_names,
     num_features,
@@ -121,7 +122,9 @@ class FitConfig:
     positions per pass (a seeded subsample; None: all); ``round_evals``: the round-value stage
     (:mod:`ime.imitators.round_values`) from the best candidate, at most this many scorings of
     ``round_positions`` fit positions each (0: no such stage), kept if it agrees more on the
-    selection fold."""
+    selection fold; ``round_extra_share``: that stage also climbs from a sparse start, the
+    square table and the other features weighing at least this share of the most any weighs
+    (:func:`leading_features`; 0: no such start)."""
 
     depths: Sequence[int] = (1, 2, 3, 4)
     passes: int | Sequence[int] = 3
@@ -149,6 +152,7 @@ class FitConfig:
     max_fit: int | None = None
     round_evals: int = 0
     round_positions: int = 1500
+    round_extra_share: float = 0.1
     seed: int = 0
 
 
@@ -529,13 +533,20 @@ def _round_values(best: dict[str, Any], P: np.ndarray, O: np.ndarray, A: np.ndar
     w = np.asarray(best["weights"], dtype=np.float64)
     # feature blocks per phase anchor: equal blocks are an untapered evaluation
     flat = w.reshape(settings.phases, -1).mean(axis=0)
-    table = _table_refit(flat, replace(settings, phases=1), P[rows], O[rows], A[rows], cfg)
-    # each start with one more coordinate, a disc-count weight (0 at first; see with_disc)
-    squares = np.zeros(len(flat) + 1, dtype=bool)  # the table start moves its squares, disc
+    one = replace(settings, phases=1)
+    squares = np.zeros(len(flat), dtype=bool)
     squares[TABLE_FEATURES] = True
-    squares[-1] = True
+    table = _masked_refit(flat, squares, one, P[rows], O[rows], A[rows], cfg)
+    # each start with one more coordinate, a disc-count weight (0 at first; see with_disc);
+    # the table start moves its squares and the disc only
     starts: list[tuple[np.ndarray, int] | tuple[np.ndarray, int, np.ndarray]] = [
-        (np.append(flat, 0.0), 1), (np.append(table, 0.0), 1, squares)]
+        (np.append(flat, 0.0), 1), (np.append(table, 0.0), 1, np.append(squares, True))]
+    sparse = squares | leading_features(flat, one, P[rows], O[rows], cfg.round_extra_share)
+    if cfg.round_extra_share and sparse.sum() > squares.sum():
+        say("round values: the sparse start's other features: "
+            + ", ".join(BASE_NAMES[i] for i in np.flatnonzero(sparse & ~squares)))
+        table_plus = _masked_refit(flat, sparse, one, P[rows], O[rows], A[rows], cfg)
+        starts.append((np.append(table_plus, 0.0), 1, np.append(sparse, True)))
     if settings.phases > 1:
         starts.insert(0, (np.append(w, 0.0), settings.phases))
     # the climb that goes on: each nonzero weight costs one agreement (round_values)
@@ -588,14 +599,28 @@ def with_disc(v: np.ndarray, phases: int) -> np.ndarray:
     return w
 
 
-def _table_refit(w: np.ndarray, settings: SearchSettings, P: np.ndarray, O: np.ndarray,
-                 A: np.ndarray, cfg: FitConfig, passes: int = 4) -> np.ndarray:
-    """``w`` refitted by the surrogate with only the square-class features (the rest held at
+def leading_features(w: np.ndarray, settings: SearchSettings, P: np.ndarray, O: np.ndarray,
+                     share: float) -> np.ndarray:
+    """Mask of the features of the 1-phase weights ``w`` that weigh at least ``share`` of the
+    most any feature weighs, each weight measured on the optimiser's scale (times its feature's
+    standard deviation at the PV leaves of a 2-ply search of ``P``, ``O``: a ratio feature's
+    large weight moves a value less than a count's small one). Why: a hand-written evaluation
+    is a square table plus a few other terms (mobility, frontier, parity, edge stability), and
+    the surrogate weighs those few most; the rest of its weights are small and dense and break
+    the target's ties. ``share`` 0: none."""
+    if not share:
+        return np.zeros(len(w), dtype=bool)
+    res = search_all(P, O, w, replace(settings, depth=2, budget=0, endgame=0))
+    weight = np.abs(w) * feature_scale(res, len(w))
+    return weight >= share * weight.max()
+
+
+def _masked_refit(w: np.ndarray, mask: np.ndarray, settings: SearchSettings, P: np.ndarray,
+                  O: np.ndarray, A: np.ndarray, cfg: FitConfig, passes: int = 4) -> np.ndarray:
+    """``w`` refitted by the surrogate with only the features of ``mask`` (the rest held at
     0), ``passes`` MMTO passes under ``settings`` (with a budget: each position at the depth its
-    decision reaches). Why not just ``w``'s square weights: where the other features carried
-    part of the fit, the square weights alone are off (the climb from them stalls)."""
-    mask = np.zeros(len(w), dtype=bool)
-    mask[TABLE_FEATURES] = True
+    decision reaches). Why not just ``w``'s weights of those features: where the other features
+    carried part of the fit, those weights alone are off (the climb from them stalls)."""
     w = np.where(mask, w, 0.0)
     for _ in range(passes):
         if settings.budget:

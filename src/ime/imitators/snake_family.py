@@ -38,7 +38,8 @@ FIT_KEYS = ("depths", "passes", "patience", "inner_iters", "l2", "loss", "hinge_
 IGNORED_KEYS = ("ties", "endgames", "endgame_modes", "endgames_wld", "endgame_picks",
                 "budgets", "orderings", "pv_firsts", "budget_depth", "budget_passes",
                 "budget_screen", "budget_keep",
-                "margin", "order_min", "round_evals", "round_positions", "phases", "pass_patience")
+                "margin", "order_min", "round_evals", "round_positions", "round_extra_share",
+                "phases", "pass_patience")
 """Keys of ``net.search`` that are the other games' searches'."""
 
 

@@ -90,6 +90,9 @@ class SearchFit(Section):
     """Reversi: scorings of the round-value stage (0: none; ime.imitators.round_values)."""
     round_positions: PositiveInt
     """Fit positions each scoring of the round-value stage searches."""
+    round_extra_share: float = Field(ge=0, le=1)
+    """Reversi: the round-value stage's sparse start holds the square table and the features
+    weighing at least this share of the most any weighs (0: no such start)."""
     inner_iters: PositiveInt
     l2: float = Field(ge=0)
     margin: float = Field(gt=0)
