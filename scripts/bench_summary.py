@@ -59,6 +59,10 @@ _FINISHED = re.compile(r"^Finished jobid: (\d+) \(Rule: (\S+)\)$")
 _ERROR = re.compile(r"^Error in rule (\S+):$")
 _STEPS = re.compile(r"^(\d+) of (\d+) steps \((\d+)%\) done$")
 _TERMINATING = "Terminating processes on user request"
+_KILLED = re.compile(r"died with <Signals\.SIG(?:INT|TERM|KILL): \d+>")
+"""A job's command killed by a signal (the RuleException before its error block): the deadline's
+SIGINT reaches the whole process group, so a job's shell can die of it, and Snakemake log its
+error, before Snakemake's own handler logs :data:`_TERMINATING`."""
 
 
 def rule_of(parts: tuple[str, ...]) -> str | None:
@@ -129,7 +133,8 @@ def _when(text: str) -> datetime:
 
 def parse_snakemake_log(path: Path, start: float | None = None) -> dict[str, Any]:
     """What one Snakemake log says of its jobs: per rule, jobs started, finished, failed and
-    interrupted (failed after "Terminating processes on user request": the deadline's SIGINT),
+    interrupted (failed after "Terminating processes on user request", or killed by a signal:
+    the deadline's SIGINT; a job still running when the log says it terminated is interrupted too),
     their wall seconds from the log's timestamps, and first start / last end in seconds after
     ``start`` (epoch seconds; ``None``: the log's first timestamp); the last "N of M steps" line;
     every job as ``[rule, jobid, start, end, state]``. Timestamps are local time with 1 s
@@ -140,9 +145,12 @@ def parse_snakemake_log(path: Path, start: float | None = None) -> dict[str, Any
     jobs: dict[int, dict[str, Any]] = {}
     pending: str | None = None  # a rule whose start block has not shown its jobid yet
     steps: tuple[int, int] | None = None
-    terminating = False
+    terminating = killed = False
     error_rule: str | None = None
     for line in lines:
+        if _KILLED.search(line):
+            killed = True
+            continue
         if m := _TS.match(line):
             now = _when(m.group(1)).timestamp()
             t0 = now if t0 is None else t0
@@ -164,13 +172,18 @@ def parse_snakemake_log(path: Path, start: float | None = None) -> dict[str, Any
                 jobs[jid] = {"rule": pending, "start": off, "end": None, "state": "running"}
             else:
                 j = jobs.setdefault(jid, {"rule": error_rule, "start": None, "end": None})
-                j.update(end=off, state="interrupted" if terminating else "failed")
+                j.update(end=off, state="interrupted" if terminating or killed else "failed")
+                killed = False
             pending = error_rule = None
         elif m := _FINISHED.match(line):
             j = jobs.setdefault(int(m.group(1)), {"rule": m.group(2), "start": None})
             j.update(end=off, state="finished")
         elif m := _STEPS.match(line):
             steps = (int(m.group(1)), int(m.group(2)))
+    if terminating:  # the run ended with them still running: the deadline cut them off
+        for j in jobs.values():
+            if j["state"] == "running":
+                j["state"] = "interrupted"
     rules: dict[str, dict[str, Any]] = {}
     for j in jobs.values():
         r = rules.setdefault(j["rule"], {"rule": j["rule"], "started": 0, "finished": 0,
