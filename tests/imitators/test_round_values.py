@@ -3,6 +3,8 @@ agreement itself, which a smooth surrogate cannot do (agreement is piecewise con
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -10,6 +12,26 @@ from ime.imitators.round_values import LADDER, TOPS, climb, snap, to_ladder
 
 TABLE = np.array([100, -20, 10, 5, -50, -2, -2, 1, 1, 0, 0, 0], dtype=float)
 """A hand-written evaluation: square-class weights, then two features it does not use."""
+
+
+def _table_bot_decisions(terms: dict[str, float], seed: int) -> tuple[Any, Any, Any]:
+    """A depth-2 bot's moves (:data:`TABLE`'s squares plus the named features ``terms``; no zoo
+    bot's) on 2,500 seeded positions, as fit, selection and test decisions (1,500, 400, 600)."""
+    from ime.imitators.reversi_features import BASE_NAMES, num_features
+    from ime.imitators.reversi_search import LinearSearch, SearchSettings
+    from imitators.helpers import random_positions
+    from imitators.test_fit import decisions
+
+    w = np.zeros(num_features(1))
+    w[:10] = TABLE[:10]
+    for name, value in terms.items():
+        w[BASE_NAMES.index(name)] = value
+    target = LinearSearch(w, SearchSettings(depth=2, tie="last", phases=1))
+    positions = random_positions(2500, seed=seed, min_ply=2, max_ply=48)
+    moves = [target.choose(P, O) for P, O in positions]
+    return (decisions(positions[:1500], moves[:1500], "f"),
+            decisions(positions[1500:1900], moves[1500:1900], "s"),
+            decisions(positions[1900:], moves[1900:], "t"))
 
 
 def _argmax_first(values: np.ndarray) -> np.ndarray:
@@ -101,20 +123,9 @@ def test_the_round_value_stage_recovers_a_square_table_target() -> None:
     """A depth-2 bot with a hand-written square table (not a zoo bot's): the surrogate's
     real-valued weights agree with it on 86.7 % of fresh positions, the round-value stage on 97.0
     (measured; the test asks for 5 points more and at least 93 %)."""
-    from ime.imitators.reversi_features import num_features
-    from ime.imitators.reversi_search import LinearSearch, SearchSettings
     from ime.imitators.search_fit import FitConfig, fit, predict
-    from imitators.helpers import random_positions
-    from imitators.test_fit import decisions
 
-    w = np.zeros(num_features(1))
-    w[:10] = TABLE[:10]
-    target = LinearSearch(w, SearchSettings(depth=2, tie="last", phases=1))
-    positions = random_positions(2500, seed=7, min_ply=2, max_ply=48)
-    moves = [target.choose(P, O) for P, O in positions]
-    train = decisions(positions[:1500], moves[:1500], "f")
-    select = decisions(positions[1500:1900], moves[1500:1900], "s")
-    test = decisions(positions[1900:], moves[1900:], "t")
+    train, select, test = _table_bot_decisions({}, seed=7)
     agree = {}
     for evals in (0, 600):
         cfg = FitConfig(depths=(1, 2), passes=3, phases=(1,), ties=("first", "last"),
@@ -294,22 +305,10 @@ def test_the_sparse_start_recovers_a_table_with_mobility_and_parity() -> None:
     features: 96.3 % of fresh positions. The sparse start holds mobility and nothing else (the
     bot's parity term rarely decides a move at depth 2): 99.5 % (measured; the test asks for
     two points more and at least 97 %)."""
-    from ime.imitators.reversi_features import BASE_NAMES, num_features
-    from ime.imitators.reversi_search import LinearSearch, SearchSettings
+    from ime.imitators.reversi_features import BASE_NAMES
     from ime.imitators.search_fit import FitConfig, fit, predict
-    from imitators.helpers import random_positions
-    from imitators.test_fit import decisions
 
-    w = np.zeros(num_features(1))
-    w[:10] = TABLE[:10]
-    w[BASE_NAMES.index("mob")] = 8.0
-    w[BASE_NAMES.index("parity")] = 10.0
-    target = LinearSearch(w, SearchSettings(depth=2, tie="last", phases=1))
-    positions = random_positions(2500, seed=11, min_ply=2, max_ply=48)
-    moves = [target.choose(P, O) for P, O in positions]
-    train = decisions(positions[:1500], moves[:1500], "f")
-    select = decisions(positions[1500:1900], moves[1500:1900], "s")
-    test = decisions(positions[1900:], moves[1900:], "t")
+    train, select, test = _table_bot_decisions({"mob": 8.0, "parity": 10.0}, seed=11)
     agree, kept = {}, {}
     for share in (0.0, 0.1):
         cfg = FitConfig(depths=(1, 2), passes=3, phases=(1,), ties=("first", "last"),

@@ -138,18 +138,20 @@ def test_a_job_killed_by_the_deadline_before_snakemake_says_so_is_interrupted(
     slow job failed): a job whose command died of a signal, or that is still running when the
     log says it terminated, was cut off by the deadline; a job that exited with a status of its
     own failed."""
-    path = tmp_path / "run.snakemake.log"
-    path.write_text(RACED)
-    rules = {r["rule"]: r for r in bs.parse_snakemake_log(path)["rules"]}
-    assert (rules["bad"]["failed"], rules["bad"]["interrupted"]) == (1, 0)
-    assert (rules["slow"]["failed"], rules["slow"]["interrupted"]) == (0, 1)
-    assert (rules["slower"]["running"], rules["slower"]["interrupted"]) == (0, 1)
-    assert rules["one"]["finished"] == 1
-    unfinished = RACED.replace("Terminating processes on user request, this might take some "
-                               "time.\n", "")
-    path.write_text(unfinished)  # a log of a run still going: its running job is running
-    rules = {r["rule"]: r for r in bs.parse_snakemake_log(path)["rules"]}
-    assert (rules["slower"]["running"], rules["slower"]["interrupted"]) == (1, 0)
+    def rules(text: str) -> dict[str, dict]:
+        path = tmp_path / "run.snakemake.log"
+        path.write_text(text)
+        return {r["rule"]: r for r in bs.parse_snakemake_log(path)["rules"]}
+
+    cut = rules(RACED)
+    assert (cut["bad"]["failed"], cut["bad"]["interrupted"]) == (1, 0)
+    assert (cut["slow"]["failed"], cut["slow"]["interrupted"]) == (0, 1)
+    assert (cut["slower"]["running"], cut["slower"]["interrupted"]) == (0, 1)
+    assert cut["one"]["finished"] == 1
+    # a log of a run still going: its running job is running
+    going = rules(RACED.replace("Terminating processes on user request, this might take some "
+                                "time.\n", ""))
+    assert (going["slower"]["running"], going["slower"]["interrupted"]) == (1, 0)
 
 
 def _default_sigint() -> None:

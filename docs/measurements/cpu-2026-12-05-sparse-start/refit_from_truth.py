@@ -1,28 +1,35 @@
-"""Diagnostic (reads the zoo entry): does the masked surrogate refit keep a target's own weights?"""
-import sys, time, numpy as np
-from dataclasses import replace
-sys.path.insert(0, "scripts")
-from search_oracle import table_weights
+"""Diagnostic (reads the zoo entry; never part of an imitator): does the masked surrogate refit
+(4 passes, as at d6b5494) keep a target's own weights?
+
+    python refit_from_truth.py BOT IMITATOR DATASET mob,parity   (from the repository root)
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
 import yaml
-from ime.imitators.search_fit import SearchImitator, FitConfig, round_scorer, _masked_refit, with_disc
-from ime.imitators.data import load_decisions, fold_indices
-from ime.imitators.search_fit import subsample
-from ime.imitators.reversi_features import BASE_NAMES, TABLE_FEATURES
-from ime.train.folds import Split
-bot, imf, ds = sys.argv[1], sys.argv[2], sys.argv[3]
-imi = SearchImitator.load(imf); st = replace(imi.settings, phases=1)
-d = load_decisions(ds); tr, va = fold_indices(d, 0, 5, 0); train = d.subset(tr)
-inner = Split("kfold", 5, 0.0, 1).indices(train.match_id, 0); fit_rows = train.subset(inner[0])
-idx = subsample(len(fit_rows), 4000, 0); P, O, A = fit_rows.P[idx], fit_rows.O[idx], fit_rows.action[idx]
-rows = subsample(len(P), 400, 2)
-score = round_scorer(P[rows], O[rows], A[rows], st)
-zoo = yaml.safe_load(open("config/bots/reversi.yaml"))
+
+sys.path[:0] = [str(Path(__file__).parent), "scripts"]
+from climb_sample import climb_sample, mask_of  # noqa: E402
+from search_oracle import table_weights  # noqa: E402
+
+from ime.imitators.reversi_features import BASE_NAMES  # noqa: E402
+from ime.imitators.search_fit import FitConfig, _masked_refit  # noqa: E402
+
+bot, imitator, dataset, names = sys.argv[1:5]
+c = climb_sample(imitator, dataset)
+P, O, A, rows, score = c["P"], c["O"], c["A"], c["rows"], c["score"]
+zoo = yaml.safe_load(Path("config/bots/reversi.yaml").read_text())
 truth = table_weights(dict(zoo[bot]["params"]))
 print("truth", score(np.append(truth, 0.0), 1), flush=True)
-cfg = FitConfig(loss="hinge")
-mask = np.zeros(len(truth), bool); mask[TABLE_FEATURES] = True
-mask[[BASE_NAMES.index(n) for n in sys.argv[4].split(",")]] = True
+mask = mask_of(names.split(","), len(truth))
 for n, (p_, o_, a_) in {"400": (P[rows], O[rows], A[rows]), "4000": (P, O, A)}.items():
-    t = time.time(); w = _masked_refit(truth, mask, st, p_, o_, a_, cfg)
-    print(n, "refit from truth", score(np.append(w, 0.0), 1), f"{time.time()-t:.0f}s",
-          {BASE_NAMES[i]: round(w[i] / w[0] * truth[0], 1) for i in np.flatnonzero(w)}, flush=True)
+    t = time.time()
+    w = _masked_refit(truth, mask, c["st"], p_, o_, a_, FitConfig(loss="hinge"), passes=4)
+    print(n, "refit from truth", score(np.append(w, 0.0), 1), f"{time.time() - t:.0f}s",
+          {BASE_NAMES[i]: round(w[i] / w[0] * truth[0], 1) for i in np.flatnonzero(w)},
+          flush=True)
