@@ -49,11 +49,14 @@ def played(counter: Path) -> int:
 
 
 def settled(counter: Path, timeout: float = 15) -> int:
-    """:func:`played` once no bot of this counter is alive (a program started just before a
-    kill may still be writing its line)."""
+    """:func:`played` once no bot of this counter has been alive for 10 consecutive
+    looks (a program started just before a kill may still be writing its line; one look can
+    miss a process mid-``exec``, whose command line reads empty for a moment, and a CI run under
+    load once counted a match too few)."""
     needle = str(counter).encode()
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    quiet = 0
+    while time.monotonic() < deadline and quiet < 10:
         alive = []
         for pid in (p for p in os.listdir("/proc") if p.isdigit()):
             try:
@@ -61,8 +64,7 @@ def settled(counter: Path, timeout: float = 15) -> int:
                     alive.append(pid)
             except OSError:
                 continue
-        if not alive:
-            break
+        quiet = 0 if alive else quiet + 1
         time.sleep(0.05)
     return played(counter)
 

@@ -544,7 +544,7 @@ def _round_values(best: dict[str, Any], P: np.ndarray, O: np.ndarray, A: np.ndar
     starts: list[tuple[np.ndarray, int] | tuple[np.ndarray, int, np.ndarray]] = [
         (np.append(flat, 0.0), 1), (np.append(table, 0.0), 1, np.append(squares, True))]
     sparse = squares | leading_features(flat, one, P[rows], O[rows], cfg.round_extra_share)
-    if cfg.round_extra_share and sparse.sum() > squares.sum():
+    if sparse.sum() > squares.sum():  # a share of 0 leads to none
         say("round values: the sparse start's other features: "
             + ", ".join(BASE_NAMES[i] for i in np.flatnonzero(sparse & ~squares)))
         table_plus = _masked_refit(flat, sparse, one, P[rows], O[rows], A[rows], cfg, score)
