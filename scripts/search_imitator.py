@@ -99,6 +99,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--round-extra-share", type=float, default=0.1,
                     help="the round-value stage's sparse start: the square table and the "
                          "features weighing at least this share of the most (0: none)")
+    ap.add_argument("--round-refit-positions", type=int, default=0,
+                    help="fit positions on which the round-value stage's table and sparse "
+                         "starts are refitted (0: the climb's own)")
+    ap.add_argument("--round-refit-passes", type=int, default=8,
+                    help="surrogate passes of those refits")
     ap.add_argument("--net", type=Path, action="append", default=[],
                     help="a trained net's checkpoint (data/reversi/models/<tag>/<net>/<bot>/"
                          "fold<k>.pt) scored on the same unseen positions, for comparison")
@@ -125,6 +130,8 @@ def main(argv: list[str] | None = None) -> int:
                     pass_patience=args.pass_patience, round_evals=args.round_evals,
                     round_positions=args.round_positions,
                     round_extra_share=args.round_extra_share,
+                    round_refit_positions=args.round_refit_positions,
+                    round_refit_passes=args.round_refit_passes,
                     passes=args.passes[0] if len(args.passes) == 1 else args.passes,
                     endgame_modes=tuple(args.endgame_modes.split(",")),
                     endgame_picks=tuple(args.endgame_picks.split(",")),

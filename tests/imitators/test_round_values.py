@@ -321,3 +321,45 @@ def test_the_sparse_start_recovers_a_table_with_mobility_and_parity() -> None:
             f"sq{k}" for k in range(10)}
     assert agree[0.1] >= max(97.0, agree[0.0] + 2.0), agree
     assert kept[0.1] <= {"mob", "parity"} and "mob" in kept[0.1], kept
+
+
+def test_a_refit_from_a_saved_imitators_weights_starts_on_the_surrogates_scale() -> None:
+    """A saved imitator's weights are on the round-value ladder (a corner of 5,000 here); the
+    surrogate's margins and L2 penalty are absolute, so from there its first pass shrank every
+    weight to about 0 (64.3 % agreement, measured without the rescale); put on the surrogate's
+    scale first, the same pass agrees about as from its own scale (95.5 and 95.7 %; the test asks
+    90 %, a point of the other at most, and the corner's and X-square's signs). A search's moves
+    do not change with a positive scale."""
+    from ime.imitators.mmto import SCALES, best_scale
+    from ime.imitators.reversi_features import BASE_NAMES, TABLE_FEATURES
+    from ime.imitators.reversi_search import SearchSettings
+    from ime.imitators.search_fit import (
+        FitConfig,
+        _masked_refit,
+        _problem,
+        round_scorer,
+        search_all,
+    )
+
+    train, _, _ = _table_bot_decisions({"mob": 8.0, "parity": 10.0}, seed=11)
+    P, O, A = train.P[:600], train.O[:600], train.action[:600]
+    terms = [BASE_NAMES.index("mob"), BASE_NAMES.index("parity")]
+    w = np.zeros(len(BASE_NAMES))
+    w[TABLE_FEATURES], w[terms] = TABLE[:10], (8.0, 10.0)
+    mask = w != 0
+    settings = SearchSettings(depth=2, tie="last", phases=1)
+    cfg = FitConfig(loss="hinge")
+    score = round_scorer(P, O, A, settings)
+    assert score(np.append(w, 0.0), 1) == 100.0  # the bot's own weights
+
+    refit = {top: _masked_refit(w * top / 100, mask, settings, P, O, A, cfg, passes=1)
+             for top in (1.0, 5000.0)}
+    agree = {top: score(np.append(v, 0.0), 1) for top, v in refit.items()}
+    assert agree[5000.0] >= max(90.0, agree[1.0] - 1.0), agree
+    assert refit[5000.0][0] > 0 and refit[5000.0][4] < 0  # corner and X-square keep their signs
+
+    # the chosen factor follows the weights' scale: 2^10 times the weights, 2^-10 the factor
+    prob = _problem(search_all(P, O, w / 100, settings, margin=cfg.margin, targets=A), A,
+                    np.ones(len(w)), "last")
+    c = best_scale(prob, w / 100, cfg.l2, "hinge")
+    assert c in SCALES and best_scale(prob, w / 100 * 2.0**10, cfg.l2, "hinge") == c / 2.0**10

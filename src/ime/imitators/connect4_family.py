@@ -40,7 +40,8 @@ FIT_KEYS = ("depths", "passes", "patience", "pass_patience", "phases", "inner_it
 IGNORED_KEYS = ("ties", "endgames", "endgame_modes", "endgames_wld", "endgame_picks",
                 "budgets", "orderings", "pv_firsts", "budget_depth", "budget_passes",
                 "budget_screen", "budget_keep",
-                "margin", "order_min", "round_evals", "round_positions", "round_extra_share")
+                "margin", "order_min", "round_evals", "round_positions", "round_extra_share",
+                "round_refit_positions", "round_refit_passes")
 """Keys of ``net.search`` that are Reversi's search's (square-order ties, the endgame solver,
 node budgets, root windows)."""
 

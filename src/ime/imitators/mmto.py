@@ -197,6 +197,33 @@ def optimise(prob: Problem, u0: np.ndarray, l2: float, iters: int, loss: str = "
     return np.asarray(r.x, dtype=np.float64)
 
 
+SCALES = tuple(2.0 ** k for k in range(-24, 9))
+"""The factors :func:`best_scale` tries (1 among them)."""
+
+
+def best_scale(prob: Problem, u: np.ndarray, l2: float, loss: str = "softmax",
+               hinge_margin: float = 1.0) -> float:
+    """The factor of :data:`SCALES` whose multiple of ``u`` has the least ``loss`` on ``prob``
+    (1 on a tie). Why: a search's moves do not change when every weight is multiplied by the same
+    positive number, but the surrogate's loss does (its margins and its L2 penalty are absolute);
+    weights from elsewhere, a saved imitator's on the round-value ladder (a corner of 1,500-6,000
+    where the surrogate's own is near 1), start the optimiser where the penalty dwarfs the fit,
+    and its first steps flipped the corner's sign (rev1 and rev2, quick fold 0:
+    docs/measurements/cpu-2026-12-05-sparse-start/refit_passes.py)."""
+    if prob.kept == 0 or not np.any(u):
+        return 1.0
+    if loss == "softmax":
+        def value(v: np.ndarray) -> float:
+            return loss_and_grad(v, prob.X, prob.pos, prob.starts, prob.chosen, l2)[0]
+    else:
+        need = np.where(prob.prefer, hinge_margin, 0.0)
+
+        def value(v: np.ndarray) -> float:
+            return hinge_loss_and_grad(v, prob.X, prob.pos, prob.chosen, need, l2)[0]
+    losses = {c: value(c * u) for c in SCALES}
+    return min(SCALES, key=lambda c: (losses[c], c != 1.0))
+
+
 def check_loss(loss: str) -> None:
     """Raise where ``loss`` is not one of :data:`LOSSES`."""
     if loss not in LOSSES:

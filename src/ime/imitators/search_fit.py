@@ -45,6 +45,7 @@ from ime.imitators.mmto import (
     Patience,
     Problem,
     SearchResults,
+    best_scale,
     build_problem,
     check_loss,
     chosen_rows,
@@ -89,7 +90,7 @@ from ime.imitators.round_values import climb
 FORMAT = "ime-search-imitator-v1"
 GAME = "reversi"
 REFIT_PASSES = 8
-"""Surrogate passes of the round-value stage's table and sparse starts (:func:`_masked_refit`)."""
+"""Surrogate passes of :func:`_masked_refit` unless told (``FitConfig.round_refit_passes``)."""
 
 
 @dataclass
@@ -126,7 +127,10 @@ class FitConfig:
     ``round_positions`` fit positions each (0: no such stage), kept if it agrees more on the
     selection fold; ``round_extra_share``: that stage also climbs from a sparse start, the
     square table and the other features weighing at least this share of the most any weighs
-    (:func:`leading_features`; 0: no such start)."""
+    (:func:`leading_features`; 0: no such start); ``round_refit_positions``/
+    ``round_refit_passes``: the table and sparse starts are refitted by the surrogate with their
+    features alone, on this many of the fit positions (a seeded sample; 0: the climb's own) over
+    this many passes (:func:`_masked_refit`)."""
 
     depths: Sequence[int] = (1, 2, 3, 4)
     passes: int | Sequence[int] = 3
@@ -155,6 +159,8 @@ class FitConfig:
     round_evals: int = 0
     round_positions: int = 1500
     round_extra_share: float = 0.1
+    round_refit_positions: int = 0
+    round_refit_passes: int = REFIT_PASSES
     seed: int = 0
 
 
@@ -538,7 +544,14 @@ def _round_values(best: dict[str, Any], P: np.ndarray, O: np.ndarray, A: np.ndar
     one = replace(settings, phases=1)
     squares = np.zeros(len(flat), dtype=bool)
     squares[TABLE_FEATURES] = True
-    table = _masked_refit(flat, squares, one, P[rows], O[rows], A[rows], cfg, score)
+    refit = (subsample(len(P), cfg.round_refit_positions, cfg.seed + 3)
+             if cfg.round_refit_positions else rows)
+
+    def refitted(mask: np.ndarray) -> np.ndarray:
+        return _masked_refit(flat, mask, one, P[refit], O[refit], A[refit], cfg, score,
+                             cfg.round_refit_passes)
+
+    table = refitted(squares)
     # each start with one more coordinate, a disc-count weight (0 at first; see with_disc);
     # the table start moves its squares and the disc only
     starts: list[tuple[np.ndarray, int] | tuple[np.ndarray, int, np.ndarray]] = [
@@ -547,7 +560,7 @@ def _round_values(best: dict[str, Any], P: np.ndarray, O: np.ndarray, A: np.ndar
     if sparse.sum() > squares.sum():  # a share of 0 leads to none
         say("round values: the sparse start's other features: "
             + ", ".join(BASE_NAMES[i] for i in np.flatnonzero(sparse & ~squares)))
-        table_plus = _masked_refit(flat, sparse, one, P[rows], O[rows], A[rows], cfg, score)
+        table_plus = refitted(sparse)
         starts.append((np.append(table_plus, 0.0), 1, np.append(sparse, True)))
     if settings.phases > 1:
         starts.insert(0, (np.append(w, 0.0), settings.phases))
@@ -628,16 +641,25 @@ def _masked_refit(w: np.ndarray, mask: np.ndarray, settings: SearchSettings, P: 
     carried part of the fit, those weights alone are off (the climb from them stalls). Why so
     many passes, and the best of them: from rev2's dense weights (quick fold 0) the refit with
     the table, mobility and parity went 23.5, 70.5, 77.0, 80.8, 86.3, 88.3, 88.8 % over its
-    first seven passes and then wavered by a point (88.5, 87.3, 88.8)."""
+    first seven passes and then wavered by a point (88.5, 87.3, 88.8). The first pass first
+    puts ``w`` on the surrogate's scale (:func:`best_scale`)."""
     w = np.where(mask, w, 0.0)
     best, best_score = w, -1.0
-    for _ in range(passes):
+    def problem(w: np.ndarray) -> Problem:
         if settings.budget:
             res, targets = search_as_budgeted(P, O, A, w, settings, cfg.margin)
         else:
             res, targets = search_all(P, O, w, settings, margin=cfg.margin, targets=A), A
         res.features[:, ~mask] = 0.0
-        prob = _problem(res, targets, np.ones(len(w)), settings.tie)
+        return _problem(res, targets, np.ones(len(w)), settings.tie)
+
+    for n in range(passes):
+        prob = problem(w)
+        # weights from elsewhere (a saved imitator's) onto the surrogate's scale first, and
+        # searched again there (the fit's root window is on that scale)
+        if n == 0 and (c := best_scale(prob, w, cfg.l2, cfg.loss, cfg.hinge_margin)) != 1.0:
+            w = w * c
+            prob = problem(w)
         w = _optimise(prob, w, cfg.l2, cfg.inner_iters, cfg.loss, cfg.hinge_margin)
         w[~mask] = 0.0
         if score is not None and (s := score(np.append(w, 0.0), 1)) > best_score:

@@ -93,6 +93,12 @@ class SearchFit(Section):
     round_extra_share: float = Field(ge=0, le=1)
     """Reversi: the round-value stage's sparse start holds the square table and the features
     weighing at least this share of the most any weighs (0: no such start)."""
+    round_refit_positions: NonNegativeInt
+    """Reversi: fit positions (a seeded sample) on which the round-value stage's table and sparse
+    starts are refitted by the surrogate (0: the climb's own round_positions)."""
+    round_refit_passes: PositiveInt
+    """Reversi: surrogate passes of those refits (each scored on the climb's positions, the best
+    kept)."""
     inner_iters: PositiveInt
     l2: float = Field(ge=0)
     margin: float = Field(gt=0)
