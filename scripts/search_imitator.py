@@ -99,10 +99,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--round-extra-share", type=float, default=0.1,
                     help="the round-value stage's sparse start: the square table and the "
                          "features weighing at least this share of the most (0: none)")
-    ap.add_argument("--round-refit-positions", type=int, default=0,
+    ap.add_argument("--round-refit-positions", type=int, default=4000,
                     help="fit positions on which the round-value stage's table and sparse "
                          "starts are refitted (0: the climb's own)")
-    ap.add_argument("--round-refit-passes", type=int, default=8,
+    ap.add_argument("--round-refit-passes", type=int, default=4,
                     help="surrogate passes of those refits")
     ap.add_argument("--net", type=Path, action="append", default=[],
                     help="a trained net's checkpoint (data/reversi/models/<tag>/<net>/<bot>/"

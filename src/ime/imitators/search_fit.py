@@ -89,7 +89,7 @@ from ime.imitators.round_values import climb
 
 FORMAT = "ime-search-imitator-v1"
 GAME = "reversi"
-REFIT_PASSES = 8
+REFIT_PASSES = 4
 """Surrogate passes of :func:`_masked_refit` unless told (``FitConfig.round_refit_passes``)."""
 
 
@@ -159,7 +159,7 @@ class FitConfig:
     round_evals: int = 0
     round_positions: int = 1500
     round_extra_share: float = 0.1
-    round_refit_positions: int = 0
+    round_refit_positions: int = 4000
     round_refit_passes: int = REFIT_PASSES
     seed: int = 0
 
@@ -638,13 +638,15 @@ def _masked_refit(w: np.ndarray, mask: np.ndarray, settings: SearchSettings, P: 
     0), ``passes`` MMTO passes under ``settings`` (with a budget: each position at the depth its
     decision reaches); with ``score`` (the climb's, :func:`round_scorer`) each pass is scored
     and the best kept. Why not just ``w``'s weights of those features: where the other features
-    carried part of the fit, those weights alone are off (the climb from them stalls). Why so
-    many passes, and the best of them: from rev2's dense weights (quick fold 0) the refit with
-    the table, mobility and parity went 23.5, 70.5, 77.0, 80.8, 86.3, 88.3, 88.8 % over its
-    first seven passes and then wavered by a point (88.5, 87.3, 88.8). The first pass first
-    puts ``w`` on the surrogate's scale (:func:`best_scale`)."""
+    carried part of the fit, those weights alone are off (the climb from them stalls). Why
+    several passes, and the best of them: the passes waver, most on few positions; rev1's
+    sparse refit (quick fold 0, the climb's 400 positions scoring each pass) went 88.3, 87.8,
+    85.8, 85.8, 83.8 ... % refitted on those 400 positions and 90.5, 90.8, 91.0, 90.0 % on 4,000
+    (docs/measurements/cpu-2026-12-05-refit-scale/). The first pass first puts ``w`` on the
+    surrogate's scale (:func:`best_scale`)."""
     w = np.where(mask, w, 0.0)
     best, best_score = w, -1.0
+
     def problem(w: np.ndarray) -> Problem:
         if settings.budget:
             res, targets = search_as_budgeted(P, O, A, w, settings, cfg.margin)
