@@ -104,6 +104,9 @@ def main(argv: list[str] | None = None) -> int:
                          "starts are refitted (0: the climb's own)")
     ap.add_argument("--round-refit-passes", type=int, default=4,
                     help="surrogate passes of those refits")
+    ap.add_argument("--round-repeats", type=int, default=1,
+                    help="the round-value stage runs again from its own result, at most this "
+                         "many times in all, while the selection fold agrees more")
     ap.add_argument("--net", type=Path, action="append", default=[],
                     help="a trained net's checkpoint (data/reversi/models/<tag>/<net>/<bot>/"
                          "fold<k>.pt) scored on the same unseen positions, for comparison")
@@ -132,6 +135,7 @@ def main(argv: list[str] | None = None) -> int:
                     round_extra_share=args.round_extra_share,
                     round_refit_positions=args.round_refit_positions,
                     round_refit_passes=args.round_refit_passes,
+                    round_repeats=args.round_repeats,
                     passes=args.passes[0] if len(args.passes) == 1 else args.passes,
                     endgame_modes=tuple(args.endgame_modes.split(",")),
                     endgame_picks=tuple(args.endgame_picks.split(",")),

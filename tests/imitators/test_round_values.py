@@ -365,3 +365,30 @@ def test_a_refit_from_a_saved_imitators_weights_starts_on_the_surrogates_scale()
                     np.ones(len(w)), "last")
     c = best_scale(prob, w / 100, cfg.l2, "hinge")
     assert c in SCALES and best_scale(prob, w / 100 * 2.0**10, cfg.l2, "hinge") == c / 2.0**10
+
+
+@pytest.mark.slow
+def test_the_stage_runs_again_from_its_result_while_the_selection_fold_agrees_more() -> None:
+    """``round_repeats``: the round-value stage again from its own result (its table and sparse
+    starts refitted from climbed weights), kept only where the selection fold agrees more, and
+    no further run once one does not. Measured on a square-table bot with 60 scorings a run:
+    92.5 % of the selection positions after one run, 94.0 after the second; with 120 a run the
+    first reaches 100 % and a third run is never started."""
+    from ime.imitators.search_fit import FitConfig, fit
+
+    train, select, _ = _table_bot_decisions({}, seed=7)
+
+    def rounds(evals: int, repeats: int) -> tuple[list[float], float]:
+        cfg = FitConfig(depths=(1, 2), passes=3, phases=(1,), ties=("first", "last"),
+                        endgames=(0,), endgame_modes=("exact",), round_evals=evals,
+                        round_positions=600, round_repeats=repeats)
+        im = fit(train, select, cfg)
+        return ([g["acc"] for g in im.summary["grid"] if g["stage"] == "round"],
+                im.summary["select_acc"])
+
+    once, acc_once = rounds(60, 1)
+    twice, acc_twice = rounds(60, 2)
+    assert len(once) == 1 and len(twice) == 2 and twice[0] == once[0]
+    assert twice[1] > twice[0] and acc_twice == twice[1] > acc_once
+    stopped, acc = rounds(120, 3)
+    assert len(stopped) == 2 and stopped[0] == stopped[1] == acc == 100.0

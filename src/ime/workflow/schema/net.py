@@ -99,6 +99,9 @@ class SearchFit(Section):
     round_refit_passes: PositiveInt
     """Reversi: surrogate passes of those refits (each scored on the climb's positions, the best
     kept)."""
+    round_repeats: PositiveInt
+    """Reversi: the round-value stage runs again from its own result, at most this many times in
+    all, while the selection fold agrees more."""
     inner_iters: PositiveInt
     l2: float = Field(ge=0)
     margin: float = Field(gt=0)
