@@ -78,6 +78,9 @@ def test_imitator_search_selects_the_search_family_and_names_the_variant() -> No
     ("net.search.depthz=[1]", "depthz"),
     ("net.search.passes=[1,2]", "one entry per depth"),
     ("net.search.ties=[lowest]", "ties"),
+    ("net.search.round_refit_passes=0", "round_refit_passes"),
+    ("net.search.round_refit_positions=-1", "round_refit_positions"),
+    ("net.search.round_repeats=0", "round_repeats"),
 ])
 def test_a_bad_search_setting_is_refused_before_any_job(override: str, message: str) -> None:
     from ime.workflow.errors import ConfigError
