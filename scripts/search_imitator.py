@@ -99,12 +99,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--round-extra-share", type=float, default=0.1,
                     help="the round-value stage's sparse start: the square table and the "
                          "features weighing at least this share of the most (0: none)")
-    ap.add_argument("--round-refit-positions", type=int, default=4000,
+    ap.add_argument("--round-refit-positions", type=int,
+                    default=FitConfig.round_refit_positions,
                     help="fit positions on which the round-value stage's table and sparse "
                          "starts are refitted (0: the climb's own)")
-    ap.add_argument("--round-refit-passes", type=int, default=4,
+    ap.add_argument("--round-refit-passes", type=int,
+                    default=FitConfig.round_refit_passes,
                     help="surrogate passes of those refits")
-    ap.add_argument("--round-repeats", type=int, default=1,
+    ap.add_argument("--round-repeats", type=int, default=FitConfig.round_repeats,
                     help="the round-value stage runs again from its own result, at most this "
                          "many times in all, while the selection fold agrees more")
     ap.add_argument("--net", type=Path, action="append", default=[],
