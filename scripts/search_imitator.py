@@ -21,11 +21,13 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
 
 from ime.imitators.data import Decisions, fold_indices, load_decisions, unseen_positions
+from ime.imitators.fit_state import FitState, fit_key
 from ime.imitators.search_fit import FitConfig, SearchImitator, fit, predict, round_values
 from ime.train.folds import Split
 
@@ -114,6 +116,9 @@ def main(argv: list[str] | None = None) -> int:
                          "fold<k>.pt) scored on the same unseen positions, for comparison")
     ap.add_argument("--load", type=Path, default=None,
                     help="score an imitator saved by --out instead of fitting one")
+    ap.add_argument("--state", type=Path, default=None,
+                    help="keep the fit's finished stages in this file; the same command run "
+                         "again after a stop resumes after the last one (the same result)")
     ap.add_argument("--out", type=Path, default=None, help="write the fitted imitator (JSON)")
     ap.add_argument("--metrics", type=Path, default=None, help="write the measured figures")
     args = ap.parse_args(argv)
@@ -145,15 +150,22 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.dataset} fold {args.fold}: {len(fit_rows)} fit rows, {len(sel_rows)} selection "
           f"rows, {len(val)} validation rows", flush=True)
     t0 = time.perf_counter()
+    state = None
+    if args.state:  # keyed by everything the fit reads (the script's own argv is not needed)
+        state = FitState(args.state, fit_key(
+            {"fit": asdict(cfg), "fold": args.fold, "folds": args.folds, "seed": args.seed},
+            [args.dataset, *([args.load] if args.load else [])]),
+            lambda line: print(line, flush=True))
     if args.load:
         imitator = SearchImitator.load(args.load)
         fit_s = float(imitator.summary.get("fit_seconds", float("nan")))
         if args.round_evals:
             imitator = round_values(imitator, fit_rows, sel_rows, cfg,
-                                    log=lambda line: print(line, flush=True))
+                                    log=lambda line: print(line, flush=True), state=state)
             fit_s = time.perf_counter() - t0
     else:
-        imitator = fit(fit_rows, sel_rows, cfg, log=lambda line: print(line, flush=True))
+        imitator = fit(fit_rows, sel_rows, cfg, log=lambda line: print(line, flush=True),
+                       state=state)
         fit_s = time.perf_counter() - t0
 
     unseen = unseen_positions(train, val)

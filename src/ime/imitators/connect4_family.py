@@ -32,6 +32,7 @@ from ime.games.connect4.board import Geometry
 from ime.imitators.connect4_features import feature_names, num_features
 from ime.imitators.connect4_fit import Connect4FitConfig, Connect4Settings, decide, fit
 from ime.imitators.family import TRAIN_KEYS, DecisionMemo, search_logits
+from ime.imitators.fit_state import FitState
 from ime.imitators.mmto import root_softmax
 
 FIT_KEYS = ("depths", "passes", "patience", "pass_patience", "phases", "inner_iters", "l2",
@@ -127,8 +128,11 @@ class Connect4SearchFamily:
 
     def fit(self, planes: np.ndarray, actions: np.ndarray, fit_rows: np.ndarray,
             select_rows: np.ndarray, config: Mapping[str, Any], *, seed: int,
-            say: Callable[[str], None], threads: int = 1) -> nn.Module:
-        del threads  # one core: this family's searches are not split over threads
+            say: Callable[[str], None], threads: int = 1,
+            state: FitState | None = None) -> nn.Module:
+        # one core: this family's searches are not split over threads; its fit takes minutes
+        # and keeps no stages to resume (a written fold is kept: family.fit_member)
+        del threads, state
         cfg = fit_config(config, seed)
         me, opp, geo = planes_to_boards(planes)
         sel = select_rows if len(select_rows) else fit_rows

@@ -18,7 +18,9 @@ test_no_zoo.py).
 
 from __future__ import annotations
 
+import base64
 import importlib
+import json
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -31,6 +33,7 @@ from torch import nn
 
 from ime.core.seeding import derive_seed
 from ime.imitators.book import Book, attach_book, input_digest, prepare_book
+from ime.imitators.fit_state import FitState, fit_key, state_path_of
 from ime.imitators.mmto import subsample
 from ime.train.folds import Split
 
@@ -54,10 +57,13 @@ class ImitatorFamily(Protocol):
 
     def fit(self, planes: np.ndarray, actions: np.ndarray, fit_rows: np.ndarray,
             select_rows: np.ndarray, config: Mapping[str, Any], *, seed: int,
-            say: Callable[[str], None], threads: int = 1) -> nn.Module:
+            say: Callable[[str], None], threads: int = 1,
+            state: FitState | None = None) -> nn.Module:
         """A fitted imitator module from the dataset's rows ``fit_rows`` (its evaluation) and
         ``select_rows`` (matches held out of the fit, which choose its settings); ``threads``:
-        the cores this process may search on (the same module for any count)."""
+        the cores this process may search on (the same module for any count); ``state``: where
+        a long fit may keep its finished stages to resume from after a stop
+        (:mod:`ime.imitators.fit_state`; keyed by this fit's inputs; a family may ignore it)."""
 
     def build(self, config: Mapping[str, Any]) -> nn.Module:
         """The module of a saved imitator from its fitted ``config`` (weights come from the
@@ -232,7 +238,10 @@ def fit_members(tasks: Sequence[FitTask], *, workers: int = 1) -> list[dict[str,
     cores = max(1, int(workers))
     n = min(cores, len(tasks))
     each = max(1, cores // max(1, n))
-    return list(ordered_map(_fit_task, [(*t, each) for t in tasks], _no_context, workers=n))
+    metrics = list(ordered_map(_fit_task, [(*t, each) for t in tasks], _no_context, workers=n))
+    for t in tasks:  # every fold written: no stage is left to resume (ime.imitators.fit_state)
+        state_path_of(t[3]).unlink(missing_ok=True)
+    return metrics
 
 
 def _no_context() -> None:
@@ -255,12 +264,26 @@ def fit_member(dataset_path: str | Path, net_config: Mapping[str, Any], fold: in
     cores its searches may use (the same files for any count)."""
     from ime.train.loop import load_dataset, split_fold, write_fold
 
+    name = str(net_config.get("name", net_config["kind"]))
+
+    def say(line: str) -> None:
+        log.info("%s %s fold %d: %s", bot, name, fold, line)
+
+    state = FitState(state_path_of(checkpoint_path), fit_key(
+        {"net": net_config, "train": train_cfg, "fold": fold, "bot": bot}, [dataset_path]), say)
+    written = state.get("outputs")
+    if written is not None:  # this fold was written before the job stopped: write it again
+        Path(checkpoint_path).parent.mkdir(parents=True, exist_ok=True)
+        Path(checkpoint_path).write_bytes(base64.b64decode(written["checkpoint"]))
+        Path(metrics_path).parent.mkdir(parents=True, exist_ok=True)
+        Path(metrics_path).write_text(written["metrics"])
+        say(f"written from its fit state: {checkpoint_path}, {metrics_path}")
+        return json.loads(written["metrics"])
     split = Split.of(train_cfg)
     device = torch.device("cpu")  # the searches run on the CPU (numba)
     data, arr = load_dataset(dataset_path, device)
     data = split_fold(data, arr, fold, split)
     family = get_family(data.game, str(net_config["kind"]))
-    name = str(net_config.get("name", net_config["kind"]))
     settings = dict(net_config.get("search") or {})
     run_seed = derive_seed("train", split.seed, bot, name, fold)
     train_rows = data.train_idx.cpu().numpy()
@@ -269,15 +292,11 @@ def fit_member(dataset_path: str | Path, net_config: Mapping[str, Any], fold: in
     select_rows = cap_rows(select_rows, settings.get("max_select"), run_seed)
     planes = data.planes.cpu().numpy()
     actions = data.action.cpu().numpy()
-
-    def say(line: str) -> None:
-        log.info("%s %s fold %d: %s", bot, name, fold, line)
-
     say(f"fitting on {len(fit_rows)} rows, choosing settings on {len(select_rows)} rows of "
         f"held-out training matches")
     t0 = time.perf_counter()
     model = family.fit(planes, actions, fit_rows, select_rows, {**settings, "name": name},
-                       seed=run_seed, say=say, threads=threads)
+                       seed=run_seed, say=say, threads=threads, state=state)
     fit_s = time.perf_counter() - t0
     if settings.get("book"):  # after the fit: the settings are chosen by the search alone
         n_book = attach_book(model, planes, data.mask.cpu().numpy(), actions, train_rows)
@@ -302,4 +321,7 @@ def fit_member(dataset_path: str | Path, net_config: Mapping[str, Any], fold: in
     searched = f", {memo.searched} distinct positions searched" if memo is not None else ""
     say(f"validation agreement {metrics.get('val_acc', float('nan')):.2f}% in "
         f"{time.perf_counter() - t1:.0f}s{searched}")
+    state.put("outputs", {
+        "checkpoint": base64.b64encode(Path(checkpoint_path).read_bytes()).decode(),
+        "metrics": Path(metrics_path).read_text()})
     return metrics

@@ -28,6 +28,7 @@ from torch import nn
 
 from ime.imitators.data import Decisions, planes_to_bitboards
 from ime.imitators.family import TRAIN_KEYS, DecisionMemo, search_logits
+from ime.imitators.fit_state import FitState
 from ime.imitators.mmto import root_softmax
 from ime.imitators.reversi_features import feature_names, weights_by_name
 from ime.imitators.reversi_search import SearchSettings
@@ -115,10 +116,12 @@ class ReversiSearchFamily:
 
     def fit(self, planes: np.ndarray, actions: np.ndarray, fit_rows: np.ndarray,
             select_rows: np.ndarray, config: Mapping[str, Any], *, seed: int,
-            say: Callable[[str], None], threads: int = 1) -> nn.Module:
+            say: Callable[[str], None], threads: int = 1,
+            state: FitState | None = None) -> nn.Module:
         """The fit's searches, and this process's later ones (the fold's metrics), run on
         ``threads`` threads (:func:`ime.imitators.search_fit.set_search_threads`): the same
-        moves for any count."""
+        moves for any count. ``state``: the fit's finished stages are kept there and a stopped
+        fit resumes from them (:mod:`ime.imitators.fit_state`)."""
         set_search_threads(threads)
         if tuple(planes.shape[1:]) != (2, 8, 8):
             raise ValueError(f"Reversi's search imitator reads [N, 2, 8, 8] planes, got "
@@ -136,7 +139,7 @@ class ReversiSearchFamily:
             kw["passes"] = tuple(int(x) for x in kw["passes"])
         train = _decisions(planes, actions, fit_rows)
         select = _decisions(planes, actions, select_rows if len(select_rows) else fit_rows)
-        imitator = fit(train, select, FitConfig(**kw, seed=seed), log=say)
+        imitator = fit(train, select, FitConfig(**kw, seed=seed), log=say, state=state)
         summary = {k: v for k, v in imitator.summary.items() if k != "fit_seconds"}
         model = ReversiSearchPolicy({
             "name": str(config.get("name", "search")), "kind": "search", "game": "reversi",

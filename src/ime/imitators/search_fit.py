@@ -41,6 +41,7 @@ import numpy as np
 
 from ime.games.reversi.bitboard import PASS, legal_moves
 from ime.imitators.data import Decisions, empties
+from ime.imitators.fit_state import FitState
 from ime.imitators.mmto import (
     Patience,
     Problem,
@@ -406,15 +407,52 @@ def _endgame_pick(res: SearchResults, i: int, tie: str, allowed: set[int]) -> in
 
 
 def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
-        log: Any = None) -> SearchImitator:
+        log: Any = None, state: FitState | None = None) -> SearchImitator:
     """Fit weights on ``train`` and choose the settings on ``select`` (see the module doc).
 
-    ``log``: a callable taking one line of progress (e.g. ``print``), or None."""
+    ``log``: a callable taking one line of progress (e.g. ``print``), or None; ``state``: keeps
+    each finished stage (the surrogate's depth and budget stages as one, each run of the
+    round-value stage), so that the same fit stopped and started again resumes after the last
+    one (:class:`ime.imitators.fit_state.FitState`, whose key must name this fit's inputs;
+    the same result either way)."""
     cfg = config or FitConfig()
     say = log or (lambda _line: None)
     t0 = time.perf_counter()
+    check_loss(cfg.loss)
     idx = subsample(len(train), cfg.max_fit, cfg.seed)
     P, O, A = train.P[idx], train.O[idx], train.action[idx]
+    candidates = None if state is None else state.get("surrogate")
+    if candidates is None:
+        candidates = _surrogate_stages(P, O, A, select, cfg, say)
+        if state is not None:
+            state.put("surrogate", candidates)
+    best = max(candidates, key=lambda c: (round(c["acc"], 9), -c["depth"], -c["phases"],
+                                          -c["pass_"]))
+    if cfg.round_evals:
+        rounds = _round_stages(best, P, O, A, select, cfg, say, state)
+        candidates += rounds
+        for rounded in rounds:  # each run kept only where it agrees more than the one before
+            if rounded["acc"] > best["acc"] + 1e-9:
+                best = rounded
+    settings = _settings_of(best, cfg)
+    summary = {
+        "select_acc": best["acc"], "train_positions": int(len(idx)),
+        "select_positions": int(len(select)), "fit_seconds": time.perf_counter() - t0,
+        "grid": [{"stage": c.get("stage", "surrogate"),
+                  **{k2: c[k2] for k2 in ("phases", "depth", "pass_", "tie", "endgame",
+                                          "endgame_mode", "endgame_wld", "endgame_pick",
+                                          "budget", "ordering", "pv_first", "acc",
+                                          "train_acc_before")}}
+                 for c in candidates],
+    }
+    say(f"chosen: {settings} select acc {best['acc']:.2f}% in {summary['fit_seconds']:.0f}s")
+    return SearchImitator(best["weights"], settings, summary)
+
+
+def _surrogate_stages(P: np.ndarray, O: np.ndarray, A: np.ndarray, select: Decisions,
+                      cfg: FitConfig, say: Any) -> list[dict[str, Any]]:
+    """The surrogate's stages: for each phase count, the MMTO passes at each depth, then the
+    budget stage from the best of them; every pass's candidate, scored on ``select``."""
     off = legal_offsets(P, O)
     sel_off = legal_offsets(select.P, select.O)
     sel_empties = select.empties()
@@ -427,7 +465,6 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
                    for i in np.flatnonzero(sel_empties <= max_wld)
                    if ("wld", int(i)) not in solved})
     candidates: list[dict[str, Any]] = []
-    check_loss(cfg.loss)
     tie = cfg.ties[0]  # the hinge loss's tie rule: the last candidate's best
     for phases in cfg.phases:
         k = num_features(phases)
@@ -477,34 +514,16 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
                         key=lambda c: round(c["acc"], 9))
             candidates += _fit_budgeted(start["weights"], phases, P, O, A, scale, select,
                                         sel_off, solved, cfg, sel_empties, variants, say)
-    best = max(candidates, key=lambda c: (round(c["acc"], 9), -c["depth"], -c["phases"],
-                                          -c["pass_"]))
-    if cfg.round_evals:
-        rounds = _round_stages(best, P, O, A, select, cfg, say)
-        candidates += rounds
-        for rounded in rounds:  # each run kept only where it agrees more than the one before
-            if rounded["acc"] > best["acc"] + 1e-9:
-                best = rounded
-    settings = _settings_of(best, cfg)
-    summary = {
-        "select_acc": best["acc"], "train_positions": int(len(idx)),
-        "select_positions": int(len(select)), "fit_seconds": time.perf_counter() - t0,
-        "grid": [{"stage": c.get("stage", "surrogate"),
-                  **{k2: c[k2] for k2 in ("phases", "depth", "pass_", "tie", "endgame",
-                                          "endgame_mode", "endgame_wld", "endgame_pick",
-                                          "budget", "ordering", "pv_first", "acc",
-                                          "train_acc_before")}}
-                 for c in candidates],
-    }
-    say(f"chosen: {settings} select acc {best['acc']:.2f}% in {summary['fit_seconds']:.0f}s")
-    return SearchImitator(best["weights"], settings, summary)
+    return candidates
 
 
 def round_values(imitator: SearchImitator, train: Decisions, select: Decisions,
-                 config: FitConfig, log: Any = None) -> SearchImitator:
+                 config: FitConfig, log: Any = None,
+                 state: FitState | None = None) -> SearchImitator:
     """A fitted imitator through the round-value stage alone (its settings kept): the better of
     it and the rounded weights on ``select`` (a saved imitator refitted by
-    ``scripts/search_imitator.py --load X --round-evals N``)."""
+    ``scripts/search_imitator.py --load X --round-evals N``); ``state`` as :func:`fit`'s (its
+    key names the imitator it starts from too)."""
     say = log or (lambda _line: None)
     st = imitator.settings
     acc = float(np.mean(predict(imitator.weights, st, select.P, select.O) == select.action))
@@ -513,9 +532,9 @@ def round_values(imitator: SearchImitator, train: Decisions, select: Decisions,
         "endgame_pick", "ordering", "pv_first")}}
     cfg = replace(config, order_min=st.order_min)
     idx = subsample(len(train), cfg.max_fit, cfg.seed)
+    P, O, A = train.P[idx], train.O[idx], train.action[idx]
     cand = best
-    for rounded in _round_stages(best, train.P[idx], train.O[idx], train.action[idx], select,
-                                 cfg, say):
+    for rounded in _round_stages(best, P, O, A, select, cfg, say, state):
         if rounded["acc"] > cand["acc"] + 1e-9:
             cand = rounded
     if cand is best:
@@ -534,7 +553,8 @@ def _settings_of(c: dict[str, Any], cfg: FitConfig) -> SearchSettings:
 
 
 def _round_stages(best: dict[str, Any], P: np.ndarray, O: np.ndarray, A: np.ndarray,
-                  select: Decisions, cfg: FitConfig, say: Any) -> list[dict[str, Any]]:
+                  select: Decisions, cfg: FitConfig, say: Any,
+                  state: FitState | None = None) -> list[dict[str, Any]]:
     """The round-value stage from ``best``, then again from its own result while that agrees
     more on the selection fold, at most ``cfg.round_repeats`` runs in all; each run's candidate.
     Why again: the stage's table and sparse starts are refitted from the weights it starts
@@ -545,7 +565,11 @@ def _round_stages(best: dict[str, Any], P: np.ndarray, O: np.ndarray, A: np.ndar
     for n in range(cfg.round_repeats):
         if n:
             say(f"round values: the stage again ({n + 1} of {cfg.round_repeats}) from its result")
-        cand = _round_values(best, P, O, A, select, cfg, say)
+        cand = None if state is None else state.get(f"round {n + 1}")
+        if cand is None:
+            cand = _round_values(best, P, O, A, select, cfg, say)
+            if state is not None:
+                state.put(f"round {n + 1}", cand)
         out.append(cand)
         if cand["acc"] <= best["acc"] + 1e-9:
             break  # no better on the selection fold: the stage would start where it did

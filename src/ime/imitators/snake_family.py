@@ -28,6 +28,7 @@ import torch
 from torch import nn
 
 from ime.imitators.family import TRAIN_KEYS, DecisionMemo, search_logits
+from ime.imitators.fit_state import FitState
 from ime.imitators.mmto import root_softmax
 from ime.imitators.snake_features import feature_names, num_features, planes_to_positions
 from ime.imitators.snake_fit import SnakeFitConfig, SnakeSettings, decide, fit
@@ -100,8 +101,11 @@ class SnakeSearchFamily:
 
     def fit(self, planes: np.ndarray, actions: np.ndarray, fit_rows: np.ndarray,
             select_rows: np.ndarray, config: Mapping[str, Any], *, seed: int,
-            say: Callable[[str], None], threads: int = 1) -> nn.Module:
-        del threads  # one core: this family's searches are not split over threads
+            say: Callable[[str], None], threads: int = 1,
+            state: FitState | None = None) -> nn.Module:
+        # one core: this family's searches are not split over threads; its fit takes minutes
+        # and keeps no stages to resume (a written fold is kept: family.fit_member)
+        del threads, state
         cfg = fit_config(config, seed)
         sel = select_rows if len(select_rows) else fit_rows
         actions = np.asarray(actions, dtype=np.int64)
