@@ -423,8 +423,8 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
     P, O, A = train.P[idx], train.O[idx], train.action[idx]
     candidates = None if state is None else state.get("surrogate")
     if candidates is None:
-        candidates = _surrogate_stages(P, O, A, select, cfg, say)
-        if state is not None:
+        candidates = _surrogate_stages(P, O, A, select, cfg, say, state)
+        if state is not None:  # the whole stage at once: a resumed fit skips even its replay
             state.put("surrogate", candidates)
     best = max(candidates, key=lambda c: (round(c["acc"], 9), -c["depth"], -c["phases"],
                                           -c["pass_"]))
@@ -450,20 +450,33 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
 
 
 def _surrogate_stages(P: np.ndarray, O: np.ndarray, A: np.ndarray, select: Decisions,
-                      cfg: FitConfig, say: Any) -> list[dict[str, Any]]:
+                      cfg: FitConfig, say: Any,
+                      state: FitState | None = None) -> list[dict[str, Any]]:
     """The surrogate's stages: for each phase count, the MMTO passes at each depth, then the
-    budget stage from the best of them; every pass's candidate, scored on ``select``."""
+    budget stage from the best of them; every pass's candidate, scored on ``select``. With a
+    ``state``, each pass's result is kept as it ends (``surrogate <phases> <depth> <pass>``, the
+    budget stage's ``budget <phases> <pass>``) and a pass already kept is not searched again
+    (its log line ends ``[fit state]``): the loop replays them and goes on after the last."""
     off = legal_offsets(P, O)
     sel_off = legal_offsets(select.P, select.O)
     sel_empties = select.empties()
-    max_end = max(cfg.endgames) if cfg.endgames else 0
-    max_wld = max(cfg.endgames_wld) if cfg.endgames_wld else 0
-    solved = {(mode, int(i)): endgame_moves(select.P[i], select.O[i], mode)
-              for mode in cfg.endgame_modes
-              for i in np.flatnonzero(sel_empties <= max_end)} if max_end else {}
-    solved.update({("wld", int(i)): endgame_moves(select.P[i], select.O[i], "wld")
-                   for i in np.flatnonzero(sel_empties <= max_wld)
-                   if ("wld", int(i)) not in solved})
+    solved_once: dict[tuple[str, int], set[int]] = {}
+
+    def solved() -> dict[tuple[str, int], set[int]]:
+        """The solver's moves on the selection positions (by (mode, row)), computed on first
+        use: a resumed fit whose passes are all kept needs none."""
+        if solved_once or not (cfg.endgames or cfg.endgames_wld):
+            return solved_once
+        max_end = max(cfg.endgames) if cfg.endgames else 0
+        max_wld = max(cfg.endgames_wld) if cfg.endgames_wld else 0
+        solved_once.update({(mode, int(i)): endgame_moves(select.P[i], select.O[i], mode)
+                            for mode in cfg.endgame_modes
+                            for i in np.flatnonzero(sel_empties <= max_end)} if max_end else {})
+        solved_once.update({("wld", int(i)): endgame_moves(select.P[i], select.O[i], "wld")
+                            for i in np.flatnonzero(sel_empties <= max_wld)
+                            if ("wld", int(i)) not in solved_once})
+        return solved_once
+
     candidates: list[dict[str, Any]] = []
     tie = cfg.ties[0]  # the hinge loss's tie rule: the last candidate's best
     for phases in cfg.phases:
@@ -481,31 +494,40 @@ def _surrogate_stages(P: np.ndarray, O: np.ndarray, A: np.ndarray, select: Decis
             for it in range(n_passes):
                 if passes.spent(it > 0):
                     break
-                ts = time.perf_counter()
-                res = search_all(P, O, w, settings, off, cfg.margin, A)
-                t_search = time.perf_counter() - ts
-                if scale is None:
-                    scale = feature_scale(res, k)
-                train_acc = float(np.mean(choices(res, "first") == A)) * 100
-                prob = _problem(res, A, scale, tie)
-                u = _optimise(prob, w * scale, cfg.l2, cfg.inner_iters, cfg.loss,
-                              cfg.hinge_margin)
-                w = u / scale
-                cand = _score_candidate(w, settings, select, sel_off, solved, cfg, sel_empties,
-                                        [(0, "static", False)])
-                cand.update(phases=phases, depth=depth, pass_=it, weights=w.copy(),
-                            train_acc_before=train_acc, search_s=t_search,
-                            mean_nodes=float(res.nodes.mean()))
+                key = f"surrogate {phases} {depth} {it}"
+                kept = None if state is None else state.get(key)
+                if kept is None:
+                    ts = time.perf_counter()
+                    res = search_all(P, O, w, settings, off, cfg.margin, A)
+                    t_search = time.perf_counter() - ts
+                    if scale is None:
+                        scale = feature_scale(res, k)
+                    train_acc = float(np.mean(choices(res, "first") == A)) * 100
+                    prob = _problem(res, A, scale, tie)
+                    u = _optimise(prob, w * scale, cfg.l2, cfg.inner_iters, cfg.loss,
+                                  cfg.hinge_margin)
+                    w = u / scale
+                    cand = _score_candidate(w, settings, select, sel_off, solved(), cfg,
+                                            sel_empties, [(0, "static", False)])
+                    cand.update(phases=phases, depth=depth, pass_=it, weights=w.copy(),
+                                train_acc_before=train_acc, search_s=t_search,
+                                mean_nodes=float(res.nodes.mean()))
+                    if state is not None:
+                        state.put(key, {"candidate": cand, "scale": scale})
+                else:
+                    cand, scale = kept["candidate"], kept["scale"]
+                    w = cand["weights"].copy()
                 candidates.append(cand)
                 tie = cand["tie"]
                 passes.update(cand["acc"])
                 say(f"phases={phases} depth={depth} pass={it}: train acc (before step) "
-                    f"{train_acc:.2f}%, select acc {cand['acc']:.2f}% "
+                    f"{cand['train_acc_before']:.2f}%, select acc {cand['acc']:.2f}% "
                     f"({cand['tie']}, endgame {cand['endgame']} {cand['endgame_mode']}"
                     f"{' + wld ' + str(cand['endgame_wld']) if cand['endgame_wld'] else ''}"
                     f"{' ' + cand['endgame_pick'] if cand['endgame_pick'] != 'value' else ''}, "
                     f"budget {cand['budget']}), "
-                    f"search {t_search:.1f}s, {cand['mean_nodes']:.0f} nodes/position")
+                    f"search {cand['search_s']:.1f}s, {cand['mean_nodes']:.0f} nodes/position"
+                    f"{' [fit state]' if kept is not None else ''}")
             deepen.update(passes.best)
         variants = [(int(b), o, bool(f)) for b in cfg.budgets if b > 0 for o in cfg.orderings
                     for f in cfg.pv_firsts]
@@ -513,7 +535,7 @@ def _surrogate_stages(P: np.ndarray, O: np.ndarray, A: np.ndarray, select: Decis
             start = max((c for c in candidates if c["phases"] == phases),
                         key=lambda c: round(c["acc"], 9))
             candidates += _fit_budgeted(start["weights"], phases, P, O, A, scale, select,
-                                        sel_off, solved, cfg, sel_empties, variants, say)
+                                        sel_off, solved, cfg, sel_empties, variants, say, state)
     return candidates
 
 
@@ -723,9 +745,9 @@ def _masked_refit(w: np.ndarray, mask: np.ndarray, settings: SearchSettings, P: 
 
 def _fit_budgeted(w: np.ndarray, phases: int, P: np.ndarray, O: np.ndarray, A: np.ndarray,
                   scale: np.ndarray | None, select: Decisions, sel_off: np.ndarray,
-                  solved: dict[tuple[str, int], set[int]], cfg: FitConfig,
+                  solved: Callable[[], dict[tuple[str, int], set[int]]], cfg: FitConfig,
                   sel_empties: np.ndarray, variants: list[tuple[int, str, bool]],
-                  say: Any) -> list[dict[str, Any]]:
+                  say: Any, state: FitState | None = None) -> list[dict[str, Any]]:
     """The budget stage: from weights ``w``, score every (budget, ordering, pv_first) in
     ``variants`` on the selection positions, then run ``cfg.budget_passes`` MMTO passes under
     the best one, each position's PV leaves from the depth its decision reaches within the
@@ -733,7 +755,8 @@ def _fit_budgeted(w: np.ndarray, phases: int, P: np.ndarray, O: np.ndarray, A: n
     copy that). The first scoring screens every variant on ``cfg.budget_screen`` selection
     positions and scores the ``cfg.budget_keep`` best on all of them; later passes score only
     the best variant's neighbours (the next budget below and above, same ordering). Returns the
-    candidates (pass 0: ``w`` as it came)."""
+    candidates (pass 0: ``w`` as it came). ``solved()``: the solver's moves on the selection
+    positions; ``state``: each pass kept and replayed as :func:`_surrogate_stages`' are."""
     out: list[dict[str, Any]] = []
     k = num_features(phases)
     sc = np.ones(k) if scale is None else scale
@@ -742,30 +765,45 @@ def _fit_budgeted(w: np.ndarray, phases: int, P: np.ndarray, O: np.ndarray, A: n
     for it in range(cfg.budget_passes + 1):
         if passes.spent(it > 1):
             break
-        ts = time.perf_counter()
-        if it == 0 and len(variants) > cfg.budget_keep and len(select) > cfg.budget_screen:
-            variants = _screen(w, base, select, solved, cfg, variants, say)
-        cand = _score_candidate(w, base, select, sel_off, solved, cfg, sel_empties, variants)
+        key = f"budget {phases} {it}"
+        kept = None if state is None else state.get(key)
+        if kept is None:
+            ts = time.perf_counter()
+            if it == 0 and len(variants) > cfg.budget_keep and len(select) > cfg.budget_screen:
+                variants = _screen(w, base, select, solved(), cfg, variants, say)
+            cand = _score_candidate(w, base, select, sel_off, solved(), cfg, sel_empties,
+                                    variants)
+            cand.update(phases=phases, depth=cfg.budget_depth, pass_=it, weights=w.copy(),
+                        train_acc_before=float("nan"), search_s=time.perf_counter() - ts,
+                        mean_nodes=float("nan"))
+        else:
+            cand = kept["candidate"]
         budgets = sorted({int(x) for x in cfg.budgets if x > 0})
         b = budgets.index(cand["budget"])
         variants = [(x, cand["ordering"], cand["pv_first"])
                     for x in budgets[max(0, b - 1):b + 2]]
-        cand.update(phases=phases, depth=cfg.budget_depth, pass_=it, weights=w.copy(),
-                    train_acc_before=float("nan"), search_s=time.perf_counter() - ts,
-                    mean_nodes=float("nan"))
         out.append(cand)
         passes.update(cand["acc"])
         say(f"phases={phases} budget stage pass={it}: select acc {cand['acc']:.2f}% (budget "
             f"{cand['budget']}, ordering {cand['ordering']}"
             f"{', pv first' if cand['pv_first'] else ''}, {cand['tie']}, endgame "
-            f"{cand['endgame']} {cand['endgame_mode']})")
+            f"{cand['endgame']} {cand['endgame_mode']})"
+            f"{' [fit state]' if kept is not None else ''}")
         if it == cfg.budget_passes:
+            if state is not None and kept is None:
+                state.put(key, {"candidate": cand, "next": w})
             break
-        s = replace(base, budget=cand["budget"], ordering=cand["ordering"],
-                    pv_first=cand["pv_first"], tie=cand["tie"])
-        res, targets = search_as_budgeted(P, O, A, w, s, cfg.margin)
-        prob = _problem(res, targets, sc, cand["tie"])
-        w = _optimise(prob, w * sc, cfg.l2, cfg.inner_iters, cfg.loss, cfg.hinge_margin) / sc
+        if kept is None:
+            s = replace(base, budget=cand["budget"], ordering=cand["ordering"],
+                        pv_first=cand["pv_first"], tie=cand["tie"])
+            res, targets = search_as_budgeted(P, O, A, w, s, cfg.margin)
+            prob = _problem(res, targets, sc, cand["tie"])
+            w = _optimise(prob, w * sc, cfg.l2, cfg.inner_iters, cfg.loss,
+                          cfg.hinge_margin) / sc
+            if state is not None:  # the pass's candidate and the weights its step gave
+                state.put(key, {"candidate": cand, "next": w})
+        else:
+            w = kept["next"].copy()
     return out
 
 

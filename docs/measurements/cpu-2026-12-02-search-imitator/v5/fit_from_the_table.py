@@ -33,7 +33,7 @@ w *= scale
 cfg = FitConfig(budgets=(4000,), orderings=("none",), pv_firsts=(False,), budget_passes=4,
                 endgames=(0,), ties=("last",), inner_iters=iters, loss=loss, hinge_margin=margin)
 out = _fit_budgeted(w, 2, fit_rows.P, fit_rows.O, fit_rows.action, None, sel,
-                    legal_offsets(sel.P, sel.O), {}, cfg, sel.empties(),
+                    legal_offsets(sel.P, sel.O), dict, cfg, sel.empties(),
                     [(4000, "none", False)], print)
 wf = out[-1]["weights"]
 print("corr with table (sq, open/end):", np.corrcoef(wf[:10], tab)[0, 1],
