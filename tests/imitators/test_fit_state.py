@@ -30,7 +30,7 @@ def test_a_state_keeps_each_stage_as_saved_and_sets_another_fits_aside(tmp_path:
     assert back["weights"].dtype == np.float64 and back["weights"].tobytes() == w.tobytes()
     assert back["acc"] == 92.4991811333115 and back["pv_first"] is True and back["pass_"] == 3
     assert np.isnan(back["train_acc_before"])
-    assert "resuming after surrogate" in said[-1]
+    assert said[-1].endswith("resuming after 1 kept stage(s), the last: surrogate")
     # another fit's state (another key) is not read, and the log says why
     assert FitState(path, "k2", said.append).get("surrogate") is None
     assert "another fit's" in said[-1] and str(path) in said[-1]

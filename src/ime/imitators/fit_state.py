@@ -131,7 +131,9 @@ class FitState:
                      f"starting from nothing")
             return
         self.stages = _from_json(saved.get("stages", {}))
-        self.say(f"fit state {self.path}: resuming after {', '.join(self.stages) or 'nothing'}")
+        last = next(reversed(self.stages), "nothing")
+        self.say(f"fit state {self.path}: resuming after {len(self.stages)} kept stage(s), "
+                 f"the last: {last}")
 
     def get(self, stage: str) -> Any:
         return self.stages.get(stage)
