@@ -28,6 +28,7 @@ settings, fit summary); :meth:`SearchImitator.load` reads it back.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import time
@@ -411,10 +412,10 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
     """Fit weights on ``train`` and choose the settings on ``select`` (see the module doc).
 
     ``log``: a callable taking one line of progress (e.g. ``print``), or None; ``state``: keeps
-    each finished stage (the surrogate's depth and budget stages as one, each run of the
-    round-value stage), so that the same fit stopped and started again resumes after the last
-    one (:class:`ime.imitators.fit_state.FitState`, whose key must name this fit's inputs;
-    the same result either way)."""
+    each finished step (each pass of the surrogate's depth and budget stages, then the whole
+    surrogate stage, each run of the round-value stage), so that the same fit stopped and
+    started again resumes after the last one (:class:`ime.imitators.fit_state.FitState`, whose
+    key must name this fit's inputs; the same result either way)."""
     cfg = config or FitConfig()
     say = log or (lambda _line: None)
     t0 = time.perf_counter()
@@ -460,22 +461,19 @@ def _surrogate_stages(P: np.ndarray, O: np.ndarray, A: np.ndarray, select: Decis
     off = legal_offsets(P, O)
     sel_off = legal_offsets(select.P, select.O)
     sel_empties = select.empties()
-    solved_once: dict[tuple[str, int], set[int]] = {}
-
+    @functools.cache
     def solved() -> dict[tuple[str, int], set[int]]:
         """The solver's moves on the selection positions (by (mode, row)), computed on first
         use: a resumed fit whose passes are all kept needs none."""
-        if solved_once or not (cfg.endgames or cfg.endgames_wld):
-            return solved_once
         max_end = max(cfg.endgames) if cfg.endgames else 0
         max_wld = max(cfg.endgames_wld) if cfg.endgames_wld else 0
-        solved_once.update({(mode, int(i)): endgame_moves(select.P[i], select.O[i], mode)
-                            for mode in cfg.endgame_modes
-                            for i in np.flatnonzero(sel_empties <= max_end)} if max_end else {})
-        solved_once.update({("wld", int(i)): endgame_moves(select.P[i], select.O[i], "wld")
-                            for i in np.flatnonzero(sel_empties <= max_wld)
-                            if ("wld", int(i)) not in solved_once})
-        return solved_once
+        out = {(mode, int(i)): endgame_moves(select.P[i], select.O[i], mode)
+               for mode in cfg.endgame_modes
+               for i in np.flatnonzero(sel_empties <= max_end)} if max_end else {}
+        out.update({("wld", int(i)): endgame_moves(select.P[i], select.O[i], "wld")
+                    for i in np.flatnonzero(sel_empties <= max_wld)
+                    if ("wld", int(i)) not in out})
+        return out
 
     candidates: list[dict[str, Any]] = []
     tie = cfg.ties[0]  # the hinge loss's tie rule: the last candidate's best
