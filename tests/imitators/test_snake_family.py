@@ -141,9 +141,17 @@ def test_the_plugin_offers_the_family_and_reads_the_pipelines_config() -> None:
                        seed=0, say=lines.append)
     assert isinstance(model, SnakeSearchPolicy)
     assert model.config["game"] == "snake" and lines[-1].startswith("chosen")
-    with pytest.raises(ValueError, match="node budget"):
+    # the budget stage reads net.search's budgets, budget_depth and budget_passes
+    lines.clear()
+    model = family.fit(planes.astype(np.float32), moves, np.arange(0, 240), np.arange(240, 300),
+                       {**search, "depths": [1, 2], "passes": [1, 1], "budgets": [0, 60],
+                        "budget_depth": 8, "budget_passes": 1, "name": "search"},
+                       seed=0, say=lines.append)
+    assert sum("budget=60 order=" in line for line in lines) == 2  # both orderings tried
+    assert {"budget", "order"} <= set(model.config["settings"])
+    with pytest.raises(ValueError, match="budgets must be"):
         family.fit(planes, moves, np.arange(0, 240), np.arange(240, 300),
-                   {**search, "budgets": [0, 2000]}, seed=0, say=lines.append)
+                   {**search, "budgets": [0, -5]}, seed=0, say=lines.append)
 
 
 def test_imitator_search_composes_for_snake() -> None:

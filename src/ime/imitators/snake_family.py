@@ -12,10 +12,12 @@ families do (:func:`ime.imitators.family.search_logits`).
 
 Config: ``config/net/search.yaml``'s ``search:`` section. Snake reads ``depths``, ``passes``,
 ``patience``, ``inner_iters``, ``l2``, ``loss``, ``hinge_margin``, ``max_fit``,
-``select_share`` and ``max_select``; it always tries its own five tie rules (direction orders:
-:data:`ime.imitators.snake_search.TIE_RULES`) and ignores the other keys (Reversi's square-order
-ties, endgame solver, node budgets and root windows; Connect Four's phases and pass patience);
-a nonzero budget is refused (it cannot honour one).
+``select_share``, ``max_select`` and, for its budget stage, ``budgets``, ``budget_depth`` and
+``budget_passes``; it always tries its own tie rules (direction orders and the search's root
+order: :data:`ime.imitators.snake_search.TIE_RULES`) and both its child orderings
+(:data:`ime.imitators.snake_search.ORDERS`) with a budget, and ignores the other keys
+(Reversi's square-order ties, orderings, endgame solver and root windows; Connect Four's phases
+and pass patience).
 """
 
 from __future__ import annotations
@@ -34,11 +36,10 @@ from ime.imitators.snake_features import feature_names, num_features, planes_to_
 from ime.imitators.snake_fit import SnakeFitConfig, SnakeSettings, decide, fit
 
 FIT_KEYS = ("depths", "passes", "patience", "inner_iters", "l2", "loss", "hinge_margin",
-            "max_fit")
+            "max_fit", "budgets", "budget_depth", "budget_passes")
 """Keys of ``net.search`` that go to :class:`SnakeFitConfig`."""
 IGNORED_KEYS = ("ties", "endgames", "endgame_modes", "endgames_wld", "endgame_picks",
-                "budgets", "orderings", "pv_firsts", "budget_depth", "budget_passes",
-                "budget_screen", "budget_keep",
+                "orderings", "pv_firsts", "budget_screen", "budget_keep",
                 "margin", "order_min", "round_evals", "round_positions", "round_extra_share",
                 "round_refit_positions", "round_refit_passes", "round_repeats",
                 "phases", "pass_patience")
@@ -85,12 +86,10 @@ def fit_config(config: Mapping[str, Any], seed: int) -> SnakeFitConfig:
     if config.get("round_evals"):
         raise ValueError("Snake's search imitator has no round-value stage (Reversi's only: "
                          "net.search.round_evals must be 0)")
-    if any(int(b) for b in config.get("budgets") or ()):
-        raise ValueError("Snake's search imitator has no node budget (net.search.budgets must "
-                         "be [0])")
     kw = {k: config[k] for k in FIT_KEYS if config.get(k) is not None}
-    if "depths" in kw:
-        kw["depths"] = tuple(int(x) for x in kw["depths"])
+    for key in ("depths", "budgets"):
+        if key in kw:
+            kw[key] = tuple(int(x) for x in kw[key])
     if "passes" in kw and not isinstance(kw["passes"], int):
         kw["passes"] = tuple(int(x) for x in kw["passes"])
     return SnakeFitConfig(**kw, seed=seed)

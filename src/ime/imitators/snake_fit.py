@@ -14,11 +14,17 @@ this turn under the tail rule, plus the target's own move (a move the search cou
 e.g. into a tail it does not know leaves, takes its position out of the loss). The module
 searches the encoder's legal mask instead (:mod:`ime.imitators.snake_family`).
 
-**Settings** (depth, tie rule, and the tail rule among ``tail_phases``: which of the three turns
-a length above 10 cells leaves open is taken; by default only ``0``, the turn after a growth,
-so the tails leave on each of the next two turns, the likelier case, 2 in 3, of each) are
-chosen by agreement on the *selection* decisions (held-out matches, never the evaluation fold);
-ties of agreement go to the shallower search.
+**The budget stage** (``budgets`` above 0): after the fixed depths, the best weights so far
+search under each node budget and child ordering (:data:`ime.imitators.snake_search.ORDERS`,
+both always tried) deepened up to ``budget_depth`` plies; each pair gets ``budget_passes`` MMTO
+passes from those weights and is scored on the selection decisions like a depth.
+
+**Settings** (depth, node budget and ordering, tie rule, and the tail rule among
+``tail_phases``: which of the three turns a length above 10 cells leaves open is taken; by
+default only ``0``, the turn after a growth, so the tails leave on each of the next two turns,
+the likelier case, 2 in 3, of each) are chosen by agreement on the *selection* decisions
+(held-out matches, never the evaluation fold); ties of agreement go to a fixed depth, then the
+smaller budget, then the shallower search.
 """
 
 from __future__ import annotations
@@ -38,27 +44,42 @@ from ime.imitators.mmto import (
     depth_schedule,
     feature_scale,
     optimise,
-    ranked_choices,
     subsample,
     terminal_problem,
 )
 from ime.imitators.snake_features import SnakePosition, num_features
-from ime.imitators.snake_search import PHASES, TIE_RULES, legal_directions, search_all, tie_ranks
+from ime.imitators.snake_search import (
+    ORDERS,
+    PHASES,
+    TIE_RULES,
+    choices,
+    legal_directions,
+    search_all,
+    tie_ranks,
+)
 
 
 @dataclass(frozen=True)
 class SnakeSettings:
     """The search's own settings, chosen by the fit: ``depth`` in plies (ours, then the
-    opponent's reply), ``tie`` one of :data:`TIE_RULES`, ``phase`` the tail rule (one of
-    :data:`ime.imitators.snake_search.PHASES`)."""
+    opponent's reply; with a budget the deepest iteration), ``tie`` one of :data:`TIE_RULES`,
+    ``phase`` the tail rule (one of :data:`ime.imitators.snake_search.PHASES`), ``budget`` the
+    node budget (0: none, a fixed depth) and ``order`` its child ordering (one of
+    :data:`ime.imitators.snake_search.ORDERS`)."""
 
     depth: int = 1
     tie: str = "up"
     phase: int = 0
+    budget: int = 0
+    order: str = "natural"
 
     def __post_init__(self) -> None:
         if self.depth < 1:
             raise ValueError(f"depth must be >= 1, got {self.depth}")
+        if self.budget < 0:
+            raise ValueError(f"budget must be >= 0, got {self.budget}")
+        if self.order not in ORDERS:
+            raise ValueError(f"order must be one of {ORDERS}, got {self.order!r}")
         if self.phase not in PHASES:
             raise ValueError(f"phase must be one of {PHASES}, got {self.phase}")
         if self.tie not in TIE_RULES:
@@ -74,7 +95,9 @@ class SnakeFitConfig:
     one per depth); ``ties`` tried; ``inner_iters`` L-BFGS iterations a pass; ``l2`` on the
     scaled weights; ``loss`` ``softmax`` or ``hinge``; ``patience``: stop deepening after this
     many depths without a better selection agreement; ``max_fit``: at most this many fit
-    positions (a seeded sample); ``tail_phases``: tail rules tried (each a whole fit)."""
+    positions (a seeded sample); ``tail_phases``: tail rules tried (each a whole fit);
+    ``budgets``: node budgets of the budget stage (0s are skipped: none), each tried with every
+    ordering, deepened up to ``budget_depth`` plies, ``budget_passes`` MMTO passes each."""
 
     depths: Sequence[int] = (1, 2, 3, 4)
     passes: int | Sequence[int] = 3
@@ -86,6 +109,9 @@ class SnakeFitConfig:
     hinge_margin: float = 1.0
     patience: int | None = None
     max_fit: int | None = None
+    budgets: Sequence[int] = (0,)
+    budget_depth: int = 64
+    budget_passes: int = 2
     seed: int = 0
 
 
@@ -108,8 +134,9 @@ def fit_roots(positions: Sequence[SnakePosition], action: np.ndarray, phase: int
 def decide(w: np.ndarray, settings: SnakeSettings, positions: Sequence[SnakePosition],
            roots: Sequence[Sequence[int]] | None = None) -> tuple[np.ndarray, SearchResults]:
     """The search's direction for every position, and the search results it came from."""
-    res = search_all(positions, w, settings.depth, roots, settings.phase)
-    return ranked_choices(res, tie_ranks(settings.tie)), res
+    res = search_all(positions, w, settings.depth, roots, settings.phase, settings.budget,
+                     settings.order)
+    return choices(res, settings.tie), res
 
 
 def fit(positions: Sequence[SnakePosition], action: np.ndarray,
@@ -122,6 +149,11 @@ def fit(positions: Sequence[SnakePosition], action: np.ndarray,
     say = log or (lambda _line: None)
     check_loss(cfg.loss)
     check_ties(cfg.ties, TIE_RULES, "Snake's")
+    if any(int(b) < 0 for b in cfg.budgets):
+        raise ValueError(f"budgets must be >= 0, got {list(cfg.budgets)}")
+    budgets = [int(b) for b in cfg.budgets if int(b) > 0]
+    if budgets and cfg.budget_depth < 2:
+        raise ValueError(f"budget_depth must be >= 2 with a budget, got {cfg.budget_depth}")
     t0 = time.perf_counter()
     action = np.asarray(action, dtype=np.int64)
     idx = subsample(len(action), cfg.max_fit, cfg.seed)
@@ -135,8 +167,10 @@ def fit(positions: Sequence[SnakePosition], action: np.ndarray,
             raise ValueError(f"phase must be one of {PHASES}, got {phase}")
         roots = fit_roots(pos, action, phase)
         sel_roots = fit_roots(sel_positions, sel_action, phase)
+        passer = _Passes(cfg, say, phase, pos, action, roots, sel_positions, sel_action,
+                         sel_roots)
+        one_pass = passer.one
         w = np.zeros(num_features())
-        scale: np.ndarray | None = None
         tie = cfg.ties[0]
         deepen = Patience(cfg.patience)
         for depth, n_passes in schedule:
@@ -146,37 +180,76 @@ def fit(positions: Sequence[SnakePosition], action: np.ndarray,
                 break
             passes = Patience(None)  # Snake's fit has no pass patience: every pass runs
             for it in range(n_passes):
-                res = search_all(pos, w, depth, roots, phase)
-                if scale is None:
-                    scale = feature_scale(res, len(w))
-                rank = tie_ranks(tie)
-                train_acc = float(np.mean(ranked_choices(res, rank) == action)) * 100
-                prob = terminal_problem(res, action, scale, rank)
-                w = optimise(prob, w * scale, cfg.l2, cfg.inner_iters, cfg.loss,
-                             cfg.hinge_margin) / scale
-                sel = search_all(sel_positions, w, depth, sel_roots, phase)
-                accs = {t: float(np.mean(ranked_choices(sel, tie_ranks(t)) == sel_action)) * 100
-                        if len(sel_action) else 0.0 for t in cfg.ties}
-                tie = max(cfg.ties, key=lambda t: accs[t])  # the first listed wins a tie
-                cand = {"phase": phase, "depth": depth, "pass_": it, "tie": tie,
-                        "acc": accs[tie], "train_acc_before": train_acc, "kept": int(prob.kept),
-                        "weights": w.copy()}
+                cand = one_pass(w, tie, depth, it)
+                w, tie = cand["weights"], cand["tie"]
                 candidates.append(cand)
                 passes.update(cand["acc"])
-                say(f"phase={phase} depth={depth} pass={it}: train acc (before step) "
-                    f"{train_acc:.2f}%, select acc {cand['acc']:.2f}% ({tie}), {prob.kept} "
-                    f"positions in the loss, {res.nodes.mean():.0f} nodes/position")
             deepen.update(passes.best)
-    best = max(candidates, key=lambda c: (round(c["acc"], 9), -c["depth"], -c["pass_"]))
-    settings = SnakeSettings(depth=best["depth"], tie=best["tie"], phase=best["phase"])
+        if budgets:
+            start = max((c for c in candidates if c["phase"] == phase), key=_rank)
+            for budget in budgets:
+                for order in ORDERS:
+                    w, tie = start["weights"], start["tie"]
+                    for it in range(cfg.budget_passes):
+                        cand = one_pass(w, tie, cfg.budget_depth, it, budget, order)
+                        w, tie = cand["weights"], cand["tie"]
+                        candidates.append(cand)
+    best = max(candidates, key=_rank)
+    settings = SnakeSettings(depth=best["depth"], tie=best["tie"], phase=best["phase"],
+                             budget=best["budget"], order=best["order"])
     chosen, _ = decide(best["weights"], settings, pos, fit_roots(pos, action, settings.phase))
     train_final = float(np.mean(chosen == action)) * 100 if len(action) else 0.0
     summary = {"select_acc": best["acc"], "train_acc": train_final,
                "train_positions": int(len(idx)),
                "select_positions": int(len(sel_action)),
                "fit_seconds": time.perf_counter() - t0,
-               "grid": [{k: c[k] for k in ("phase", "depth", "pass_", "tie", "acc",
-                                           "train_acc_before", "kept")} for c in candidates]}
+               "grid": [{k: c[k] for k in ("phase", "depth", "budget", "order", "pass_", "tie",
+                                           "acc", "train_acc_before", "kept")}
+                        for c in candidates]}
     say(f"chosen: {settings} select acc {best['acc']:.2f}%, train acc {train_final:.2f}% in "
         f"{summary['fit_seconds']:.0f}s")
     return SnakeFit(best["weights"], settings, summary)
+
+
+class _Passes:
+    """One tail rule's MMTO passes over the fit positions, each scored on the selection rows
+    (the feature scale is fixed by the first pass's search)."""
+
+    def __init__(self, cfg: SnakeFitConfig, say: Callable[[str], None], phase: int,
+                 pos: Sequence[SnakePosition], action: np.ndarray, roots: list[list[int]],
+                 sel_positions: Sequence[SnakePosition], sel_action: np.ndarray,
+                 sel_roots: list[list[int]]):
+        self.cfg, self.say, self.phase = cfg, say, phase
+        self.pos, self.action, self.roots = pos, action, roots
+        self.sel_positions, self.sel_action, self.sel_roots = sel_positions, sel_action, sel_roots
+        self.scale: np.ndarray | None = None
+
+    def one(self, w: np.ndarray, tie: str, depth: int, it: int, budget: int = 0,
+            order: str = "natural") -> dict[str, Any]:
+        """One MMTO pass from ``w`` under these settings: the candidate it gives."""
+        cfg, phase = self.cfg, self.phase
+        res = search_all(self.pos, w, depth, self.roots, phase, budget, order)
+        if self.scale is None:
+            self.scale = feature_scale(res, len(w))
+        scale = self.scale
+        train_acc = float(np.mean(choices(res, tie) == self.action)) * 100
+        prob = terminal_problem(res, self.action, scale, tie_ranks(tie))
+        w = optimise(prob, w * scale, cfg.l2, cfg.inner_iters, cfg.loss,
+                     cfg.hinge_margin) / scale
+        sel = search_all(self.sel_positions, w, depth, self.sel_roots, phase, budget, order)
+        accs = {t: float(np.mean(choices(sel, t) == self.sel_action)) * 100
+                if len(self.sel_action) else 0.0 for t in cfg.ties}
+        tie = max(cfg.ties, key=lambda t: accs[t])  # the first listed wins a tie
+        where = f"budget={budget} order={order} depth<={depth}" if budget else f"depth={depth}"
+        self.say(f"phase={phase} {where} pass={it}: train acc (before step) {train_acc:.2f}%, "
+                 f"select acc {accs[tie]:.2f}% ({tie}), {prob.kept} positions in the loss, "
+                 f"{res.nodes.mean():.0f} nodes/position, depth {res.depths.mean():.1f}")
+        return {"phase": phase, "depth": depth, "budget": budget, "order": order,
+                "pass_": it, "tie": tie, "acc": accs[tie], "train_acc_before": train_acc,
+                "kept": int(prob.kept), "weights": w.copy()}
+
+
+def _rank(c: dict[str, Any]) -> tuple[float, int, int, int]:
+    """Best selection agreement; ties to a fixed depth, then the smaller budget, the shallower
+    search and the earlier pass."""
+    return (round(c["acc"], 9), -c["budget"], -c["depth"], -c["pass_"])

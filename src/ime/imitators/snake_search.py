@@ -22,7 +22,17 @@ the exact value of *every* root move and its principal variation's leaf features
   loses (``TERMINAL + plies left`` to us). The opponent moves from any of its head candidates.
   Terminal leaves carry no features. Tail rule ``-1``: bodies stay fixed (the first model).
 * **Ties** among root values (within ``1e-9`` relative) by a generic order of the 4 directions
-  (:data:`TIE_RULES`).
+  (:data:`TIE_RULES`), or by the search's own root order (``exits``: the move onto the cell
+  with the most free neighbours first, then ``up``'s order), as a search that keeps the first
+  best move in that order does.
+* **Node budget** (``budget > 0``): iterative deepening a whole turn (2 plies) at a time, from
+  2 plies up to ``depth``, the nodes of every iteration counted together; an iteration that
+  would pass the budget is abandoned and the last complete one answers (the first always
+  completes). This is the textbook budgeted search (as in Reversi's imitator, v5); where it
+  stops depends on how the children are ordered (``order``, :data:`ORDERS`): ``natural`` (the
+  direction codes in turn) or ``exits`` (the move onto the cell with the most free neighbours
+  first), which is why the ordering is a setting the fit chooses. Values at a complete depth
+  do not depend on the ordering.
 """
 
 from __future__ import annotations
@@ -32,7 +42,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ime.games.snake.board import grows
-from ime.imitators.mmto import SearchResults
+from ime.imitators.mmto import SearchResults, ranked_choices
 from ime.imitators.snake_features import BODY, FREE, SnakePosition, features_into, num_features
 
 INF = 1e30
@@ -41,16 +51,32 @@ TIE_ORDERS = {"up": (0, 1, 2, 3), "right": (1, 2, 3, 0), "down": (2, 3, 0, 1),
               "left": (3, 0, 1, 2), "reverse": (3, 2, 1, 0)}
 """Tie rules: the directions in order of preference (0 = up, 1 = right, 2 = down, 3 = left):
 clockwise from each direction, and counter-codes."""
-TIE_RULES = tuple(TIE_ORDERS)
+TIE_RULES = (*TIE_ORDERS, "exits")
+"""The tie rules: the direction orders of :data:`TIE_ORDERS`, and ``exits`` (the root moves in
+the ``exits`` ordering's order: the searched ranks, ``SearchResults.ranks``)."""
+ORDERS = ("natural", "exits")
+"""Child orderings of a budgeted search (module doc)."""
 
 
 def tie_ranks(tie: str) -> np.ndarray:
-    """Rank of each direction code under tie rule ``tie`` (lower = preferred)."""
-    if tie not in TIE_ORDERS:
+    """Rank of each direction code under tie rule ``tie`` (lower = preferred); ``exits`` ranks
+    by the search's root order (:func:`choices`), with ``up``'s order here."""
+    if tie not in TIE_RULES:
         raise ValueError(f"tie must be one of {TIE_RULES}, got {tie!r}")
     rank = np.zeros(4, dtype=np.int64)
-    rank[list(TIE_ORDERS[tie])] = np.arange(4)
+    rank[list(TIE_ORDERS["up" if tie == "exits" else tie])] = np.arange(4)
     return rank
+
+
+def choices(res: SearchResults, tie: str) -> np.ndarray:
+    """Each position's best-valued direction, ties by rule ``tie`` (module doc)."""
+    if tie == "exits":
+        return ranked_choices(res, tie_ranks("up"), row_rank=res.ranks)
+    return ranked_choices(res, tie_ranks(tie))
+
+
+class _OutOfNodes(Exception):
+    """A budgeted iteration passed its node budget (it is abandoned)."""
 
 
 PHASES = (-1, 0, 1, 2)
@@ -83,16 +109,37 @@ Opp = tuple[int, tuple[int, ...]]
 class _Searcher:
     """One position's search with weights ``w`` under tail rule ``phase``."""
 
-    def __init__(self, pos: SnakePosition, w: np.ndarray, phase: int, depth: int):
+    def __init__(self, pos: SnakePosition, w: np.ndarray, phase: int, depth: int,
+                 order: str = "natural", nodes: int = 0, limit: int = 0):
         self.grid = pos.grid.copy()
         self.stride = np.int64(pos.stride)
         self.deltas = pos.deltas()
         self.w = w
         self.pop = pops(pos.length, phase, depth // 2 + 2)
-        self.nodes = 0
+        self.exits = order == "exits"
+        self.nodes = nodes  # counted on from earlier iterations of a budgeted search
+        self.limit = limit  # 0: none; else _OutOfNodes once the count passes it
+
+    def tick(self) -> None:
+        self.nodes += 1
+        if self.limit and self.nodes > self.limit:
+            raise _OutOfNodes
+
+    def free_exits(self, cell: int) -> int:
+        """Free cells next to ``cell`` (-1 where ``cell`` itself is not free: a wall cell may
+        lie on the grid's border)."""
+        if self.grid[cell] != FREE:
+            return -1
+        return sum(self.grid[cell + dd] == FREE for dd in self.deltas)
+
+    def dirs(self, head: int) -> range | list[int]:
+        """The directions from ``head`` in the search's child order."""
+        if not self.exits:
+            return range(4)
+        return sorted(range(4), key=lambda d: -self.free_exits(head + self.deltas[d]))
 
     def leaf(self, me: int, opps: list[Opp]) -> tuple[float, np.ndarray]:
-        self.nodes += 1
+        self.tick()
         f = np.zeros(len(self.w), dtype=np.float64)
         features_into(self.grid, self.stride, np.int64(me),
                       np.array([o for o, _ in opps], dtype=np.int64), f)
@@ -126,10 +173,10 @@ class _Searcher:
     def ours(self, me: int, tail: tuple[int, ...], opps: list[Opp], depth: int, turn: int,
              alpha: float, beta: float) -> tuple[float, np.ndarray | None]:
         """Our ply (max) at the start of ``turn``, ``depth >= 1`` plies left."""
-        self.nodes += 1
+        self.tick()
         tail, opps, done, freed = self.begin(turn, tail, opps)
         best, leaf = -INF, None
-        for d in range(4):
+        for d in self.dirs(me):
             v, f = self.after_our_move(me + self.deltas[d], tail, opps, depth, turn, done,
                                        alpha, beta)
             if v > best:
@@ -157,14 +204,14 @@ class _Searcher:
     def theirs(self, me: int, tail: tuple[int, ...], opps: list[Opp], depth: int, turn: int,
                done: bool, alpha: float, beta: float) -> tuple[float, np.ndarray | None]:
         """The opponent's ply (min) after our head moved to ``me`` (not yet on the grid)."""
-        self.nodes += 1
+        self.tick()
         best, leaf = INF, None
         for o, t in opps:
             freed = -1
             if self.pop[turn] and not done and t:
                 freed, t = t[0], t[1:]
                 self.grid[freed] = FREE
-            for d in range(4):
+            for d in self.dirs(int(o)):
                 to = int(o) + self.deltas[d]
                 f: np.ndarray | None = None
                 if to == me:
@@ -207,37 +254,80 @@ def legal_directions(pos: SnakePosition, phase: int = -1) -> list[int]:
     return free or [0, 1, 2, 3]
 
 
+def _root_values(pos: SnakePosition, s: _Searcher, root: list[int], depth: int
+                 ) -> list[tuple[int, float, np.ndarray | None]]:
+    """Each root direction's exact value at ``depth`` plies and its PV leaf's features."""
+    tail, opps, done, freed = s.begin(0, pos.my_tail, _opps(pos))
+    out = []
+    for d in root:
+        v, f = s.after_our_move(pos.me + pos.deltas()[d], tail, opps, depth, 0, done)
+        out.append((d, v, f))
+    s.restore(freed)
+    return out
+
+
+def _budgeted(pos: SnakePosition, w: np.ndarray, root: list[int], cap: int, phase: int,
+              order: str, budget: int) -> tuple[list[tuple[int, float, np.ndarray | None]],
+                                                int, int]:
+    """The last complete iteration of a search deepened 2 plies at a time up to ``cap`` within
+    ``budget`` nodes (module doc): its root values, its depth, the nodes spent."""
+    nodes, kept, kept_depth = 0, None, 0
+    for depth in range(2, max(cap, 2) + 1, 2):
+        s = _Searcher(pos, w, phase, depth, order, nodes, budget if kept is not None else 0)
+        try:
+            out = _root_values(pos, s, root, depth)
+        except _OutOfNodes:
+            return kept, kept_depth, s.nodes  # type: ignore[return-value]
+        kept, kept_depth, nodes = out, depth, s.nodes
+        if nodes >= budget:
+            break
+    return kept, kept_depth, nodes  # type: ignore[return-value]
+
+
 def search_all(positions: Sequence[SnakePosition], w: np.ndarray, depth: int,
-               roots: Sequence[Sequence[int]] | None = None, phase: int = -1
-               ) -> SearchResults:
-    """Search every position to ``depth`` plies with weights ``w``: each root move's exact value
-    (``roots[i]``: the directions searched, ascending; else :func:`legal_directions`), its PV
-    leaf's features (0 where the PV ends the game) and whether it does."""
+               roots: Sequence[Sequence[int]] | None = None, phase: int = -1,
+               budget: int = 0, order: str = "natural") -> SearchResults:
+    """Search every position to ``depth`` plies with weights ``w`` (``budget > 0``: deepened
+    within that many nodes, ``depth`` the deepest iteration, children in ``order``; module
+    doc): each root move's exact value (``roots[i]``: the directions searched, ascending; else
+    :func:`legal_directions`), its PV leaf's features (0 where the PV ends the game), whether
+    it does, and its rank in the ``exits`` root order (the ``exits`` tie rule's)."""
     if depth < 1:
         raise ValueError(f"depth must be >= 1, got {depth}")
+    if budget < 0:
+        raise ValueError(f"budget must be >= 0, got {budget}")
+    if order not in ORDERS:
+        raise ValueError(f"order must be one of {ORDERS}, got {order!r}")
     w = np.ascontiguousarray(w, dtype=np.float64)
     if len(w) != num_features():
         raise ValueError(f"{len(w)} weights for {num_features()} features")
-    counts, dirs, vals, feats, term, nodes = [], [], [], [], [], []
+    counts, dirs, vals, feats, term, nodes, depths, ranks = [], [], [], [], [], [], [], []
     for i, pos in enumerate(positions):
         root = sorted(set(int(d) for d in roots[i])) if roots is not None \
             else legal_directions(pos, phase)
         if not root:
             raise ValueError(f"position {i} has no root move")
-        s = _Searcher(pos, w, phase, depth)
-        tail, opps, done, freed = s.begin(0, pos.my_tail, _opps(pos))
-        for d in root:
-            v, f = s.after_our_move(pos.me + pos.deltas()[d], tail, opps, depth, 0, done)
+        if budget:
+            out, reached, spent = _budgeted(pos, w, root, depth, phase, order, budget)
+        else:
+            s = _Searcher(pos, w, phase, depth, order)
+            out, reached, spent = _root_values(pos, s, root, depth), depth, s.nodes
+        s = _Searcher(pos, w, phase, 1, "exits")
+        s.begin(0, pos.my_tail, _opps(pos))
+        place = {d: k for k, d in enumerate(s.dirs(pos.me))}
+        for d, v, f in out:
             dirs.append(d)
             vals.append(v)
             term.append(f is None)
             feats.append(np.zeros(len(w)) if f is None else f)
-        s.restore(freed)
+            ranks.append(place[d])
         counts.append(len(root))
-        nodes.append(s.nodes)
+        nodes.append(spent)
+        depths.append(reached)
     off = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
     m = int(off[-1])
     return SearchResults(off, np.asarray(dirs, dtype=np.int64), np.asarray(vals, dtype=np.float64),
                          np.asarray(feats, dtype=np.float64).reshape(m, len(w)),
                          np.asarray(term, dtype=bool), np.asarray(nodes, dtype=np.int64),
-                         np.ones(m, dtype=bool), np.full(len(positions), depth, dtype=np.int64))
+                         np.ones(m, dtype=bool), np.asarray(depths, dtype=np.int64),
+                         np.asarray(ranks, dtype=np.int64))

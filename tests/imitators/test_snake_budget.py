@@ -1,0 +1,107 @@
+"""Snake's search imitator under a node budget (issue 46): iterative deepening that keeps the last
+complete iteration, child orderings that change where a budget stops but no complete value, the
+``exits`` tie rule by the search's root order, and a fit that finds a hidden budgeted target's
+budget and ordering."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ime.imitators.snake_features import num_features, planes_to_positions
+from ime.imitators.snake_fit import SnakeFitConfig, SnakeSettings, decide, fit
+from ime.imitators.snake_search import choices, search_all
+from imitators.snake_helpers import random_planes
+
+
+def _roots(mask: np.ndarray) -> list[list[int]]:
+    return [np.flatnonzero(m).tolist() for m in mask]
+
+
+def _positions(n: int, seed: int):
+    planes, mask = random_planes(n, seed)
+    return planes_to_positions(planes), _roots(mask)
+
+
+@pytest.mark.parametrize("order", ["natural", "exits"])
+def test_a_budget_keeps_the_last_complete_iteration(order: str) -> None:
+    pos, roots = _positions(40, seed=31)
+    w = np.random.default_rng(3).normal(size=num_features())
+    budget = 150
+    res = search_all(pos, w, 12, roots, 0, budget, order)
+    fixed = {d: search_all(pos, w, d, roots, 0) for d in range(2, 13, 2)}
+    assert set(res.depths.tolist()) <= set(fixed) and len(set(res.depths.tolist())) > 1
+    for i, d in enumerate(res.depths.tolist()):
+        a, b = res.offsets[i], res.offsets[i + 1]
+        # the values are the fixed-depth search's at the depth the budget completed
+        np.testing.assert_allclose(res.values[a:b], fixed[d].values[a:b], rtol=1e-9, atol=1e-9)
+        # the next iteration did not fit: the iterations so far and it cost more than the
+        # budget (each iteration is a search from scratch, as the fixed-depth one); the count
+        # stops one node past the budget, unless the first iteration alone passed it
+        if d < 12:
+            assert res.nodes[i] <= budget + 1 or d == 2
+            spent_to_d = sum(int(search_all([pos[i]], w, k, [roots[i]], 0, 0, order).nodes[0])
+                             for k in range(2, d + 1, 2))
+            nxt = int(search_all([pos[i]], w, d + 2, [roots[i]], 0, 0, order).nodes[0])
+            assert spent_to_d + nxt > budget
+
+
+def test_the_ordering_changes_where_a_budget_stops_not_a_complete_value() -> None:
+    pos, roots = _positions(60, seed=32)
+    w = np.random.default_rng(4).normal(size=num_features())
+    nat = search_all(pos, w, 6, roots, 0, 0, "natural")
+    ext = search_all(pos, w, 6, roots, 0, 0, "exits")
+    np.testing.assert_allclose(nat.values, ext.values, rtol=1e-9, atol=1e-9)
+    assert (nat.nodes != ext.nodes).any()  # alpha-beta prunes differently
+    a = search_all(pos, w, 20, roots, 0, 300, "natural")
+    b = search_all(pos, w, 20, roots, 0, 300, "exits")
+    assert (a.depths != b.depths).any()
+
+
+def test_the_exits_tie_rule_follows_the_search_root_order() -> None:
+    pos, roots = _positions(80, seed=33)
+    zero = np.zeros(num_features())  # every live move ties at 0
+    res = search_all(pos, zero, 1, roots, 0)
+    got = choices(res, "exits")
+    for i in range(len(pos)):
+        a, b = res.offsets[i], res.offsets[i + 1]
+        best = res.values[a:b].max()
+        tied = [k for k in range(a, b) if res.values[k] >= best - 1e-9]
+        first = min(tied, key=lambda k: res.ranks[k])
+        assert got[i] == res.squares[first]
+    assert (got != choices(res, "up")).any()
+
+
+def test_settings_refuse_a_bad_budget_or_ordering() -> None:
+    with pytest.raises(ValueError, match="budget"):
+        SnakeSettings(budget=-1)
+    with pytest.raises(ValueError, match="order"):
+        SnakeSettings(order="random")
+    pos, roots = _positions(2, seed=34)
+    with pytest.raises(ValueError, match="order"):
+        search_all(pos, np.zeros(num_features()), 4, roots, 0, 100, "random")
+
+
+@pytest.mark.slow
+def test_a_fit_finds_a_hidden_budgeted_search() -> None:
+    """A synthetic target searches with hidden weights within 200 nodes, exits ordering: the
+    budget stage beats every fixed depth on held-out positions and chooses a budget."""
+    planes, mask = random_planes(800, seed=35)
+    pos, roots = planes_to_positions(planes), _roots(mask)
+    w = np.random.default_rng(35).normal(size=num_features())
+    target = SnakeSettings(depth=64, tie="up", budget=200, order="exits")
+    moves, _ = decide(w, target, pos, roots)
+    cfg = SnakeFitConfig(depths=(1, 2, 3, 4), passes=2, budgets=(0, 100, 200, 400),
+                         budget_passes=2, ties=("up", "left"))
+    result = fit(pos[:450], moves[:450], pos[450:600], moves[450:600], cfg)
+    assert result.settings.budget > 0
+    held, _ = decide(result.weights, result.settings, pos[600:], roots[600:])
+    fixed = max((c for c in result.summary["grid"] if c["budget"] == 0),
+                key=lambda c: c["acc"])
+    depth_only = SnakeSettings(depth=fixed["depth"], tie=fixed["tie"])
+    # the best fixed-depth candidate's weights are not kept in the summary: refit without budgets
+    plain = fit(pos[:450], moves[:450], pos[450:600], moves[450:600],
+                SnakeFitConfig(depths=(1, 2, 3, 4), passes=2, ties=("up", "left")))
+    held_plain, _ = decide(plain.weights, plain.settings, pos[600:], roots[600:])
+    assert depth_only.depth == plain.settings.depth
+    assert np.mean(held == moves[600:]) >= np.mean(held_plain == moves[600:]) + 0.03
