@@ -105,3 +105,24 @@ def test_a_fit_finds_a_hidden_budgeted_search() -> None:
     held_plain, _ = decide(plain.weights, plain.settings, pos[600:], roots[600:])
     assert depth_only.depth == plain.settings.depth
     assert np.mean(held == moves[600:]) >= np.mean(held_plain == moves[600:]) + 0.03
+
+
+def test_a_one_feature_target_is_found_by_the_one_feature_starts() -> None:
+    """A target valuing the territory alone at depth 2 (tie `left`): the fit's one-feature
+    starts put that evaluation among its candidates, and the imitator plays its moves on
+    held-out positions."""
+    planes, mask = random_planes(700, seed=36)
+    pos, roots = planes_to_positions(planes), _roots(mask)
+    w = np.zeros(num_features())
+    w[0] = 1.0  # territory
+    moves, _ = decide(w, SnakeSettings(depth=2, tie="left"), pos, roots)
+    lines: list[str] = []
+    result = fit(pos[:300], moves[:300], pos[300:450], moves[300:450],
+                 SnakeFitConfig(depths=(1, 2, 3), passes=1), log=lines.append)
+    starts = [c for c in result.summary["grid"] if c.get("start")]
+    assert len(starts) == 3 * 2 * num_features()  # each feature, either sign, at each depth
+    best = max(starts, key=lambda c: c["acc"])
+    assert best["start"] == "+territory" and best["depth"] == 2 and best["acc"] == 100.0
+    assert any("one-feature starts: the best +territory" in line for line in lines)
+    held, _ = decide(result.weights, result.settings, pos[450:], roots[450:])
+    assert np.mean(held == moves[450:]) >= 0.99
