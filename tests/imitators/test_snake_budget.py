@@ -126,3 +126,26 @@ def test_a_one_feature_target_is_found_by_the_one_feature_starts() -> None:
     assert any("one-feature starts: the best +territory" in line for line in lines)
     held, _ = decide(result.weights, result.settings, pos[450:], roots[450:])
     assert np.mean(held == moves[450:]) >= 0.99
+
+
+def test_the_round_value_climb_gets_closer_to_a_two_feature_target() -> None:
+    """A target valuing 3 x territory + 1 x our head's free neighbours at depth 2 (tie `left`):
+    the round-value climb's candidate is chosen and plays more of its held-out moves than the
+    fit without the climb (measured: 93.6 % without, 96.8 % with 80 scorings)."""
+    planes, mask = random_planes(700, seed=37)
+    pos, roots = planes_to_positions(planes), _roots(mask)
+    w = np.zeros(num_features())
+    w[0], w[3] = 3.0, 1.0  # territory, mobility_me
+    moves, _ = decide(w, SnakeSettings(depth=2, tie="left"), pos, roots)
+    held = {}
+    for evals in (0, 80):
+        lines: list[str] = []
+        r = fit(pos[:300], moves[:300], pos[300:450], moves[300:450],
+                SnakeFitConfig(depths=(1, 2, 3), passes=1, round_evals=evals,
+                               round_positions=200), log=lines.append)
+        chosen, _ = decide(r.weights, r.settings, pos[450:], roots[450:])
+        held[evals] = float(np.mean(chosen == moves[450:]))
+        rounds = [c for c in r.summary["grid"] if c.get("start") == "round"]
+        assert len(rounds) == (1 if evals else 0)
+        assert any("round values: select acc" in line for line in lines) == bool(evals)
+    assert held[80] >= held[0] + 0.02 and held[80] >= 0.95

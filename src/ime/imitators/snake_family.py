@@ -12,12 +12,13 @@ families do (:func:`ime.imitators.family.search_logits`).
 
 Config: ``config/net/search.yaml``'s ``search:`` section. Snake reads ``depths``, ``passes``,
 ``patience``, ``inner_iters``, ``l2``, ``loss``, ``hinge_margin``, ``max_fit``,
-``select_share``, ``max_select`` and, for its budget stage, ``budgets``, ``budget_depth`` and
-``budget_passes``; it always tries its own tie rules (direction orders and the search's root
-order: :data:`ime.imitators.snake_search.TIE_RULES`) and both its child orderings
+``select_share``, ``max_select``, for its budget stage ``budgets``, ``budget_depth`` and
+``budget_passes``, and for its round-value climb ``round_evals`` and ``round_positions``; it
+always tries its own tie rules (direction orders and the search's root order:
+:data:`ime.imitators.snake_search.TIE_RULES`) and both its child orderings
 (:data:`ime.imitators.snake_search.ORDERS`) with a budget, and ignores the other keys
-(Reversi's square-order ties, orderings, endgame solver and root windows; Connect Four's phases
-and pass patience).
+(Reversi's square-order ties, orderings, endgame solver, root windows and the round stage's
+refits and sparse start; Connect Four's phases and pass patience).
 """
 
 from __future__ import annotations
@@ -36,11 +37,12 @@ from ime.imitators.snake_features import feature_names, num_features, planes_to_
 from ime.imitators.snake_fit import SnakeFitConfig, SnakeSettings, decide, fit
 
 FIT_KEYS = ("depths", "passes", "patience", "inner_iters", "l2", "loss", "hinge_margin",
-            "max_fit", "budgets", "budget_depth", "budget_passes")
+            "max_fit", "budgets", "budget_depth", "budget_passes", "round_evals",
+            "round_positions")
 """Keys of ``net.search`` that go to :class:`SnakeFitConfig`."""
 IGNORED_KEYS = ("ties", "endgames", "endgame_modes", "endgames_wld", "endgame_picks",
                 "orderings", "pv_firsts", "budget_screen", "budget_keep",
-                "margin", "order_min", "round_evals", "round_positions", "round_extra_share",
+                "margin", "order_min", "round_extra_share",
                 "round_refit_positions", "round_refit_passes", "round_repeats",
                 "phases", "pass_patience")
 """Keys of ``net.search`` that are the other games' searches'."""
@@ -83,9 +85,6 @@ def fit_config(config: Mapping[str, Any], seed: int) -> SnakeFitConfig:
     unknown = sorted(set(config) - set(FIT_KEYS) - set(IGNORED_KEYS) - {"name", *TRAIN_KEYS})
     if unknown:
         raise ValueError(f"net.search: unknown keys {unknown}")
-    if config.get("round_evals"):
-        raise ValueError("Snake's search imitator has no round-value stage (Reversi's only: "
-                         "net.search.round_evals must be 0)")
     kw = {k: config[k] for k in FIT_KEYS if config.get(k) is not None}
     for key in ("depths", "budgets"):
         if key in kw:

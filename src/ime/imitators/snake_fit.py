@@ -19,6 +19,14 @@ search under each node budget and child ordering (:data:`ime.imitators.snake_sea
 both always tried) deepened up to ``budget_depth`` plies; each pair gets ``budget_passes`` MMTO
 passes from those weights and is scored on the selection decisions like a depth.
 
+**The round-value climb** (``round_evals`` above 0; Reversi's stage,
+:func:`ime.imitators.round_values.climb`): from the best candidate with a fixed depth and from
+the best one-feature start, each under its own settings, the agreement itself is climbed among
+round-number weights on a seeded sample of ``round_positions`` fit positions; the result is
+scored on the selection decisions and kept as a candidate beside the others. The climb's
+weights are divided by their largest before a search, so that no evaluation reaches a
+terminal value.
+
 **Settings** (depth, node budget and ordering, tie rule, and the tail rule among
 ``tail_phases``: which of the three turns a length above 10 cells leaves open is taken; by
 default only ``0``, the turn after a growth, so the tails leave on each of the next two turns,
@@ -47,6 +55,7 @@ from ime.imitators.mmto import (
     subsample,
     terminal_problem,
 )
+from ime.imitators.round_values import climb
 from ime.imitators.snake_features import SnakePosition, feature_names, num_features
 from ime.imitators.snake_search import (
     ORDERS,
@@ -97,7 +106,9 @@ class SnakeFitConfig:
     many depths without a better selection agreement; ``max_fit``: at most this many fit
     positions (a seeded sample); ``tail_phases``: tail rules tried (each a whole fit);
     ``budgets``: node budgets of the budget stage (0s are skipped: none), each tried with every
-    ordering, deepened up to ``budget_depth`` plies, ``budget_passes`` MMTO passes each."""
+    ordering, deepened up to ``budget_depth`` plies, ``budget_passes`` MMTO passes each;
+    ``round_evals``: at most this many scorings of the round-value climb (0: none) on
+    ``round_positions`` fit positions (module doc)."""
 
     depths: Sequence[int] = (1, 2, 3, 4)
     passes: int | Sequence[int] = 3
@@ -112,6 +123,8 @@ class SnakeFitConfig:
     budgets: Sequence[int] = (0,)
     budget_depth: int = 64
     budget_passes: int = 2
+    round_evals: int = 0
+    round_positions: int = 1000
     seed: int = 0
 
 
@@ -195,6 +208,8 @@ def fit(positions: Sequence[SnakePosition], action: np.ndarray,
                         cand = one_pass(w, tie, cfg.budget_depth, it, budget, order)
                         w, tie = cand["weights"], cand["tie"]
                         candidates.append(cand)
+        if cfg.round_evals > 0:
+            candidates.append(_round_climb(passer, candidates, cfg, say))
     best = max(candidates, key=_rank)
     settings = SnakeSettings(depth=best["depth"], tie=best["tie"], phase=best["phase"],
                              budget=best["budget"], order=best["order"])
@@ -249,12 +264,15 @@ class _Passes:
                 "pass_": it, "tie": tie, "acc": accs[tie], "train_acc_before": train_acc,
                 "kept": int(prob.kept), "weights": w.copy()}
 
-    def score(self, w: np.ndarray, depth: int, start: str) -> dict[str, Any]:
-        """``w`` as it is, scored on the selection rows at ``depth`` (no pass: a start)."""
+    def score(self, w: np.ndarray, depth: int, start: str, tie: str | None = None
+              ) -> dict[str, Any]:
+        """``w`` as it is, scored on the selection rows at ``depth`` (no pass: a start), with
+        the best of the tie rules or with ``tie``."""
         sel = search_all(self.sel_positions, w, depth, self.sel_roots, self.phase)
+        ties = self.cfg.ties if tie is None else (tie,)
         accs = {t: float(np.mean(choices(sel, t) == self.sel_action)) * 100
-                if len(self.sel_action) else 0.0 for t in self.cfg.ties}
-        tie = max(self.cfg.ties, key=lambda t: accs[t])
+                if len(self.sel_action) else 0.0 for t in ties}
+        tie = max(ties, key=lambda t: accs[t])
         return {"phase": self.phase, "depth": depth, "budget": 0, "order": "natural",
                 "pass_": -1, "tie": tie, "acc": accs[tie], "train_acc_before": None,
                 "kept": 0, "weights": w.copy(), "start": start}
@@ -291,6 +309,41 @@ def _unit_starts(passer: _Passes, schedule: list[tuple[int, int]],
         w, tie = cand["weights"], cand["tie"]
         out.append(cand)
     return out
+
+
+def _unit(w: np.ndarray) -> np.ndarray:
+    """``w`` divided by its largest magnitude (leaf values stay far below a terminal's)."""
+    top = float(np.max(np.abs(w))) if len(w) else 0.0
+    return w / top if top > 0 else w
+
+
+def _round_climb(passer: _Passes, candidates: list[dict[str, Any]], cfg: SnakeFitConfig,
+                 say: Callable[[str], None]) -> dict[str, Any]:
+    """The round-value climb (module doc) from this tail rule's best fixed-depth candidate
+    and its best one-feature start: the candidate it ends at, scored on the selection rows."""
+    mine = [c for c in candidates if c["phase"] == passer.phase and not c["budget"]]
+    fitted = max((c for c in mine if not c.get("start")), key=_rank)
+    unit = max((c for c in mine if c.get("start")), key=_rank, default=None)
+    rows = subsample(len(passer.pos), cfg.round_positions, cfg.seed + 2)
+    pos = [passer.pos[i] for i in rows]
+    act = passer.action[rows]
+    roots = [passer.roots[i] for i in rows]
+
+    def score(w: np.ndarray, setting: Any) -> float:
+        depth, tie = setting
+        res = search_all(pos, _unit(w), depth, roots, passer.phase)
+        return float(np.mean(choices(res, tie) == act)) * 100
+
+    starts = [(fitted["weights"], (fitted["depth"], fitted["tie"]))]
+    if unit is not None:
+        starts.append((unit["weights"], (unit["depth"], unit["tie"])))
+    out = climb(starts, score, cfg.round_evals, say, per_weight=100.0 / max(len(rows), 1))
+    depth, tie = out["setting"]
+    cand = passer.score(_unit(out["weights"]), depth, "round", tie)
+    say(f"phase={passer.phase} round values: select acc {cand['acc']:.2f}% at depth {depth} "
+        f"({tie}), {out['evals']} scorings on {len(rows)} fit positions in "
+        f"{out['seconds']:.0f}s")
+    return cand
 
 
 def _rank(c: dict[str, Any]) -> tuple[float, int, int, int]:
