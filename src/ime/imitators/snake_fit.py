@@ -14,6 +14,10 @@ this turn under the tail rule, plus the target's own move (a move the search cou
 e.g. into a tail it does not know leaves, takes its position out of the loss). The module
 searches the encoder's legal mask instead (:mod:`ime.imitators.snake_family`).
 
+**One-feature starts** (always): after the depths, each feature alone, either sign, is scored
+on the selection decisions at every fitted depth, and that depth's passes run again from the
+best of them (:func:`_unit_starts`).
+
 **The budget stage** (``budgets`` above 0): after the fixed depths, the best weights so far
 search under each node budget and child ordering (:data:`ime.imitators.snake_search.ORDERS`,
 both always tried) deepened up to ``budget_depth`` plies; each pair gets ``budget_passes`` MMTO
