@@ -165,7 +165,7 @@ class FitConfig:
     round_extra_share: float = 0.1
     round_refit_positions: int = 4000
     round_refit_passes: int = REFIT_PASSES
-    round_repeats: int = 1
+    round_repeats: int = 2
     seed: int = 0
 
 
