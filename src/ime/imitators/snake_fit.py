@@ -186,7 +186,6 @@ def fit(positions: Sequence[SnakePosition], action: np.ndarray,
         sel_roots = fit_roots(sel_positions, sel_action, phase)
         passer = _Passes(cfg, say, phase, pos, action, roots, sel_positions, sel_action,
                          sel_roots)
-        one_pass = passer.one
         w = np.zeros(num_features())
         tie = cfg.ties[0]
         deepen = Patience(cfg.patience)
@@ -197,19 +196,19 @@ def fit(positions: Sequence[SnakePosition], action: np.ndarray,
                 break
             passes = Patience(None)  # Snake's fit has no pass patience: every pass runs
             for it in range(n_passes):
-                cand = one_pass(w, tie, depth, it)
+                cand = passer.one(w, tie, depth, it)
                 w, tie = cand["weights"], cand["tie"]
                 candidates.append(cand)
                 passes.update(cand["acc"])
             deepen.update(passes.best)
-        candidates += _unit_starts(passer, schedule, candidates, phase, say)
+        candidates += _unit_starts(passer, schedule, candidates)
         if budgets:
             start = max((c for c in candidates if c["phase"] == phase), key=_rank)
             for budget in budgets:
                 for order in ORDERS:
                     w, tie = start["weights"], start["tie"]
                     for it in range(cfg.budget_passes):
-                        cand = one_pass(w, tie, cfg.budget_depth, it, budget, order)
+                        cand = passer.one(w, tie, cfg.budget_depth, it, budget, order)
                         w, tie = cand["weights"], cand["tie"]
                         candidates.append(cand)
         if cfg.round_evals > 0:
@@ -256,35 +255,37 @@ class _Passes:
         prob = terminal_problem(res, self.action, scale, tie_ranks(tie))
         w = optimise(prob, w * scale, cfg.l2, cfg.inner_iters, cfg.loss,
                      cfg.hinge_margin) / scale
-        sel = search_all(self.sel_positions, w, depth, self.sel_roots, phase, budget, order)
-        accs = {t: float(np.mean(choices(sel, t) == self.sel_action)) * 100
-                if len(self.sel_action) else 0.0 for t in cfg.ties}
-        tie = max(cfg.ties, key=lambda t: accs[t])  # the first listed wins a tie
+        tie, acc = self.select(w, depth, cfg.ties, budget, order)
         where = f"budget={budget} order={order} depth<={depth}" if budget else f"depth={depth}"
         self.say(f"phase={phase} {where} pass={it}: train acc (before step) {train_acc:.2f}%, "
-                 f"select acc {accs[tie]:.2f}% ({tie}), {prob.kept} positions in the loss, "
+                 f"select acc {acc:.2f}% ({tie}), {prob.kept} positions in the loss, "
                  f"{res.nodes.mean():.0f} nodes/position, depth {res.depths.mean():.1f}")
         return {"phase": phase, "depth": depth, "budget": budget, "order": order,
-                "pass_": it, "tie": tie, "acc": accs[tie], "train_acc_before": train_acc,
+                "pass_": it, "tie": tie, "acc": acc, "train_acc_before": train_acc,
                 "kept": int(prob.kept), "weights": w.copy()}
+
+    def select(self, w: np.ndarray, depth: int, ties: Sequence[str], budget: int = 0,
+               order: str = "natural") -> tuple[str, float]:
+        """The tie rule of ``ties`` under which ``w``'s search agrees most with the selection
+        decisions (the first listed wins a tie), and that agreement in %."""
+        sel = search_all(self.sel_positions, w, depth, self.sel_roots, self.phase, budget, order)
+        accs = {t: float(np.mean(choices(sel, t) == self.sel_action)) * 100
+                if len(self.sel_action) else 0.0 for t in ties}
+        tie = max(ties, key=lambda t: accs[t])
+        return tie, accs[tie]
 
     def score(self, w: np.ndarray, depth: int, start: str, tie: str | None = None
               ) -> dict[str, Any]:
         """``w`` as it is, scored on the selection rows at ``depth`` (no pass: a start), with
         the best of the tie rules or with ``tie``."""
-        sel = search_all(self.sel_positions, w, depth, self.sel_roots, self.phase)
-        ties = self.cfg.ties if tie is None else (tie,)
-        accs = {t: float(np.mean(choices(sel, t) == self.sel_action)) * 100
-                if len(self.sel_action) else 0.0 for t in ties}
-        tie = max(ties, key=lambda t: accs[t])
+        tie, acc = self.select(w, depth, self.cfg.ties if tie is None else (tie,))
         return {"phase": self.phase, "depth": depth, "budget": 0, "order": "natural",
-                "pass_": -1, "tie": tie, "acc": accs[tie], "train_acc_before": None,
+                "pass_": -1, "tie": tie, "acc": acc, "train_acc_before": None,
                 "kept": 0, "weights": w.copy(), "start": start}
 
 
 def _unit_starts(passer: _Passes, schedule: list[tuple[int, int]],
-                 candidates: list[dict[str, Any]], phase: int,
-                 say: Callable[[str], None]) -> list[dict[str, Any]]:
+                 candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The one-feature starts: each feature alone, either sign, at every depth the depth stage
     fitted, scored on the selection rows; then that depth's passes from the best of them.
 
@@ -294,7 +295,7 @@ def _unit_starts(passer: _Passes, schedule: list[tuple[int, int]],
     (docs/imitators.md, "One-feature starts and the budget stage"). Reversi's round-value stage
     answers the same gap with a climb on the agreement; here the starts are cheap."""
     assert passer.scale is not None  # the depth stage's first pass set it
-    passes = dict(schedule)
+    passes, phase = dict(schedule), passer.phase
     depths = sorted({c["depth"] for c in candidates if c["phase"] == phase and not c["budget"]})
     names = feature_names()
     out = []
@@ -305,8 +306,9 @@ def _unit_starts(passer: _Passes, schedule: list[tuple[int, int]],
                 w[k] = sign / passer.scale[k]
                 out.append(passer.score(w, depth, f"{'+' if sign > 0 else '-'}{name}"))
     best = max(out, key=_rank)
-    say(f"phase={phase} one-feature starts: the best {best['start']} at depth {best['depth']}: "
-        f"select acc {best['acc']:.2f}% ({best['tie']}); {len(out)} starts")
+    passer.say(f"phase={phase} one-feature starts: the best {best['start']} at depth "
+               f"{best['depth']}: select acc {best['acc']:.2f}% ({best['tie']}); {len(out)} "
+               "starts")
     w, tie = best["weights"], best["tie"]
     for it in range(passes[best["depth"]]):
         cand = passer.one(w, tie, best["depth"], it)

@@ -132,11 +132,14 @@ class _Searcher:
             return -1
         return sum(self.grid[cell + dd] == FREE for dd in self.deltas)
 
+    def exit_order(self, head: int) -> list[int]:
+        """The directions from ``head``, the cell with the most free neighbours first (stable:
+        ``up``'s order among equals)."""
+        return sorted(range(4), key=lambda d: -self.free_exits(head + self.deltas[d]))
+
     def dirs(self, head: int) -> range | list[int]:
         """The directions from ``head`` in the search's child order."""
-        if not self.exits:
-            return range(4)
-        return sorted(range(4), key=lambda d: -self.free_exits(head + self.deltas[d]))
+        return self.exit_order(head) if self.exits else range(4)
 
     def leaf(self, me: int, opps: list[Opp]) -> tuple[float, np.ndarray]:
         self.tick()
@@ -254,21 +257,26 @@ def legal_directions(pos: SnakePosition, phase: int = -1) -> list[int]:
     return free or [0, 1, 2, 3]
 
 
-def _root_values(pos: SnakePosition, s: _Searcher, root: list[int], depth: int
-                 ) -> list[tuple[int, float, np.ndarray | None]]:
-    """Each root direction's exact value at ``depth`` plies and its PV leaf's features."""
+RootValues = tuple[list[tuple[int, float, np.ndarray | None]], dict[int, int]]
+"""Each root direction's exact value and PV leaf features, and each direction's place in the
+``exits`` root order (the ``exits`` tie rule's ranks)."""
+
+
+def _root_values(pos: SnakePosition, s: _Searcher, root: list[int], depth: int) -> RootValues:
+    """Each root direction's exact value at ``depth`` plies and its PV leaf's features, and the
+    ``exits`` order of the root's directions (on the grid the turn's tails have left)."""
     tail, opps, done, freed = s.begin(0, pos.my_tail, _opps(pos))
+    place = {d: k for k, d in enumerate(s.exit_order(pos.me))}
     out = []
     for d in root:
         v, f = s.after_our_move(pos.me + pos.deltas()[d], tail, opps, depth, 0, done)
         out.append((d, v, f))
     s.restore(freed)
-    return out
+    return out, place
 
 
 def _budgeted(pos: SnakePosition, w: np.ndarray, root: list[int], cap: int, phase: int,
-              order: str, budget: int) -> tuple[list[tuple[int, float, np.ndarray | None]],
-                                                int, int]:
+              order: str, budget: int) -> tuple[RootValues, int, int]:
     """The last complete iteration of a search deepened 2 plies at a time up to ``cap`` within
     ``budget`` nodes (module doc): its root values, its depth, the nodes spent."""
     nodes, kept, kept_depth = 0, None, 0
@@ -308,13 +316,10 @@ def search_all(positions: Sequence[SnakePosition], w: np.ndarray, depth: int,
         if not root:
             raise ValueError(f"position {i} has no root move")
         if budget:
-            out, reached, spent = _budgeted(pos, w, root, depth, phase, order, budget)
+            (out, place), reached, spent = _budgeted(pos, w, root, depth, phase, order, budget)
         else:
             s = _Searcher(pos, w, phase, depth, order)
-            out, reached, spent = _root_values(pos, s, root, depth), depth, s.nodes
-        s = _Searcher(pos, w, phase, 1, "exits")
-        s.begin(0, pos.my_tail, _opps(pos))
-        place = {d: k for k, d in enumerate(s.dirs(pos.me))}
+            (out, place), reached, spent = _root_values(pos, s, root, depth), depth, s.nodes
         for d, v, f in out:
             dirs.append(d)
             vals.append(v)
