@@ -108,14 +108,16 @@ def test_accuracy_tables_written_by_the_builders_are_defined() -> None:
 
     stats = {b: {"bot": b, "pairs": 100, "baseline": 12.5} for b in ("a", "b")}
     metrics = [_metrics(b, "conv", k) for b in ("a", "b") for k in (0, 1)]
-    ceilings = {"a": {"bot": "a", "self_agreement": 100.0, "rows": [["m", 1, 0, 1]]}}
+    ceilings = {"a": {"bot": "a", "self_agreement": 100.0,
+                       "rows": [["m", 1, 0, 1], ["n", 1, 0, 1]]}}
     t44 = table4_4(metrics, stats, ["a", "b"], ["conv"], ceilings=ceilings, bootstrap=10)
     assert C.undefined("imitation_accuracy.csv", t44.columns) == []
     assert "val_acc_major_mean" in t44.columns and t44.loc[0, "self_agreement_hi"] == 100.0
     assert not any(c.startswith("top1_") for c in t44.columns)  # a file before the top-1 ceiling
     from ime.evaluate.ceiling import TOP1_COLUMNS
 
-    ceilings["a"] |= {"top1_mode": 100.0, "top1_max": 100.0, "top1_rows": [["m", 1, 0, 1, 1.0]]}
+    ceilings["a"] |= {"top1_mode": 100.0, "top1_max": 100.0,
+                      "top1_rows": [["m", 1, 0, 1, 1.0], ["n", 1, 0, 1, 1.0]]}
     with_top1 = table4_4(metrics, stats, ["a", "b"], ["conv"], ceilings=ceilings, bootstrap=10)
     assert C.undefined("imitation_accuracy.csv", with_top1.columns) == []
     assert list(with_top1.columns) == [*t44.columns, *TOP1_COLUMNS]  # appended, nothing moved

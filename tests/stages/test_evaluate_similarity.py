@@ -114,3 +114,14 @@ def test_pairwise_is_symmetric_and_pools_both_key_sets():
     mat = to_matrix(pairs, ["a", "b"], "s1")
     assert np.allclose(mat.values, mat.values.T)
     assert mat.loc["a", "a"] == 1.0
+
+
+def test_bootstrap_ci_of_one_cluster_is_undefined_not_certain():
+    # 23 keys of one match (snk14's held-out keys at quick scale): one observation, so no
+    # interval; a [0, 0] here once read as certainty
+    lo, hi = cluster_bootstrap_ci(np.zeros(23), np.zeros(23, dtype=int), n_boot=200, seed=0)
+    assert np.isnan(lo) and np.isnan(hi)
+    lo2, hi2 = cluster_bootstrap_ci(np.r_[np.zeros(23), np.ones(5)],
+                                    np.r_[np.zeros(23, dtype=int), np.ones(5, dtype=int)],
+                                    n_boot=200, seed=0)
+    assert lo2 < hi2

@@ -106,7 +106,7 @@ TABLES: dict[str, tuple[str, ...]] = {
                           "S1", "S1_lo", "S1_hi", "S2", "S2_lo", "S2_hi", "baseline_S1", "keys",
                           "key_matches", "S1_heldout", "S1_heldout_lo", "S1_heldout_hi",
                           "S2_heldout", "S2_heldout_lo", "S2_heldout_hi", "baseline_S1_heldout",
-                          "keys_heldout"),
+                          "keys_heldout", "key_matches_heldout"),
     "s1_pairwise.csv": ("bot", "<bot>", "IMBOT"),
     "s2_pairwise.csv": ("bot", "<bot>", "IMBOT"),
     "difficulty_by_class.csv": ("game", "bot", "class", "algorithm", "S2", "S2_lo", "S2_hi"),
@@ -260,6 +260,8 @@ COLUMNS: dict[str, Column] = {
     **_ci("S2_heldout", "S2 on those held-out keys", PERCENT),
     "baseline_S1_heldout": Column("random-choice S1 on the held-out keys", PERCENT),
     "keys_heldout": Column("held-out keys", "count"),
+    "key_matches_heldout": Column("distinct matches the held-out keys come from (their "
+                                  "bootstrap's clusters; under 2, no CI)", "count"),
     "<bot>": Column("similarity between the row's original and this column's (pooled over "
                     "both key sets; 100 on the diagonal)", PERCENT),
     "IMBOT": Column("the row bot's imitator against it on its own keys (s1s2_imitator's "

@@ -68,6 +68,7 @@ def table4_5(sims: Sequence[Similarity], specs: Mapping[str, Mapping],
                 row[f"{name}_heldout{suf}"] = getattr(h, val + attr) if h else np.nan
         row["baseline_S1_heldout"] = h.baseline if h else np.nan
         row["keys_heldout"] = h.n if h else 0
+        row["key_matches_heldout"] = h.n_matches if h else 0
         rows.append(row)
     return pd.DataFrame(rows, columns=list(TABLES["s1s2_imitator.csv"]))
 
