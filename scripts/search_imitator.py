@@ -28,12 +28,17 @@ import numpy as np
 
 from ime.imitators.data import Decisions, fold_indices, load_decisions, unseen_positions
 from ime.imitators.fit_state import FitState, fit_key
+from ime.imitators.mcts_fit import fit_mcts
 from ime.imitators.search_fit import FitConfig, SearchImitator, fit, predict, round_values
 from ime.train.folds import Split
 
 
 def _ints(text: str) -> tuple[int, ...]:
     return tuple(int(x) for x in text.split(",") if x)
+
+
+def _floats(text: str) -> tuple[float, ...]:
+    return tuple(float(x) for x in text.split(",") if x)
 
 
 def net_accuracy(checkpoint: Path, test: Decisions) -> float:
@@ -111,6 +116,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--round-repeats", type=int, default=FitConfig.round_repeats,
                     help="the round-value stage runs again from its own result, at most this "
                          "many times in all, while the selection fold agrees more")
+    ap.add_argument("--mcts-sims", type=_ints, default=(),
+                    help="the Monte-Carlo stage's simulation counts (empty: no stage); with "
+                         "--load, that stage alone is run on the loaded imitator")
+    ap.add_argument("--mcts-cs", type=_floats, default=FitConfig.mcts_cs)
+    ap.add_argument("--mcts-depths", type=_ints, default=FitConfig.mcts_depths,
+                    help="playout lengths tried (0: to the end)")
+    ap.add_argument("--mcts-playouts", default=",".join(FitConfig.mcts_playouts))
+    ap.add_argument("--mcts-scales", type=_floats, default=FitConfig.mcts_scales)
+    ap.add_argument("--mcts-aboves", type=_ints, default=FitConfig.mcts_aboves,
+                    help="UCT decides positions with more empties than this")
+    ap.add_argument("--mcts-positions", type=int, default=FitConfig.mcts_positions)
+    ap.add_argument("--mcts-rounds", type=int, default=FitConfig.mcts_rounds)
     ap.add_argument("--net", type=Path, action="append", default=[],
                     help="a trained net's checkpoint (data/reversi/models/<tag>/<net>/<bot>/"
                          "fold<k>.pt) scored on the same unseen positions, for comparison")
@@ -143,6 +160,11 @@ def main(argv: list[str] | None = None) -> int:
                     round_refit_positions=args.round_refit_positions,
                     round_refit_passes=args.round_refit_passes,
                     round_repeats=args.round_repeats,
+                    mcts_sims=args.mcts_sims, mcts_cs=args.mcts_cs,
+                    mcts_depths=args.mcts_depths,
+                    mcts_playouts=tuple(args.mcts_playouts.split(",")),
+                    mcts_scales=args.mcts_scales, mcts_aboves=args.mcts_aboves,
+                    mcts_positions=args.mcts_positions, mcts_rounds=args.mcts_rounds,
                     passes=args.passes[0] if len(args.passes) == 1 else args.passes,
                     endgame_modes=tuple(args.endgame_modes.split(",")),
                     endgame_picks=tuple(args.endgame_picks.split(",")),
@@ -162,6 +184,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.round_evals:
             imitator = round_values(imitator, fit_rows, sel_rows, cfg,
                                     log=lambda line: print(line, flush=True), state=state)
+            fit_s = time.perf_counter() - t0
+        grid = cfg.mcts_grid()
+        if grid is not None:
+            settings, acc, rows = fit_mcts(imitator.weights, imitator.settings, sel_rows, grid,
+                                           seed=cfg.seed, say=lambda line: print(line, flush=True))
+            imitator = SearchImitator(imitator.weights, settings,
+                                      {**imitator.summary, "select_acc": acc, "mcts_grid": rows})
             fit_s = time.perf_counter() - t0
     else:
         imitator = fit(fit_rows, sel_rows, cfg, log=lambda line: print(line, flush=True),

@@ -31,7 +31,7 @@ from torch import nn
 from ime.games.connect4.board import Geometry
 from ime.imitators.connect4_features import feature_names, num_features
 from ime.imitators.connect4_fit import Connect4FitConfig, Connect4Settings, decide, fit
-from ime.imitators.family import TRAIN_KEYS, DecisionMemo, search_logits
+from ime.imitators.family import MCTS_KEYS, TRAIN_KEYS, DecisionMemo, refuse_mcts, search_logits
 from ime.imitators.fit_state import FitState
 from ime.imitators.mmto import root_softmax
 
@@ -105,12 +105,14 @@ class Connect4SearchPolicy(nn.Module):
 
 def fit_config(config: Mapping[str, Any], seed: int) -> Connect4FitConfig:
     """``net.search`` as this family's fit config (see the module doc for the keys read)."""
-    unknown = sorted(set(config) - set(FIT_KEYS) - set(IGNORED_KEYS) - {"name", *TRAIN_KEYS})
+    unknown = sorted(set(config) - set(FIT_KEYS) - set(IGNORED_KEYS) - set(MCTS_KEYS)
+                     - {"name", *TRAIN_KEYS})
     if unknown:
         raise ValueError(f"net.search: unknown keys {unknown}")
     if config.get("round_evals"):
         raise ValueError("Connect Four's search imitator has no round-value stage (Reversi's only: "
                          "net.search.round_evals must be 0)")
+    refuse_mcts(config, "Connect Four")
     if any(int(b) for b in config.get("budgets") or ()):
         raise ValueError("Connect Four's search imitator has no node budget (net.search.budgets "
                          "must be [0])")

@@ -46,6 +46,19 @@ TRAIN_KEYS = ("select_share", "max_select", "max_train_acc", "book")
 fit and selection rows, how many score the fold's train_acc, and whether the fitted module gets
 a book of the fold's training positions, :mod:`ime.imitators.book`), not a family's fit; every
 family accepts them."""
+MCTS_KEYS = ("mcts_sims", "mcts_cs", "mcts_depths", "mcts_playouts", "mcts_scales",
+             "mcts_aboves", "mcts_positions", "mcts_rounds")
+"""Keys of ``net.search`` of Reversi's Monte-Carlo stage (:mod:`ime.imitators.mcts_fit`); the
+other games' families ignore them and refuse a nonempty ``mcts_sims``, which they cannot honour."""
+
+
+def refuse_mcts(config: Mapping[str, Any], game: str) -> None:
+    """A clear error where a family without the Monte-Carlo mode is asked for it."""
+    if config.get("mcts_sims"):
+        raise ValueError(f"{game}'s search imitator has no Monte-Carlo mode (Reversi's only: "
+                         f"net.search.mcts_sims must be [])")
+
+
 CHOICE_SHARE = 0.5
 """Probability a search family's module gives the search's move; the rest is the softmax of its
 root values (so one model always plays its move, and folds that disagree are weighed by their

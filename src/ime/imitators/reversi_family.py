@@ -27,7 +27,7 @@ import torch
 from torch import nn
 
 from ime.imitators.data import Decisions, planes_to_bitboards
-from ime.imitators.family import TRAIN_KEYS, DecisionMemo, search_logits
+from ime.imitators.family import MCTS_KEYS, TRAIN_KEYS, DecisionMemo, search_logits
 from ime.imitators.fit_state import FitState
 from ime.imitators.mmto import root_softmax
 from ime.imitators.reversi_features import feature_names, weights_by_name
@@ -51,7 +51,7 @@ FIT_KEYS = ("depths", "passes", "patience", "pass_patience", "phases", "ties", "
             "pv_firsts", "budget_depth", "budget_passes", "budget_screen", "budget_keep",
             "max_fit", "inner_iters", "l2", "margin", "order_min", "loss", "hinge_margin",
             "round_evals", "round_positions", "round_extra_share",
-            "round_refit_positions", "round_refit_passes", "round_repeats")
+            "round_refit_positions", "round_refit_passes", "round_repeats", *MCTS_KEYS)
 """Keys of ``net.search`` that go to :class:`ime.imitators.search_fit.FitConfig` (the rest, e.g.
 ``select_share`` and ``max_select``, are the train stage's: ``family.TRAIN_KEYS``)."""
 
@@ -87,8 +87,8 @@ class ReversiSearchPolicy(nn.Module):
         # margin 12 gives exact values to every move that could be best or tied: the tie rule
         # then chooses as the deciding window would, and the solver's positions as predict's;
         # a node budget counts the deciding window's nodes, so with one the move comes from
-        # that search itself
-        chosen = (predict(w, s, P, O) if s.budget
+        # that search itself; so it does where the Monte-Carlo mode decides (UCT's move)
+        chosen = (predict(w, s, P, O) if s.budget or s.mcts_sims
                   else solve_endgames(w, s, P, O, choices(res, s.tie)))
         return chosen, root_softmax(res, 64)
 
@@ -132,7 +132,8 @@ class ReversiSearchFamily:
                              f"{', '.join(FIT_KEYS + TRAIN_KEYS)})")
         kw = {k: config[k] for k in FIT_KEYS if config.get(k) is not None}
         for k in ("depths", "phases", "ties", "endgames", "endgame_modes", "endgames_wld",
-                  "endgame_picks", "budgets", "orderings", "pv_firsts"):
+                  "endgame_picks", "budgets", "orderings", "pv_firsts", "mcts_sims", "mcts_cs",
+                  "mcts_depths", "mcts_playouts", "mcts_scales", "mcts_aboves"):
             if k in kw:
                 kw[k] = tuple(kw[k])
         if "passes" in kw and not isinstance(kw["passes"], int):

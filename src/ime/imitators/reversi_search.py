@@ -59,6 +59,7 @@ from ime.imitators.reversi_features import (
     num_features,
     square_weight,
 )
+from ime.imitators.reversi_mcts import PLAYOUTS
 
 U64 = np.uint64
 ZERO = U64(0)
@@ -123,6 +124,14 @@ class SearchSettings:
     last move that proves the best outcome does (:func:`solver_pick_moves`); ``solver_first`` /
     ``solver_last`` the same with the equal-reply moves ordered by the evaluation's square
     weight, best first, then by square, the solver's whole move order.
+
+    ``mcts_sims > 0`` turns on the Monte-Carlo mode (:mod:`ime.imitators.reversi_mcts`): a
+    position with more than ``mcts_above`` empties is decided by UCT over the same evaluation,
+    with ``mcts_sims`` simulations, exploration ``mcts_c``, playouts of at most ``mcts_depth``
+    moves (0: to the end) by rule ``mcts_playout``, leaves squashed with ``mcts_scale``, seeded
+    from the position and ``mcts_seed``; the others by the search above. With ``mcts_sims = 0``
+    (the default) the mode is off and :meth:`to_dict` leaves its fields out, so imitators fitted
+    without it keep their files' bytes.
     """
 
     depth: int = 1
@@ -136,6 +145,13 @@ class SearchSettings:
     ordering: str = "static"
     pv_first: bool = False
     endgame_pick: str = "value"
+    mcts_sims: int = 0
+    mcts_c: float = 0.707
+    mcts_depth: int = 2
+    mcts_playout: str = "corners_xc"
+    mcts_scale: float = 4.0
+    mcts_above: int = 12
+    mcts_seed: int = 0
 
     def __post_init__(self) -> None:
         if self.depth < 1:
@@ -159,6 +175,15 @@ class SearchSettings:
         if self.endgame_pick not in ENDGAME_PICKS:
             raise ValueError(f"endgame_pick must be one of {ENDGAME_PICKS}, "
                              f"got {self.endgame_pick!r}")
+        if self.mcts_sims < 0 or self.mcts_c < 0 or self.mcts_depth < 0 \
+                or self.mcts_scale <= 0 or self.mcts_above < 0:
+            raise ValueError(f"bad Monte-Carlo settings: mcts_sims {self.mcts_sims} (>= 0), "
+                             f"mcts_c {self.mcts_c} (>= 0), mcts_depth {self.mcts_depth} "
+                             f"(>= 0), mcts_scale {self.mcts_scale} (> 0), mcts_above "
+                             f"{self.mcts_above} (>= 0)")
+        if self.mcts_playout not in PLAYOUTS:
+            raise ValueError(f"mcts_playout must be one of {PLAYOUTS}, "
+                             f"got {self.mcts_playout!r}")
 
     @property
     def root_first(self) -> int:
@@ -183,9 +208,23 @@ class SearchSettings:
         return {"static": self.order_min, "none": NO_ORDER, "square": SQUARE_ORDER,
                 "fastest": FASTEST_ORDER}[self.ordering]
 
+    def uct(self, n_empties: np.ndarray) -> np.ndarray:
+        """Which positions (by their empties) the Monte-Carlo mode decides."""
+        return (np.asarray(n_empties) > self.mcts_above) & (self.mcts_sims > 0)
+
+    def uct_kwargs(self) -> dict[str, Any]:
+        """The Monte-Carlo mode's settings as :func:`ime.imitators.reversi_mcts.uct_moves`
+        takes them."""
+        return {"sims": self.mcts_sims, "c": self.mcts_c, "depth": self.mcts_depth,
+                "playout": self.mcts_playout, "scale": self.mcts_scale, "seed": self.mcts_seed}
+
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (for the imitator's JSON file)."""
-        return asdict(self)
+        """Plain values (for the imitator's JSON file; without the Monte-Carlo mode's fields
+        when it is off)."""
+        d = asdict(self)
+        if not self.mcts_sims:
+            d = {k: v for k, v in d.items() if not k.startswith("mcts_")}
+        return d
 
 
 class Workspace:

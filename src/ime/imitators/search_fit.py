@@ -43,6 +43,7 @@ import numpy as np
 from ime.games.reversi.bitboard import PASS, legal_moves
 from ime.imitators.data import Decisions, empties
 from ime.imitators.fit_state import FitState
+from ime.imitators.mcts_fit import MctsGrid, fit_mcts
 from ime.imitators.mmto import (
     Patience,
     Problem,
@@ -67,6 +68,7 @@ from ime.imitators.reversi_features import (
     num_features,
     weights_by_name,
 )
+from ime.imitators.reversi_mcts import uct_moves, uct_visits
 from ime.imitators.reversi_search import (
     ENDGAME_MODES,
     FULL,
@@ -134,7 +136,11 @@ class FitConfig:
     features alone, on this many of the fit positions (a seeded sample; 0: the climb's own) over
     this many passes (:func:`_masked_refit`); ``round_repeats``: the stage runs again from its
     own result, at most this many times in all, while the selection fold agrees more (each run's
-    table and sparse starts are then refitted from climbed weights, not the surrogate's)."""
+    table and sparse starts are then refitted from climbed weights, not the surrogate's);
+    ``mcts_sims`` (empty: no such stage) and the other ``mcts_*`` lists: the Monte-Carlo stage
+    last, UCT over the chosen weights with its settings fitted by a coordinate ascent on
+    ``mcts_positions`` selection positions for at most ``mcts_rounds`` rounds, kept if the
+    whole selection fold agrees more (:mod:`ime.imitators.mcts_fit`)."""
 
     depths: Sequence[int] = (1, 2, 3, 4)
     passes: int | Sequence[int] = 3
@@ -166,7 +172,23 @@ class FitConfig:
     round_refit_positions: int = 4000
     round_refit_passes: int = REFIT_PASSES
     round_repeats: int = 2
+    mcts_sims: Sequence[int] = ()
+    mcts_cs: Sequence[float] = MctsGrid.c
+    mcts_depths: Sequence[int] = MctsGrid.depth
+    mcts_playouts: Sequence[str] = MctsGrid.playout
+    mcts_scales: Sequence[float] = MctsGrid.scale
+    mcts_aboves: Sequence[int] = MctsGrid.above
+    mcts_positions: int = MctsGrid.positions
+    mcts_rounds: int = MctsGrid.rounds
     seed: int = 0
+
+    def mcts_grid(self) -> MctsGrid | None:
+        """The Monte-Carlo stage's grid (:mod:`ime.imitators.mcts_fit`), None when it is off."""
+        if not self.mcts_sims:
+            return None
+        return MctsGrid(tuple(self.mcts_sims), tuple(self.mcts_cs), tuple(self.mcts_depths),
+                        tuple(self.mcts_playouts), tuple(self.mcts_scales),
+                        tuple(self.mcts_aboves), self.mcts_positions, self.mcts_rounds)
 
 
 def legal_offsets(P: np.ndarray, O: np.ndarray) -> np.ndarray:
@@ -335,15 +357,21 @@ class SearchImitator:
 
     def choose(self, P: int, O: int) -> int:
         """The imitator's move (a square, or ``PASS`` with no legal move)."""
+        if self.settings.mcts_sims and int(legal_moves(np.uint64(P), np.uint64(O))):
+            P64, O64 = np.array([P], dtype=np.uint64), np.array([O], dtype=np.uint64)
+            if self.settings.uct(empties(P64, O64))[0]:
+                return int(predict(self.weights, self.settings, P64, O64)[0])
         return self._search.choose(P, O)
 
     def probabilities(self, P: int, O: int) -> dict[int, float]:
         """A move distribution: the softmax of the root values the fit trained, over the moves
-        the exact endgame keeps where it applies. Its argmax need not follow the tie rule;
-        :meth:`choose` does."""
+        the exact endgame keeps where it applies (where the Monte-Carlo mode decides, the
+        root's visit shares). Its argmax need not follow the tie rule; :meth:`choose` does."""
         s = self.settings
         if not int(legal_moves(np.uint64(P), np.uint64(O))):
             return {PASS: 1.0}
+        if s.uct(empties(np.array([P], dtype=np.uint64), np.array([O], dtype=np.uint64)))[0]:
+            return uct_visits(P, O, self.weights, s.phases, **s.uct_kwargs())
         r = self._search.root(P, O)
         keep = np.ones(len(r.squares), dtype=bool)
         allowed = solver_moves(P, O, s, self.weights)
@@ -381,7 +409,16 @@ class SearchImitator:
 
 def predict(w: np.ndarray, settings: SearchSettings, P: np.ndarray, O: np.ndarray) -> np.ndarray:
     """Moves for many positions (each must have a legal move): search, tie rule, and the exact
-    endgame where ``settings.endgame`` allows."""
+    endgame where ``settings.endgame`` allows; UCT where the Monte-Carlo mode decides
+    (:meth:`SearchSettings.uct`)."""
+    uct = settings.uct(empties(P, O))
+    if uct.any():
+        out = np.empty(len(P), dtype=np.int64)
+        out[uct] = uct_moves(P[uct], O[uct], w, settings.phases, **settings.uct_kwargs())
+        rest = np.flatnonzero(~uct)
+        if len(rest):
+            out[rest] = predict(w, replace(settings, mcts_sims=0), P[rest], O[rest])
+        return out
     return solve_endgames(w, settings, P, O,
                           choices(search_all(P, O, w, settings, margin=settings.decide_margin),
                                   settings.tie))
@@ -436,8 +473,14 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
             if rounded["acc"] > best["acc"] + 1e-9:
                 best = rounded
     settings = _settings_of(best, cfg)
+    select_acc = best["acc"]
+    mcts_rows: list[dict[str, Any]] = []
+    grid = cfg.mcts_grid()
+    if grid is not None:
+        settings, select_acc, mcts_rows = fit_mcts(best["weights"], settings, select, grid,
+                                                   seed=cfg.seed, say=say)
     summary = {
-        "select_acc": best["acc"], "train_positions": int(len(idx)),
+        "select_acc": select_acc, "train_positions": int(len(idx)),
         "select_positions": int(len(select)), "fit_seconds": time.perf_counter() - t0,
         "grid": [{"stage": c.get("stage", "surrogate"),
                   **{k2: c[k2] for k2 in ("phases", "depth", "pass_", "tie", "endgame",
@@ -446,7 +489,9 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
                                           "train_acc_before")}}
                  for c in candidates],
     }
-    say(f"chosen: {settings} select acc {best['acc']:.2f}% in {summary['fit_seconds']:.0f}s")
+    if grid is not None:
+        summary["mcts_grid"] = mcts_rows
+    say(f"chosen: {settings} select acc {select_acc:.2f}% in {summary['fit_seconds']:.0f}s")
     return SearchImitator(best["weights"], settings, summary)
 
 

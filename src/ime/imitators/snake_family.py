@@ -30,7 +30,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from ime.imitators.family import TRAIN_KEYS, DecisionMemo, search_logits
+from ime.imitators.family import MCTS_KEYS, TRAIN_KEYS, DecisionMemo, refuse_mcts, search_logits
 from ime.imitators.fit_state import FitState
 from ime.imitators.mmto import root_softmax
 from ime.imitators.snake_features import feature_names, num_features, planes_to_positions
@@ -82,9 +82,11 @@ class SnakeSearchPolicy(nn.Module):
 
 def fit_config(config: Mapping[str, Any], seed: int) -> SnakeFitConfig:
     """``net.search`` as this family's fit config (see the module doc for the keys read)."""
-    unknown = sorted(set(config) - set(FIT_KEYS) - set(IGNORED_KEYS) - {"name", *TRAIN_KEYS})
+    unknown = sorted(set(config) - set(FIT_KEYS) - set(IGNORED_KEYS) - set(MCTS_KEYS)
+                     - {"name", *TRAIN_KEYS})
     if unknown:
         raise ValueError(f"net.search: unknown keys {unknown}")
+    refuse_mcts(config, "Snake")
     kw = {k: config[k] for k in FIT_KEYS if config.get(k) is not None}
     for key in ("depths", "budgets"):
         if key in kw:

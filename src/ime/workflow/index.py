@@ -30,6 +30,16 @@ from ime.workflow.tags import (
 )
 from ime.workflow.variants import Plan, Variant, unique
 
+
+def without_idle_stages(arch: Mapping[str, Any]) -> dict[str, Any]:
+    """A search family's settings without the Monte-Carlo stage's keys when that stage is off
+    (``mcts_sims: []``): the fit reads the same defaults, and models fitted before the stage
+    existed keep their train jobs' params (nothing re-trains)."""
+    search = arch.get("search")
+    if not isinstance(search, Mapping) or search.get("mcts_sims"):
+        return dict(arch)
+    return {**arch, "search": {k: x for k, x in search.items() if not k.startswith("mcts_")}}
+
 BotSpecs = Mapping[str, Mapping[str, Any]]
 
 
@@ -359,7 +369,7 @@ class WorkflowIndex:
                  and k not in unused}
         train["augment"] = v.cfg["game"]["augment"]
         return {"bot": bot, "folds": list(range(self.fold_counts[(game, ttag)])),
-                "net": self.nets[(game, ttag, netdir)], "train": train}
+                "net": without_idle_stages(self.nets[(game, ttag, netdir)]), "train": train}
 
     def variant(self, rdir: str) -> Variant:
         return self.results[rdir]

@@ -102,6 +102,26 @@ class SearchFit(Section):
     round_repeats: PositiveInt
     """Reversi: the round-value stage runs again from its own result, at most this many times in
     all, while the selection fold agrees more."""
+    mcts_sims: list[PositiveInt]
+    """Reversi: the Monte-Carlo stage's simulation counts ([]: no stage; ime.imitators.mcts_fit):
+    UCT over the fitted evaluation above ``mcts_aboves`` empties, kept if the selection fold
+    agrees more. Each ``mcts_*`` list's first value is the ascent's start."""
+    mcts_cs: Annotated[list[Annotated[float, Field(ge=0)]], Field(min_length=1)]
+    """UCB1 exploration constants tried."""
+    mcts_depths: Annotated[list[NonNegativeInt], Field(min_length=1)]
+    """Playout moves before the evaluation is read (0: play out to the end)."""
+    mcts_playouts: Annotated[list[Literal["corners_xc", "corners", "random"]],
+                             Field(min_length=1)]
+    """Playout rules tried (a corner when legal; corners_xc also avoids the X and C squares
+    next to an empty corner when another move exists)."""
+    mcts_scales: Annotated[list[Annotated[float, Field(gt=0)]], Field(min_length=1)]
+    """A leaf's value is ``1 / (1 + exp(-evaluation / scale))``."""
+    mcts_aboves: Annotated[list[NonNegativeInt], Field(min_length=1)]
+    """UCT decides the positions with more empties than this (the search the others)."""
+    mcts_positions: PositiveInt
+    """Selection positions (a seeded sample) each candidate is scored on."""
+    mcts_rounds: PositiveInt
+    """The coordinate ascent's most rounds."""
     inner_iters: PositiveInt
     l2: float = Field(ge=0)
     margin: float = Field(gt=0)
