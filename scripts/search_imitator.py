@@ -128,6 +128,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="UCT decides positions with more empties than this")
     ap.add_argument("--mcts-positions", type=int, default=FitConfig.mcts_positions)
     ap.add_argument("--mcts-rounds", type=int, default=FitConfig.mcts_rounds)
+    ap.add_argument("--mcts-climb-evals", type=int, default=FitConfig.mcts_climb_evals,
+                    help="scorings of the climb of the weights on UCT's agreement (0: none)")
+    ap.add_argument("--mcts-climb-positions", type=int,
+                    default=FitConfig.mcts_climb_positions)
     ap.add_argument("--net", type=Path, action="append", default=[],
                     help="a trained net's checkpoint (data/reversi/models/<tag>/<net>/<bot>/"
                          "fold<k>.pt) scored on the same unseen positions, for comparison")
@@ -165,6 +169,8 @@ def main(argv: list[str] | None = None) -> int:
                     mcts_playouts=tuple(args.mcts_playouts.split(",")),
                     mcts_scales=args.mcts_scales, mcts_aboves=args.mcts_aboves,
                     mcts_positions=args.mcts_positions, mcts_rounds=args.mcts_rounds,
+                    mcts_climb_evals=args.mcts_climb_evals,
+                    mcts_climb_positions=args.mcts_climb_positions,
                     passes=args.passes[0] if len(args.passes) == 1 else args.passes,
                     endgame_modes=tuple(args.endgame_modes.split(",")),
                     endgame_picks=tuple(args.endgame_picks.split(",")),
@@ -187,10 +193,11 @@ def main(argv: list[str] | None = None) -> int:
             fit_s = time.perf_counter() - t0
         grid = cfg.mcts_grid()
         if grid is not None:
-            settings, acc, rows = fit_mcts(imitator.weights, imitator.settings, sel_rows, grid,
-                                           seed=cfg.seed, say=lambda line: print(line, flush=True))
-            imitator = SearchImitator(imitator.weights, settings,
-                                      {**imitator.summary, "select_acc": acc, "mcts_grid": rows})
+            mc = fit_mcts(imitator.weights, imitator.settings, sel_rows, grid, train=fit_rows,
+                          seed=cfg.seed, say=lambda line: print(line, flush=True))
+            imitator = SearchImitator(mc.weights, mc.settings,
+                                      {**imitator.summary, "select_acc": mc.acc,
+                                       "mcts_grid": mc.rows, "mcts_climb": mc.climb})
             fit_s = time.perf_counter() - t0
     else:
         imitator = fit(fit_rows, sel_rows, cfg, log=lambda line: print(line, flush=True),

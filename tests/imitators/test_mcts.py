@@ -5,6 +5,7 @@ fits UCT's settings finds a hidden UCT target's, near that target's own self-agr
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -103,8 +104,10 @@ def test_the_stage_finds_a_hidden_uct_target_near_its_own_ceiling() -> None:
     grid = MctsGrid(sims=(250, 1000), c=(0.707, 1.0), depth=(0, 2), playout=("random", "corners"),
                     scale=(2.0, 8.0), above=(0,), positions=500, rounds=2)
     base = SearchSettings(depth=1)
-    settings, acc, rows = fit_mcts(w, base, select, grid)
-    assert settings.mcts_sims and len(rows) >= 6
+    mc = fit_mcts(w, base, select, grid)
+    settings = mc.settings
+    assert settings.mcts_sims and len(mc.rows) >= 6 and mc.climb is None
+    assert np.array_equal(mc.weights, w)
     imitator = 100 * float(np.mean(predict(w, settings, test.P, test.O) == test.action))
     alphabeta = 100 * float(np.mean(predict(w, base, test.P, test.O) == test.action))
     ceiling = 100 * float(np.mean(again[500:] == test.action))
@@ -150,3 +153,28 @@ def test_the_fit_runs_the_stage_last_and_keeps_it_where_it_agrees_more() -> None
     # measured 69.5 against 59.5 (the weights are the surrogate's, fitted to UCT's moves)
     assert imitator.summary["select_acc"] > off.summary["select_acc"] + 5
     assert off.settings.mcts_sims == 0 and "mcts_grid" not in off.summary
+
+
+def test_the_climb_raises_uct_s_agreement_and_is_kept_only_where_the_selection_agrees() -> None:
+    positions = random_positions(900, seed=49, min_ply=4, max_ply=44)
+    w = hidden_weights(positions)
+    P, O = _arrays(positions)
+    kw = {**UCT, "sims": 250}
+    moves = uct_moves(P, O, w, 1, **kw, seed=11)
+    ids = np.array([f"m{i // 20}" for i in range(len(P))], dtype=object)
+    d = Decisions(P, O, moves, ids)
+    train, select = d.subset(np.arange(400)), d.subset(np.arange(400, 900))
+    bad = w.copy()
+    bad[:10] = 0.0  # the square table lost: UCT with these agrees far less
+    grid = MctsGrid(sims=(250,), c=(1.0,), depth=(2,), playout=("corners",), scale=(8.0,),
+                    above=(0,), positions=300, rounds=1, climb_evals=60, climb_positions=300)
+    mc = fit_mcts(bad, SearchSettings(depth=1), select, grid, train=train)
+    # measured: 48.0 -> 51.3 % of the 300 fit positions; the selection fold 54.6 -> 56.8 %
+    assert mc.climb is not None and mc.climb["score"] > mc.climb["start"] + 2, mc.climb
+    without = fit_mcts(bad, SearchSettings(depth=1), select, replace(grid, climb_evals=0),
+                       train=train)
+    assert without.climb is None
+    assert mc.acc == max(without.acc, mc.climb["select"])  # the better on the selection fold
+    assert mc.climb["kept"] == (mc.climb["select"] > without.acc)
+    assert np.array_equal(mc.weights, bad) != mc.climb["kept"]
+    assert np.abs(mc.weights).max() == pytest.approx(np.abs(bad).max())  # the leaves' scale kept

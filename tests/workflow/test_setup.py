@@ -115,6 +115,16 @@ def test_each_games_config_error_is_raised_for_that_game_and_a_shared_one_at_onc
         setup_workflow({"overrides": ["no.such=1"]}, CONFIG)
 
 
+def test_a_pool_of_one_bot_builds_no_identification() -> None:
+    # which bot played this needs two bots; <game>_tables for one target builds the rest
+    one = setup_workflow({"overrides": ["scale=tiny", "game.targets=[rev3]"]}, CONFIG)
+    two = setup_workflow({"overrides": ["scale=tiny"]}, CONFIG)
+    for wf, wanted in ((one, False), (two, True)):
+        names = {t.rsplit("/", 1)[-1] for t in wf.targets("reversi")}
+        assert ("identification.csv" in names) == wanted
+        assert "table4_5.csv" in names and "index.md" in names
+
+
 def test_reversi_names_its_results_after_the_thesis() -> None:
     wf = setup_workflow({"overrides": ["scale=tiny"]}, CONFIG)
     rdir = "results/reversi/tiny"

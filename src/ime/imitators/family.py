@@ -47,7 +47,8 @@ fit and selection rows, how many score the fold's train_acc, and whether the fit
 a book of the fold's training positions, :mod:`ime.imitators.book`), not a family's fit; every
 family accepts them."""
 MCTS_KEYS = ("mcts_sims", "mcts_cs", "mcts_depths", "mcts_playouts", "mcts_scales",
-             "mcts_aboves", "mcts_positions", "mcts_rounds")
+             "mcts_aboves", "mcts_positions", "mcts_rounds", "mcts_climb_evals",
+             "mcts_climb_positions")
 """Keys of ``net.search`` of Reversi's Monte-Carlo stage (:mod:`ime.imitators.mcts_fit`); the
 other games' families ignore them and refuse a nonempty ``mcts_sims``, which they cannot honour."""
 

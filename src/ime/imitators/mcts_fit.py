@@ -13,8 +13,9 @@ takes the value of its list that agrees most with the others held (ties keep the
 for at most ``mcts_rounds`` rounds or until a round changes nothing. Every candidate is scored on
 the same seeded sample of ``mcts_positions`` selection positions; UCT's moves are computed once
 per candidate on the sample's positions above the lowest threshold tried, so the threshold itself
-costs nothing to vary. The mode is kept only if it then agrees more than the search alone on the
-whole selection fold.
+costs nothing to vary. With ``mcts_climb_evals``, the weights are then hill-climbed on UCT's own
+agreement on fit positions (:func:`climb_weights`). The mode, and the climbed weights, are kept
+only where they then agree more than the search alone on the whole selection fold.
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ class MctsGrid:
     above: Sequence[int] = (12, 8, 10, 14, 16, 20)
     positions: int = 1000
     rounds: int = 2
+    climb_evals: int = 0
+    climb_positions: int = 800
 
     def __post_init__(self) -> None:
         for k in KNOBS:
@@ -59,17 +62,34 @@ class MctsGrid:
                 or min(self.scale) <= 0 or min(self.above) < 0:
             raise ValueError(f"net.search.mcts_*: sims >= 1, c >= 0, depth >= 0, scale > 0 and "
                              f"above >= 0 are required, got {self}")
-        if self.positions < 1 or self.rounds < 1:
-            raise ValueError(f"net.search.mcts_positions and mcts_rounds must be >= 1, got "
-                             f"{self.positions} and {self.rounds}")
+        if self.positions < 1 or self.rounds < 1 or self.climb_positions < 1:
+            raise ValueError(f"net.search.mcts_positions, mcts_rounds and "
+                             f"mcts_climb_positions must be >= 1, got {self.positions}, "
+                             f"{self.rounds} and {self.climb_positions}")
+        if self.climb_evals < 0:
+            raise ValueError(f"net.search.mcts_climb_evals must be >= 0, got "
+                             f"{self.climb_evals}")
+
+
+@dataclass
+class MctsFit:
+    """The stage's result: the weights and settings kept, their selection agreement (percent),
+    every candidate scored, and the climb's figures (None: no climb; ``kept`` says whether its
+    weights won on the selection fold)."""
+
+    weights: np.ndarray
+    settings: SearchSettings
+    acc: float
+    rows: list[dict[str, Any]]
+    climb: dict[str, Any] | None = None
 
 
 def fit_mcts(w: np.ndarray, base: SearchSettings, select: Decisions, grid: MctsGrid, *,
-             seed: int = 0, say: Callable[[str], None] = lambda _l: None,
-             ) -> tuple[SearchSettings, float, list[dict[str, Any]]]:
-    """The settings (``base`` with the Monte-Carlo mode, or ``base`` itself when the mode does
-    not agree more on the whole selection fold), their selection agreement (percent) and every
-    candidate scored (for the fit's summary)."""
+             train: Decisions | None = None, seed: int = 0,
+             say: Callable[[str], None] = lambda _l: None) -> MctsFit:
+    """``base`` with the Monte-Carlo mode and, with ``grid.climb_evals`` and ``train``, the
+    weights climbed under it (:func:`climb_weights`), or ``w`` and ``base`` themselves when
+    neither agrees more on the whole selection fold."""
     from ime.imitators.search_fit import predict  # the search's own decision (no cycle)
 
     idx = subsample(len(select), grid.positions, seed)
@@ -120,9 +140,51 @@ def fit_mcts(w: np.ndarray, base: SearchSettings, select: Decisions, grid: MctsG
                      mcts_depth=int(cur["depth"]), mcts_playout=str(cur["playout"]),
                      mcts_scale=float(cur["scale"]), mcts_above=int(cur["above"]),
                      mcts_seed=int(seed))
-    full_base = 100.0 * float(np.mean(predict(w, base, select.P, select.O) == select.action))
-    full = 100.0 * float(np.mean(predict(w, chosen, select.P, select.O) == select.action))
-    keep = full > full_base + 1e-9
-    say(f"mcts: on the whole selection fold ({len(select)} positions) UCT {full:.2f}% against "
-        f"the search's {full_base:.2f}%: {'kept' if keep else 'not kept'}")
-    return (chosen, full, rows) if keep else (base, full_base, rows)
+
+    def agree(v: np.ndarray, s: SearchSettings) -> float:
+        return 100.0 * float(np.mean(predict(v, s, select.P, select.O) == select.action))
+
+    options = [(agree(w, base), "the search alone", w, base),
+               (agree(w, chosen), "UCT", w, chosen)]
+    info = None
+    if grid.climb_evals and train is not None:
+        climbed, info = climb_weights(w, chosen, train, grid, seed=seed, say=say)
+        options.append((agree(climbed, chosen), "UCT, climbed weights", climbed, chosen))
+    acc, name, w_kept, s_kept = max(options, key=lambda o: o[0])  # ties: the earlier
+    say(f"mcts: on the whole selection fold ({len(select)} positions) "
+        + ", ".join(f"{n} {a:.2f}%" for a, n, *_ in options) + f": {name} kept")
+    if info is not None:
+        info.update(select=options[-1][0], kept=w_kept is climbed)
+    return MctsFit(w_kept, s_kept, acc, rows, info)
+
+
+def climb_weights(w: np.ndarray, settings: SearchSettings, train: Decisions, grid: MctsGrid, *,
+                  seed: int = 0, say: Callable[[str], None] = lambda _l: None,
+                  ) -> tuple[np.ndarray, dict[str, Any]]:
+    """The weights hill-climbed on UCT's own agreement (:func:`ime.imitators.round_values.climb`,
+    ``grid.climb_evals`` scorings) on a seeded sample of ``grid.climb_positions`` fit positions
+    that UCT decides. Why: the surrogate fits the weights for a minimax search's leaves, and UCT
+    reads them through playouts and a squashing; its agreement is what counts. Each candidate is
+    scaled to the starting weights' largest magnitude before UCT reads it, so that the climb's
+    rescaling moves do not change the leaves' scale (``mcts_scale`` is fitted already)."""
+    from ime.imitators.round_values import climb
+
+    mid = np.flatnonzero(settings.uct(empties(train.P, train.O)))
+    idx = mid[subsample(len(mid), grid.climb_positions, seed)]
+    P, O, A = train.P[idx], train.O[idx], train.action[idx]
+    top = float(np.abs(w).max()) or 1.0
+    kw = settings.uct_kwargs()
+
+    def on_scale(v: np.ndarray) -> np.ndarray:
+        m = float(np.abs(v).max())
+        return v * (top / m) if m > 0 else v
+
+    def score(v: np.ndarray, phases: int) -> float:
+        return 100.0 * float(np.mean(uct_moves(P, O, on_scale(v), phases, **kw) == A))
+
+    start = score(w, settings.phases)
+    out = climb([(w, settings.phases)], score, grid.climb_evals, say=say)
+    say(f"mcts climb: {start:.2f} -> {out['score']:.2f}% on {len(A)} fit positions, "
+        f"{out['evals']} scorings, {out['seconds']:.0f}s")
+    return on_scale(out["weights"]), {"start": start, "score": out["score"],
+                                      "evals": out["evals"], "positions": len(A)}

@@ -139,8 +139,10 @@ class FitConfig:
     table and sparse starts are then refitted from climbed weights, not the surrogate's);
     ``mcts_sims`` (empty: no such stage) and the other ``mcts_*`` lists: the Monte-Carlo stage
     last, UCT over the chosen weights with its settings fitted by a coordinate ascent on
-    ``mcts_positions`` selection positions for at most ``mcts_rounds`` rounds, kept if the
-    whole selection fold agrees more (:mod:`ime.imitators.mcts_fit`)."""
+    ``mcts_positions`` selection positions for at most ``mcts_rounds`` rounds, then with
+    ``mcts_climb_evals`` the weights climbed on UCT's agreement on ``mcts_climb_positions`` fit
+    positions, each kept if the whole selection fold agrees more
+    (:mod:`ime.imitators.mcts_fit`)."""
 
     depths: Sequence[int] = (1, 2, 3, 4)
     passes: int | Sequence[int] = 3
@@ -180,6 +182,8 @@ class FitConfig:
     mcts_aboves: Sequence[int] = MctsGrid.above
     mcts_positions: int = MctsGrid.positions
     mcts_rounds: int = MctsGrid.rounds
+    mcts_climb_evals: int = MctsGrid.climb_evals
+    mcts_climb_positions: int = MctsGrid.climb_positions
     seed: int = 0
 
     def mcts_grid(self) -> MctsGrid | None:
@@ -188,7 +192,8 @@ class FitConfig:
             return None
         return MctsGrid(tuple(self.mcts_sims), tuple(self.mcts_cs), tuple(self.mcts_depths),
                         tuple(self.mcts_playouts), tuple(self.mcts_scales),
-                        tuple(self.mcts_aboves), self.mcts_positions, self.mcts_rounds)
+                        tuple(self.mcts_aboves), self.mcts_positions, self.mcts_rounds,
+                        self.mcts_climb_evals, self.mcts_climb_positions)
 
 
 def legal_offsets(P: np.ndarray, O: np.ndarray) -> np.ndarray:
@@ -473,12 +478,13 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
             if rounded["acc"] > best["acc"] + 1e-9:
                 best = rounded
     settings = _settings_of(best, cfg)
-    select_acc = best["acc"]
-    mcts_rows: list[dict[str, Any]] = []
+    select_acc, weights = best["acc"], best["weights"]
     grid = cfg.mcts_grid()
+    mc = None
     if grid is not None:
-        settings, select_acc, mcts_rows = fit_mcts(best["weights"], settings, select, grid,
-                                                   seed=cfg.seed, say=say)
+        mc = fit_mcts(weights, settings, select, grid, train=train.subset(idx), seed=cfg.seed,
+                      say=say)
+        weights, settings, select_acc = mc.weights, mc.settings, mc.acc
     summary = {
         "select_acc": select_acc, "train_positions": int(len(idx)),
         "select_positions": int(len(select)), "fit_seconds": time.perf_counter() - t0,
@@ -489,10 +495,12 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
                                           "train_acc_before")}}
                  for c in candidates],
     }
-    if grid is not None:
-        summary["mcts_grid"] = mcts_rows
+    if mc is not None:
+        summary["mcts_grid"] = mc.rows
+        if mc.climb is not None:
+            summary["mcts_climb"] = mc.climb
     say(f"chosen: {settings} select acc {select_acc:.2f}% in {summary['fit_seconds']:.0f}s")
-    return SearchImitator(best["weights"], settings, summary)
+    return SearchImitator(weights, settings, summary)
 
 
 def _surrogate_stages(P: np.ndarray, O: np.ndarray, A: np.ndarray, select: Decisions,

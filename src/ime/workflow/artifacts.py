@@ -81,6 +81,9 @@ OTHER_RESULTS: dict[str, str] = {
 """Generic results that no game renames."""
 
 INDEX = "index.md"
+IDENTIFY_RESULTS = ("identification.csv", "identification_confusion.csv",
+                    "figures/identification.png")
+"""Which bot played this (issue 48): built for a variant whose pool holds two bots or more."""
 EVAL_RESULTS = [
     "s1s2_imitator.csv", "s1_pairwise.csv", "s2_pairwise.csv", "tournament.csv",
     "difficulty_by_class.csv", "clusters.csv", "similarity.csv", "similarity_pairs.csv",
@@ -90,9 +93,10 @@ EVAL_RESULTS = [
     "agreement.csv", "agreement_pairs.csv", "jsd_pairs.csv", "clones.csv",
     "cluster_agreement.csv", "cluster_purity.csv", "cluster_labels.csv",
     "figures/dendrogram_classes.png", "tournament_cycles.csv", "tournament_hodge_ratings.csv",
-    "identification.csv", "identification_confusion.csv", "figures/identification.png",
+    *IDENTIFY_RESULTS,
 ]
-"""The evaluation's results rule ``all`` builds for a variant."""
+"""The evaluation's results rule ``all`` builds for a variant (:data:`IDENTIFY_RESULTS` only
+where there are two bots to tell apart)."""
 TRAIN_RESULTS = ["dataset_stats.csv", "net_architectures.csv", "imitation_accuracy.csv",
                  "accuracy_clusters.csv", "figures/accuracy.png",
                  "run_report.json"]
@@ -124,10 +128,12 @@ def game_results(game: str) -> list[str]:
     return sorted(plugin_info(game).results)
 
 
-def variant_results(game: str) -> list[str]:
-    """Every result file rule ``all`` builds for a variant of ``game``, by the game's names."""
+def variant_results(game: str, identify: bool = True) -> list[str]:
+    """Every result file rule ``all`` builds for a variant of ``game``, by the game's names;
+    ``identify=False`` (a pool of one bot: nothing to tell apart) leaves out
+    :data:`IDENTIFY_RESULTS`."""
     names = game_names(game)
-    files = [*TRAIN_RESULTS, *EVAL_RESULTS]
+    files = [f for f in [*TRAIN_RESULTS, *EVAL_RESULTS] if identify or f not in IDENTIFY_RESULTS]
     out = [names.get(f, f) for f in files]
     out += [n for g, n in names.items() if g not in files and not g.startswith(SWEEP_PREFIXES)]
     out += game_results(game)

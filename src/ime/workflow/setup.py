@@ -142,7 +142,10 @@ class Workflow:
             return [P.fill(P.RESULT, rdir=sw.results_dir, name=n)
                     for n in A.sweep_results(sw.game, sw.files())]
         v = plan.main
-        return [v.table_path(n) for n in A.variant_results(v.game)]
+        from ime.workflow.identify import identify_pool  # which bot played this: needs two
+
+        return [v.table_path(n)
+                for n in A.variant_results(v.game, identify=len(identify_pool(v.cfg)) >= 2)]
 
     def all_games_targets(self) -> list[str]:
         """What rule ``all_games`` builds: every game's results at the composed scale."""

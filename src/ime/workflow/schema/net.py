@@ -122,6 +122,11 @@ class SearchFit(Section):
     """Selection positions (a seeded sample) each candidate is scored on."""
     mcts_rounds: PositiveInt
     """The coordinate ascent's most rounds."""
+    mcts_climb_evals: NonNegativeInt
+    """Scorings of the climb of the weights on UCT's own agreement, after the settings (0: none;
+    ime.imitators.round_values.climb), kept if the selection fold agrees more."""
+    mcts_climb_positions: PositiveInt
+    """Fit positions (a seeded sample of those UCT decides) each climb scoring plays."""
     inner_iters: PositiveInt
     l2: float = Field(ge=0)
     margin: float = Field(gt=0)
