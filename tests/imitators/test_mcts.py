@@ -92,6 +92,7 @@ def test_bad_grids_are_refused() -> None:
         MctsGrid(sims=(100,), playout=("greedy",))
 
 
+@pytest.mark.slow
 def test_the_stage_finds_a_hidden_uct_target_near_its_own_ceiling() -> None:
     positions = random_positions(1300, seed=47, min_ply=4, max_ply=44)
     w = hidden_weights(positions)
@@ -155,6 +156,7 @@ def test_the_fit_runs_the_stage_last_and_keeps_it_where_it_agrees_more() -> None
     assert off.settings.mcts_sims == 0 and "mcts_grid" not in off.summary
 
 
+@pytest.mark.slow
 def test_the_climb_raises_uct_s_agreement_and_is_kept_only_where_the_selection_agrees() -> None:
     positions = random_positions(900, seed=49, min_ply=4, max_ply=44)
     w = hidden_weights(positions)

@@ -115,6 +115,7 @@ def test_each_games_config_error_is_raised_for_that_game_and_a_shared_one_at_onc
         setup_workflow({"overrides": ["no.such=1"]}, CONFIG)
 
 
+@pytest.mark.slow
 def test_a_pool_of_one_bot_builds_no_identification() -> None:
     # which bot played this needs two bots; <game>_tables for one target builds the rest
     one = setup_workflow({"overrides": ["scale=tiny", "game.targets=[rev3]"]}, CONFIG)

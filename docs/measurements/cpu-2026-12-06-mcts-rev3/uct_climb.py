@@ -13,7 +13,7 @@ from ime.train.folds import Split
 evals = int(sys.argv[1]) if len(sys.argv) > 1 else 300
 npos = int(sys.argv[2]) if len(sys.argv) > 2 else 800
 import os
-im = SearchImitator.load(os.environ.get('START', '/tmp/s46/rev3_mcts_fold0.json'))
+im = SearchImitator.load(os.environ.get('START', 'docs/measurements/cpu-2026-12-06-mcts-rev3/imitator_mcts_fold0.json'))
 s = im.settings
 d = load_decisions('data/reversi/datasets/quick/rev3.parquet')
 tr, va = fold_indices(d, 0, 5, 0)
@@ -42,4 +42,4 @@ res = {"select_before": acc(im, sel_rows), "select_after": acc(new, sel_rows),
        "unseen_before": acc(im, test), "unseen_after": acc(new, test), "evals": out["evals"],
        "fit_score_before": out["start_scores"], "fit_score_after": out["score"]}
 print(json.dumps(res), flush=True)
-new.save(os.environ.get('SAVE', '/tmp/s46/rev3_mcts_climb_fold0.json'))
+new.save(os.environ.get('SAVE', '/tmp/rev3_mcts_climb_fold0.json'))
