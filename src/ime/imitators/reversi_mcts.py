@@ -135,7 +135,6 @@ def uct_root(P, O, sims, c, depth, playout, scale, w, phases, seed, buf, nP, nO,
     untried[0] = legal_moves_inline(P, O)
     flag[0] = 0
     n_nodes = 1
-    twice = 2.0
     for _ in range(sims):
         node = 0
         while True:  # selection
@@ -148,7 +147,7 @@ def uct_root(P, O, sims, c, depth, playout, scale, w, phases, seed, buf, nP, nO,
             bestv = -1e300
             ch = child[node]
             while ch != -1:
-                u = W[ch] / N[ch] + c * math.sqrt(twice * lnN / N[ch])
+                u = W[ch] / N[ch] + c * math.sqrt(2.0 * lnN / N[ch])
                 if u > bestv:
                     bestv = u
                     best = ch
@@ -195,7 +194,7 @@ def uct_root(P, O, sims, c, depth, playout, scale, w, phases, seed, buf, nP, nO,
     ch = child[0]
     while ch != -1:
         out_sq[k] = mv[ch]
-        out_n[k] = N[ch] + W[ch] / (N[ch] + 1.0) * 1e-3  # visits, then wins (below one visit)
+        out_n[k] = N[ch] + W[ch] / (N[ch] + 1.0) * 1e-3  # visits, then the win rate (< 1e-3)
         k += 1
         ch = sib[ch]
     return k
