@@ -53,7 +53,8 @@ class MctsGrid:
     def __post_init__(self) -> None:
         for k in KNOBS:
             if not len(getattr(self, k)):
-                raise ValueError(f"net.search.mcts_{k}s: at least one value (to turn the "
+                key = "mcts_sims" if k == "sims" else f"mcts_{k}s"
+                raise ValueError(f"net.search.{key}: at least one value (to turn the "
                                  f"Monte-Carlo stage off, set mcts_sims to [])")
         bad = [p for p in self.playout if p not in PLAYOUTS]
         if bad:
