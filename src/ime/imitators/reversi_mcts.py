@@ -223,19 +223,21 @@ def _best(out_sq, out_n, k):
 
 
 @njit(cache=True)
+def tree_arrays(sims):
+    """The node arrays of one tree of ``sims`` simulations (``sims + 1`` nodes), in
+    :func:`uct_root`'s order: nP, nO, parent, child, sib, untried, flag, N, W, mv."""
+    size = sims + 1
+    return (np.zeros(size, dtype=np.uint64), np.zeros(size, dtype=np.uint64),
+            np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64),
+            np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.uint64),
+            np.zeros(size, dtype=np.int8), np.zeros(size, dtype=np.float64),
+            np.zeros(size, dtype=np.float64), np.zeros(size, dtype=np.int64))
+
+
+@njit(cache=True)
 def uct_batch(Ps, Os, sims, c, depth, playout, scale, w, phases, seed, nf, out):
     """The UCT move of every position (each with a legal move) into ``out``."""
-    size = sims + 1
-    nP = np.zeros(size, dtype=np.uint64)
-    nO = np.zeros(size, dtype=np.uint64)
-    parent = np.zeros(size, dtype=np.int64)
-    child = np.zeros(size, dtype=np.int64)
-    sib = np.zeros(size, dtype=np.int64)
-    untried = np.zeros(size, dtype=np.uint64)
-    flag = np.zeros(size, dtype=np.int8)
-    N = np.zeros(size, dtype=np.float64)
-    W = np.zeros(size, dtype=np.float64)
-    mv = np.zeros(size, dtype=np.int64)
+    nP, nO, parent, child, sib, untried, flag, N, W, mv = tree_arrays(sims)
     buf = np.zeros(nf, dtype=np.float64)
     out_sq = np.zeros(MAX_MOVES, dtype=np.int64)
     out_n = np.zeros(MAX_MOVES, dtype=np.float64)
@@ -270,16 +272,12 @@ def uct_moves(P: np.ndarray, O: np.ndarray, w: np.ndarray, phases: int, *, sims:
 def uct_visits(P: int, O: int, w: np.ndarray, phases: int, *, sims: int, c: float, depth: int,
                playout: str, scale: float, seed: int = 0) -> dict[int, float]:
     """The root's visit shares (the move distribution the search samples its decision from)."""
-    size = sims + 1
     out_sq = np.zeros(MAX_MOVES, dtype=np.int64)
     out_n = np.zeros(MAX_MOVES, dtype=np.float64)
     k = uct_root(U64(P), U64(O), np.int64(sims), float(c), np.int64(depth),
                  np.int64(PLAYOUTS.index(playout)), float(scale),
                  np.ascontiguousarray(w, dtype=np.float64), np.int64(phases),
                  position_seed(U64(P), U64(O), np.int64(seed)), np.zeros(len(w)),
-                 np.zeros(size, np.uint64), np.zeros(size, np.uint64), np.zeros(size, np.int64),
-                 np.zeros(size, np.int64), np.zeros(size, np.int64), np.zeros(size, np.uint64),
-                 np.zeros(size, np.int8), np.zeros(size), np.zeros(size),
-                 np.zeros(size, np.int64), out_sq, out_n)
+                 *tree_arrays(np.int64(sims)), out_sq, out_n)
     n = np.floor(out_n[:k])
     return {int(s): float(x / n.sum()) for s, x in zip(out_sq[:k], n, strict=True)}
