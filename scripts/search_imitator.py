@@ -132,6 +132,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="scorings of the climb of the weights on UCT's agreement (0: none)")
     ap.add_argument("--mcts-climb-positions", type=int,
                     default=FitConfig.mcts_climb_positions)
+    ap.add_argument("--mcts-tree-iters", type=int, default=3,
+                    help="steps of the weights fitted through UCT's tree (0: none)")
+    ap.add_argument("--mcts-tree-positions", type=int, default=FitConfig.mcts_tree_positions)
+    ap.add_argument("--mcts-tree-l2", type=float, default=FitConfig.mcts_tree_l2)
     ap.add_argument("--net", type=Path, action="append", default=[],
                     help="a trained net's checkpoint (data/reversi/models/<tag>/<net>/<bot>/"
                          "fold<k>.pt) scored on the same unseen positions, for comparison")
@@ -171,6 +175,9 @@ def main(argv: list[str] | None = None) -> int:
                     mcts_positions=args.mcts_positions, mcts_rounds=args.mcts_rounds,
                     mcts_climb_evals=args.mcts_climb_evals,
                     mcts_climb_positions=args.mcts_climb_positions,
+                    mcts_tree_iters=args.mcts_tree_iters,
+                    mcts_tree_positions=args.mcts_tree_positions,
+                    mcts_tree_l2=args.mcts_tree_l2,
                     passes=args.passes[0] if len(args.passes) == 1 else args.passes,
                     endgame_modes=tuple(args.endgame_modes.split(",")),
                     endgame_picks=tuple(args.endgame_picks.split(",")),
@@ -197,7 +204,8 @@ def main(argv: list[str] | None = None) -> int:
                           seed=cfg.seed, say=lambda line: print(line, flush=True))
             imitator = SearchImitator(mc.weights, mc.settings,
                                       {**imitator.summary, "select_acc": mc.acc,
-                                       "mcts_grid": mc.rows, "mcts_climb": mc.climb})
+                                       "mcts_grid": mc.rows, "mcts_climb": mc.climb,
+                                       "mcts_tree": mc.tree})
             fit_s = time.perf_counter() - t0
     else:
         imitator = fit(fit_rows, sel_rows, cfg, log=lambda line: print(line, flush=True),

@@ -14,8 +14,11 @@ for at most ``mcts_rounds`` rounds or until a round changes nothing. Every candi
 the same seeded sample of ``mcts_positions`` selection positions; UCT's moves are computed once
 per candidate on the sample's positions above the lowest threshold tried, so the threshold itself
 costs nothing to vary. With ``mcts_climb_evals``, the weights are then hill-climbed on UCT's own
-agreement on fit positions (:func:`climb_weights`). The mode, and the climbed weights, are kept
-only where they then agree more than the search alone on the whole selection fold.
+agreement on fit positions (:func:`climb_weights`). With ``mcts_tree_iters``, before that, the
+weights are fitted through UCT's own tree (:mod:`ime.imitators.mcts_tree_fit`: the values of the
+root's children and their gradients in the weights) and the ascent runs again from them. The
+mode, and each set of refitted weights, are kept only where they then agree more than the
+search alone (and than the mode before them) on the whole selection fold.
 """
 
 from __future__ import annotations
@@ -49,6 +52,9 @@ class MctsGrid:
     rounds: int = 2
     climb_evals: int = 0
     climb_positions: int = 800
+    tree_iters: int = 0
+    tree_positions: int = 6000
+    tree_l2: float = 0.01
 
     def __post_init__(self) -> None:
         for k in KNOBS:
@@ -70,37 +76,93 @@ class MctsGrid:
         if self.climb_evals < 0:
             raise ValueError(f"net.search.mcts_climb_evals must be >= 0, got "
                              f"{self.climb_evals}")
+        if self.tree_iters < 0 or self.tree_positions < 1 or self.tree_l2 < 0:
+            raise ValueError(f"net.search.mcts_tree_iters >= 0, mcts_tree_positions >= 1 and "
+                             f"mcts_tree_l2 >= 0 are required, got {self.tree_iters}, "
+                             f"{self.tree_positions} and {self.tree_l2}")
 
 
 @dataclass
 class MctsFit:
     """The stage's result: the weights and settings kept, their selection agreement (percent),
-    every candidate scored, and the climb's figures (None: no climb; ``kept`` says whether its
-    weights won on the selection fold)."""
+    every candidate scored, and the climb's and the tree fit's figures (None: not run; ``kept``
+    says whether their weights won on the selection fold)."""
 
     weights: np.ndarray
     settings: SearchSettings
     acc: float
     rows: list[dict[str, Any]]
     climb: dict[str, Any] | None = None
+    tree: dict[str, Any] | None = None
 
 
 def fit_mcts(w: np.ndarray, base: SearchSettings, select: Decisions, grid: MctsGrid, *,
              train: Decisions | None = None, seed: int = 0,
              say: Callable[[str], None] = lambda _l: None) -> MctsFit:
-    """``base`` with the Monte-Carlo mode and, with ``grid.climb_evals`` and ``train``, the
-    weights climbed under it (:func:`climb_weights`), or ``w`` and ``base`` themselves when
-    neither agrees more on the whole selection fold."""
+    """``base`` with the Monte-Carlo mode and, with ``train``, the weights fitted through UCT's
+    tree (``grid.tree_iters``; :mod:`ime.imitators.mcts_tree_fit`, then the settings' ascent
+    again from them) and climbed on its agreement (``grid.climb_evals``; :func:`climb_weights`),
+    or ``w`` and ``base`` themselves: whichever agrees most on the whole selection fold."""
+    from ime.imitators.mcts_tree_fit import fit_through_tree
     from ime.imitators.search_fit import predict  # the search's own decision (no cycle)
 
     idx = subsample(len(select), grid.positions, seed)
     P, O, A = select.P[idx], select.O[idx], select.action[idx]
+    rows: list[dict[str, Any]] = []
+    start = {k: getattr(grid, k)[0] for k in KNOBS}
+    chosen = _ascent(w, base, start, grid, P, O, A, seed=seed, rows=rows, say=say)
+
+    def agree(v: np.ndarray, s: SearchSettings) -> float:
+        return 100.0 * float(np.mean(predict(v, s, select.P, select.O) == select.action))
+
+    options = [(agree(w, base), "the search alone", w, base),
+               (agree(w, chosen), "UCT", w, chosen)]
+    tree = climbed = w_tree = w_from = None
+    if grid.tree_iters and train is not None:
+        w_tree, s_tree, tree = fit_through_tree(
+            w, chosen, train, iters=grid.tree_iters, positions=grid.tree_positions,
+            l2=grid.tree_l2, depths=grid.depth, seed=seed, say=say)
+        if w_tree is not w:
+            again = {k: v for k, v in zip(KNOBS, _knobs(s_tree), strict=True)}
+            s_tree = _ascent(w_tree, base, again, grid, P, O, A, seed=seed, rows=rows, say=say,
+                             stage="mcts_tree")
+            options.append((agree(w_tree, s_tree), "UCT, weights fitted through its tree",
+                            w_tree, s_tree))
+            tree.update(select=options[-1][0])
+    info = None
+    if grid.climb_evals and train is not None:
+        _, _, w_from, s_from = max(options[1:], key=lambda o: o[0])  # ties: the earlier
+        climbed, info = climb_weights(w_from, s_from, train, grid, seed=seed, say=say)
+        options.append((agree(climbed, s_from), "UCT, climbed weights", climbed, s_from))
+    acc, name, w_kept, s_kept = max(options, key=lambda o: o[0])  # ties: the earlier
+    say(f"mcts: on the whole selection fold ({len(select)} positions) "
+        + ", ".join(f"{n} {a:.2f}%" for a, n, *_ in options) + f": {name} kept")
+    if info is not None:
+        info.update(select=options[-1][0], kept=w_kept is climbed)
+    if tree is not None:  # kept: its weights won, or the climb that won started from them
+        tree.update(kept=w_tree is not None and (
+            w_kept is w_tree or (w_kept is climbed and w_from is w_tree)))
+    return MctsFit(w_kept, s_kept, acc, rows, info, tree)
+
+
+def _knobs(s: SearchSettings) -> tuple[Any, ...]:
+    """The ascent's six values of a Monte-Carlo setting, in :data:`KNOBS` order."""
+    return (s.mcts_sims, s.mcts_c, s.mcts_depth, s.mcts_playout, s.mcts_scale, s.mcts_above)
+
+
+def _ascent(w: np.ndarray, base: SearchSettings, start: dict[str, Any], grid: MctsGrid,
+            P: np.ndarray, O: np.ndarray, A: np.ndarray, *, seed: int,
+            rows: list[dict[str, Any]], say: Callable[[str], None],
+            stage: str = "mcts") -> SearchSettings:
+    """The coordinate ascent over :data:`KNOBS` from ``start``, the weights ``w`` held (module
+    doc); every candidate scored is appended to ``rows``."""
+    from ime.imitators.search_fit import predict
+
     emp = empties(P, O)
     ab = predict(w, base, P, O)
-    low = np.flatnonzero(emp > min(grid.above))
+    low = np.flatnonzero(emp > min(min(grid.above), start["above"]))
     uct_cache: dict[tuple, np.ndarray] = {}
     scored: dict[tuple, float] = {}
-    rows: list[dict[str, Any]] = []
 
     def score(v: dict[str, Any]) -> float:
         key = tuple(v[k] for k in KNOBS)
@@ -117,13 +179,13 @@ def fit_mcts(w: np.ndarray, base: SearchSettings, select: Decisions, grid: MctsG
         chosen = np.where(emp > v["above"], uct_cache[ukey], ab)
         acc = 100.0 * float(np.mean(chosen == A))
         scored[key] = acc
-        rows.append({"stage": "mcts", **v, "acc": acc})
+        rows.append({"stage": stage, **v, "acc": acc})
         return acc
 
     base_acc = 100.0 * float(np.mean(ab == A))
-    cur = {k: getattr(grid, k)[0] for k in KNOBS}
+    cur = dict(start)
     best = score(cur)
-    say(f"mcts: the search alone {base_acc:.2f}% on {len(A)} selection positions; UCT from "
+    say(f"{stage}: the search alone {base_acc:.2f}% on {len(A)} selection positions; UCT from "
         f"{cur}: {best:.2f}%")
     for r in range(grid.rounds):
         changed = False
@@ -134,29 +196,13 @@ def fit_mcts(w: np.ndarray, base: SearchSettings, select: Decisions, grid: MctsG
                 acc = score({**cur, k: x})
                 if acc > best + 1e-9:
                     best, cur, changed = acc, {**cur, k: x}, True
-            say(f"mcts round {r} {k}: {cur} {best:.2f}%")
+            say(f"{stage} round {r} {k}: {cur} {best:.2f}%")
         if not changed:
             break
-    chosen = replace(base, mcts_sims=int(cur["sims"]), mcts_c=float(cur["c"]),
-                     mcts_depth=int(cur["depth"]), mcts_playout=str(cur["playout"]),
-                     mcts_scale=float(cur["scale"]), mcts_above=int(cur["above"]),
-                     mcts_seed=int(seed))
-
-    def agree(v: np.ndarray, s: SearchSettings) -> float:
-        return 100.0 * float(np.mean(predict(v, s, select.P, select.O) == select.action))
-
-    options = [(agree(w, base), "the search alone", w, base),
-               (agree(w, chosen), "UCT", w, chosen)]
-    info = None
-    if grid.climb_evals and train is not None:
-        climbed, info = climb_weights(w, chosen, train, grid, seed=seed, say=say)
-        options.append((agree(climbed, chosen), "UCT, climbed weights", climbed, chosen))
-    acc, name, w_kept, s_kept = max(options, key=lambda o: o[0])  # ties: the earlier
-    say(f"mcts: on the whole selection fold ({len(select)} positions) "
-        + ", ".join(f"{n} {a:.2f}%" for a, n, *_ in options) + f": {name} kept")
-    if info is not None:
-        info.update(select=options[-1][0], kept=w_kept is climbed)
-    return MctsFit(w_kept, s_kept, acc, rows, info)
+    return replace(base, mcts_sims=int(cur["sims"]), mcts_c=float(cur["c"]),
+                   mcts_depth=int(cur["depth"]), mcts_playout=str(cur["playout"]),
+                   mcts_scale=float(cur["scale"]), mcts_above=int(cur["above"]),
+                   mcts_seed=int(seed))
 
 
 def climb_weights(w: np.ndarray, settings: SearchSettings, train: Decisions, grid: MctsGrid, *,

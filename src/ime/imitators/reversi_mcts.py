@@ -33,6 +33,7 @@ function of (position, weights, settings): the imitator replays exactly, on any 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
@@ -84,8 +85,10 @@ def _playout_moves(P, O, moves, playout):
 
 @njit(cache=True)
 def _leaf(P, O, depth, playout, scale, w, phases, buf):
-    """Value in [0, 1] for the side owning ``P`` (to move): a playout of at most ``depth`` moves
-    (0: to the end), then the squashed evaluation if the game goes on."""
+    """``(value, slope)``: the value in [0, 1] for the side owning ``P`` (to move) of a playout
+    of at most ``depth`` moves (0: to the end), then the squashed evaluation if the game goes on;
+    and the value's derivative in the evaluation (0 for a finished game), with ``buf`` then
+    holding the cut position's features, so ``slope * buf`` is the value's gradient in ``w``."""
     sign = 1
     k = 0
     while True:
@@ -94,13 +97,14 @@ def _leaf(P, O, depth, playout, scale, w, phases, buf):
             if legal_moves_inline(O, P) == ZERO:
                 d = ctpop(P) - ctpop(O)
                 r = 1.0 if d > 0 else (0.0 if d < 0 else 0.5)
-                return r if sign > 0 else 1.0 - r
+                return (r if sign > 0 else 1.0 - r), 0.0
             P, O = O, P
             sign = -sign
             continue
         if depth > 0 and k >= depth:
             v = 1.0 / (1.0 + math.exp(-evaluate(P, O, w, phases, buf) / scale))
-            return v if sign > 0 else 1.0 - v
+            g = v * (1.0 - v) / scale
+            return (v, g) if sign > 0 else (1.0 - v, -g)
         allowed = _playout_moves(P, O, moves, playout)
         sq = _kth_bit(allowed, np.random.randint(0, ctpop(allowed)))
         f = flips_inline(P, O, sq)
@@ -118,11 +122,17 @@ def _terminal_for_mover(P, O):
 
 @njit(cache=True)
 def uct_root(P, O, sims, c, depth, playout, scale, w, phases, seed, buf, nP, nO, parent, child,
-             sib, untried, flag, N, W, mv, out_sq, out_n):
+             sib, untried, flag, N, W, mv, out_sq, out_n, G):
     """Run ``sims`` simulations from (P, O); write the root's children (square, visits) into
     ``out_sq`` / ``out_n`` and return their number. Node arrays hold ``sims + 1`` nodes.
     ``flag``: 0 an inner node, 1 a node whose only move is a pass (not yet expanded), 2 a
-    finished game."""
+    finished game. ``G`` (``65 x len(w)``, or no rows: not wanted) receives in row ``s`` (the
+    root child's square, 64 a pass) the sum over that child's simulations of the root mover's
+    value's gradient in ``w``, the tree held fixed: ``G[s] / visits`` is the gradient of the
+    child's mean value. The decisions are the same either way."""
+    grad = G.shape[0] > 0
+    if grad:
+        G[:, :] = 0.0
     np.random.seed(seed)
     nP[0] = P
     nO[0] = O
@@ -181,14 +191,22 @@ def uct_root(P, O, sims, c, depth, playout, scale, w, phases, seed, buf, nP, nO,
             if m == ZERO:
                 flag[new] = 1 if legal_moves_inline(co, cp) != ZERO else 2
             node = new
+        g = 0.0
         if flag[node] == 2:
             v = _terminal_for_mover(nP[node], nO[node])
         else:
-            v = 1.0 - _leaf(nP[node], nO[node], depth, playout, scale, w, phases, buf)
+            lv, lg = _leaf(nP[node], nO[node], depth, playout, scale, w, phases, buf)
+            v = 1.0 - lv
+            g = -lg
         while node != -1:  # back-propagation: v is for the side that moved into ``node``
             N[node] += 1.0
             W[node] += v
+            if grad and g != 0.0 and parent[node] == 0:
+                row = mv[node]
+                for j in range(buf.shape[0]):
+                    G[row, j] += g * buf[j]
             v = 1.0 - v
+            g = -g
             node = parent[node]
     k = 0
     ch = child[0]
@@ -241,6 +259,7 @@ def uct_batch(Ps, Os, sims, c, depth, playout, scale, w, phases, seed, nf, out):
     buf = np.zeros(nf, dtype=np.float64)
     out_sq = np.zeros(MAX_MOVES, dtype=np.int64)
     out_n = np.zeros(MAX_MOVES, dtype=np.float64)
+    no_grad = np.zeros((0, nf), dtype=np.float64)
     for i in range(len(Ps)):
         moves = legal_moves_inline(Ps[i], Os[i])
         if ctpop(moves) == 1:
@@ -248,8 +267,35 @@ def uct_batch(Ps, Os, sims, c, depth, playout, scale, w, phases, seed, nf, out):
             continue
         k = uct_root(Ps[i], Os[i], sims, c, depth, playout, scale, w, phases,
                      position_seed(Ps[i], Os[i], seed), buf, nP, nO, parent, child, sib,
-                     untried, flag, N, W, mv, out_sq, out_n)
+                     untried, flag, N, W, mv, out_sq, out_n, no_grad)
         out[i] = _best(out_sq, out_n, k)
+
+
+@njit(cache=True)
+def _tree_batch(Ps, Os, sims, c, depth, playout, scale, w, phases, seed, SQ, NV, Q, GR, K):
+    """Every position's root children: square, visits, mean value for the mover and that
+    value's gradient in ``w`` (into ``SQ``, ``NV``, ``Q``, ``GR``; their number into ``K``)."""
+    nf = w.shape[0]
+    nP, nO, parent, child, sib, untried, flag, N, W, mv = tree_arrays(sims)
+    buf = np.zeros(nf, dtype=np.float64)
+    out_sq = np.zeros(MAX_MOVES, dtype=np.int64)
+    out_n = np.zeros(MAX_MOVES, dtype=np.float64)
+    G = np.zeros((PASS + 1, nf), dtype=np.float64)
+    for i in range(len(Ps)):
+        k = uct_root(Ps[i], Os[i], sims, c, depth, playout, scale, w, phases,
+                     position_seed(Ps[i], Os[i], seed), buf, nP, nO, parent, child, sib,
+                     untried, flag, N, W, mv, out_sq, out_n, G)
+        K[i] = k
+        ch = child[0]
+        j = 0
+        while ch != -1:  # the same order as out_sq
+            SQ[i, j] = mv[ch]
+            NV[i, j] = N[ch]
+            Q[i, j] = W[ch] / N[ch]
+            for f in range(nf):
+                GR[i, j, f] = G[mv[ch], f] / N[ch]
+            j += 1
+            ch = sib[ch]
 
 
 def uct_moves(P: np.ndarray, O: np.ndarray, w: np.ndarray, phases: int, *, sims: int, c: float,
@@ -278,6 +324,47 @@ def uct_visits(P: int, O: int, w: np.ndarray, phases: int, *, sims: int, c: floa
                  np.int64(PLAYOUTS.index(playout)), float(scale),
                  np.ascontiguousarray(w, dtype=np.float64), np.int64(phases),
                  position_seed(U64(P), U64(O), np.int64(seed)), np.zeros(len(w)),
-                 *tree_arrays(np.int64(sims)), out_sq, out_n)
+                 *tree_arrays(np.int64(sims)), out_sq, out_n, np.zeros((0, len(w))))
     n = np.floor(out_n[:k])
     return {int(s): float(x / n.sum()) for s, x in zip(out_sq[:k], n, strict=True)}
+
+
+@dataclass
+class TreeValues:
+    """UCT's root children of a batch of positions (row ``i``, its first ``count[i]`` columns;
+    the rest are padding): the square (64 a pass), the visits, the mean value for the side to
+    move in [0, 1], and that value's gradient in the weights with the tree held fixed
+    (``grad[i, j]``, one entry a weight). What :mod:`ime.imitators.mcts_tree_fit` fits through."""
+
+    square: np.ndarray  # int64[n, MAX_MOVES], -1 padding
+    visits: np.ndarray  # float64[n, MAX_MOVES]
+    value: np.ndarray  # float64[n, MAX_MOVES]
+    grad: np.ndarray  # float64[n, MAX_MOVES, len(w)]
+    count: np.ndarray  # int64[n]
+
+    def most_visited(self) -> np.ndarray:
+        """Each position's move as :func:`uct_moves` picks it: the most visited child, equal
+        visits by wins, then the lowest square."""
+        wins = self.value * self.visits
+        key = np.where(self.square >= 0, self.visits + wins / (self.visits + 1.0) * 1e-3, -1.0)
+        top = key >= key.max(axis=1, keepdims=True)
+        return np.where(top, self.square, PASS + 1).min(axis=1)
+
+
+def tree_values(P: np.ndarray, O: np.ndarray, w: np.ndarray, phases: int, *, sims: int,
+                c: float, depth: int, playout: str, scale: float, seed: int = 0) -> TreeValues:
+    """The root children of UCT's tree at every position (each with two or more legal moves),
+    as :func:`uct_moves` builds it, with their values' gradients in ``w``."""
+    uct_moves(P[:0], O[:0], w, phases, sims=sims, c=c, depth=depth, playout=playout,
+              scale=scale)  # the settings' checks
+    n, nf = len(P), len(w)
+    out = TreeValues(np.full((n, MAX_MOVES), -1, dtype=np.int64), np.zeros((n, MAX_MOVES)),
+                     np.zeros((n, MAX_MOVES)), np.zeros((n, MAX_MOVES, nf)),
+                     np.zeros(n, dtype=np.int64))
+    if n:
+        _tree_batch(np.ascontiguousarray(P, dtype=np.uint64),
+                    np.ascontiguousarray(O, dtype=np.uint64), np.int64(sims), float(c),
+                    np.int64(depth), np.int64(PLAYOUTS.index(playout)), float(scale),
+                    np.ascontiguousarray(w, dtype=np.float64), np.int64(phases), np.int64(seed),
+                    out.square, out.visits, out.value, out.grad, out.count)
+    return out

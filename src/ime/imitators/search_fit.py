@@ -140,6 +140,8 @@ class FitConfig:
     ``mcts_sims`` (empty: no such stage) and the other ``mcts_*`` lists: the Monte-Carlo stage
     last, UCT over the chosen weights with its settings fitted by a coordinate ascent on
     ``mcts_positions`` selection positions for at most ``mcts_rounds`` rounds, then with
+    ``mcts_tree_iters`` the weights fitted through UCT's tree on ``mcts_tree_positions`` fit
+    positions (L2 ``mcts_tree_l2``) and the ascent again, then with
     ``mcts_climb_evals`` the weights climbed on UCT's agreement on ``mcts_climb_positions`` fit
     positions, each kept if the whole selection fold agrees more
     (:mod:`ime.imitators.mcts_fit`)."""
@@ -184,6 +186,9 @@ class FitConfig:
     mcts_rounds: int = MctsGrid.rounds
     mcts_climb_evals: int = MctsGrid.climb_evals
     mcts_climb_positions: int = MctsGrid.climb_positions
+    mcts_tree_iters: int = MctsGrid.tree_iters
+    mcts_tree_positions: int = MctsGrid.tree_positions
+    mcts_tree_l2: float = MctsGrid.tree_l2
     seed: int = 0
 
     def mcts_grid(self) -> MctsGrid | None:
@@ -193,7 +198,8 @@ class FitConfig:
         return MctsGrid(tuple(self.mcts_sims), tuple(self.mcts_cs), tuple(self.mcts_depths),
                         tuple(self.mcts_playouts), tuple(self.mcts_scales),
                         tuple(self.mcts_aboves), self.mcts_positions, self.mcts_rounds,
-                        self.mcts_climb_evals, self.mcts_climb_positions)
+                        self.mcts_climb_evals, self.mcts_climb_positions,
+                        self.mcts_tree_iters, self.mcts_tree_positions, self.mcts_tree_l2)
 
 
 def legal_offsets(P: np.ndarray, O: np.ndarray) -> np.ndarray:
@@ -499,6 +505,8 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
         summary["mcts_grid"] = mc.rows
         if mc.climb is not None:
             summary["mcts_climb"] = mc.climb
+        if mc.tree is not None:
+            summary["mcts_tree"] = mc.tree
     say(f"chosen: {settings} select acc {select_acc:.2f}% in {summary['fit_seconds']:.0f}s")
     return SearchImitator(weights, settings, summary)
 

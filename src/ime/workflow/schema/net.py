@@ -127,6 +127,14 @@ class SearchFit(Section):
     ime.imitators.round_values.climb), kept if the selection fold agrees more."""
     mcts_climb_positions: PositiveInt
     """Fit positions (a seeded sample of those UCT decides) each climb scoring plays."""
+    mcts_tree_iters: NonNegativeInt
+    """Steps of the weights fitted through UCT's own tree, after the settings (0: none;
+    ime.imitators.mcts_tree_fit), then the settings' ascent again; kept if the selection fold
+    agrees more."""
+    mcts_tree_positions: PositiveInt
+    """Fit positions (a seeded sample of those UCT decides) the tree fit reads."""
+    mcts_tree_l2: Annotated[float, Field(ge=0)]
+    """The tree fit's penalty on a step, each weight measured in its gradient's spread."""
     inner_iters: PositiveInt
     l2: float = Field(ge=0)
     margin: float = Field(gt=0)
