@@ -136,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="steps of the weights fitted through UCT's tree (0: none)")
     ap.add_argument("--mcts-tree-positions", type=int, default=FitConfig.mcts_tree_positions)
     ap.add_argument("--mcts-tree-l2", type=float, default=FitConfig.mcts_tree_l2)
+    ap.add_argument("--mcts-tree-repeats", type=int, default=FitConfig.mcts_tree_repeats)
     ap.add_argument("--net", type=Path, action="append", default=[],
                     help="a trained net's checkpoint (data/reversi/models/<tag>/<net>/<bot>/"
                          "fold<k>.pt) scored on the same unseen positions, for comparison")
@@ -178,6 +179,7 @@ def main(argv: list[str] | None = None) -> int:
                     mcts_tree_iters=args.mcts_tree_iters,
                     mcts_tree_positions=args.mcts_tree_positions,
                     mcts_tree_l2=args.mcts_tree_l2,
+                    mcts_tree_repeats=args.mcts_tree_repeats,
                     passes=args.passes[0] if len(args.passes) == 1 else args.passes,
                     endgame_modes=tuple(args.endgame_modes.split(",")),
                     endgame_picks=tuple(args.endgame_picks.split(",")),

@@ -109,12 +109,19 @@ def test_the_stage_keeps_the_tree_fit_only_where_the_selection_agrees_more() -> 
     without = fit_mcts(bad, SearchSettings(depth=1), select, replace(grid, tree_iters=0),
                        train=train)
     assert without.tree is None and mc.tree is not None
-    assert mc.acc == max(without.acc, mc.tree["select"])
-    assert mc.tree["kept"] == (mc.tree["select"] > without.acc)
-    assert mc.tree["kept"] and not np.array_equal(mc.weights, bad)
+    assert mc.tree["select"] is not None and mc.tree["select"] > without.acc
+    assert mc.acc == mc.tree["select"] and mc.tree["kept"]
+    assert not np.array_equal(mc.weights, bad)
     assert {r["stage"] for r in mc.rows} == {"mcts", "mcts_tree"}  # the ascent ran again
-    with pytest.raises(ValueError, match="mcts_tree_iters"):
-        replace(grid, tree_iters=-1)
+    runs = mc.tree["runs"]
+    assert 1 <= len(runs) <= grid.tree_repeats
+    assert mc.tree["select"] == max(r["select"] for r in runs if "select" in r)
+    once = fit_mcts(bad, SearchSettings(depth=1), select, replace(grid, tree_repeats=1),
+                    train=train)
+    assert len(once.tree["runs"]) == 1 and once.acc <= mc.acc
+    for bad_knob in ({"tree_iters": -1}, {"tree_repeats": 0}):
+        with pytest.raises(ValueError, match="mcts_tree_iters"):
+            replace(grid, **bad_knob)
     with pytest.raises(ValueError, match="no playout length above 0"):
         fit_through_tree(bad, replace(MODE, mcts_depth=0), train, iters=1, positions=50,
                          l2=0.01, depths=(0,))

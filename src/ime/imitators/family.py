@@ -48,7 +48,8 @@ a book of the fold's training positions, :mod:`ime.imitators.book`), not a famil
 family accepts them."""
 MCTS_KEYS = ("mcts_sims", "mcts_cs", "mcts_depths", "mcts_playouts", "mcts_scales",
              "mcts_aboves", "mcts_positions", "mcts_rounds", "mcts_climb_evals",
-             "mcts_climb_positions", "mcts_tree_iters", "mcts_tree_positions", "mcts_tree_l2")
+             "mcts_climb_positions", "mcts_tree_iters", "mcts_tree_positions", "mcts_tree_l2",
+             "mcts_tree_repeats")
 """Keys of ``net.search`` of Reversi's Monte-Carlo stage (:mod:`ime.imitators.mcts_fit`); the
 other games' families ignore them and refuse a nonempty ``mcts_sims``, which they cannot honour."""
 

@@ -55,6 +55,7 @@ class MctsGrid:
     tree_iters: int = 0
     tree_positions: int = 6000
     tree_l2: float = 0.01
+    tree_repeats: int = 2
 
     def __post_init__(self) -> None:
         for k in KNOBS:
@@ -76,10 +77,12 @@ class MctsGrid:
         if self.climb_evals < 0:
             raise ValueError(f"net.search.mcts_climb_evals must be >= 0, got "
                              f"{self.climb_evals}")
-        if self.tree_iters < 0 or self.tree_positions < 1 or self.tree_l2 < 0:
-            raise ValueError(f"net.search.mcts_tree_iters >= 0, mcts_tree_positions >= 1 and "
-                             f"mcts_tree_l2 >= 0 are required, got {self.tree_iters}, "
-                             f"{self.tree_positions} and {self.tree_l2}")
+        if self.tree_iters < 0 or self.tree_positions < 1 or self.tree_l2 < 0 \
+                or self.tree_repeats < 1:
+            raise ValueError(f"net.search.mcts_tree_iters >= 0, mcts_tree_positions >= 1, "
+                             f"mcts_tree_l2 >= 0 and mcts_tree_repeats >= 1 are required, got "
+                             f"{self.tree_iters}, {self.tree_positions}, {self.tree_l2} and "
+                             f"{self.tree_repeats}")
 
 
 @dataclass
@@ -103,7 +106,6 @@ def fit_mcts(w: np.ndarray, base: SearchSettings, select: Decisions, grid: MctsG
     tree (``grid.tree_iters``; :mod:`ime.imitators.mcts_tree_fit`, then the settings' ascent
     again from them) and climbed on its agreement (``grid.climb_evals``; :func:`climb_weights`),
     or ``w`` and ``base`` themselves: whichever agrees most on the whole selection fold."""
-    from ime.imitators.mcts_tree_fit import fit_through_tree
     from ime.imitators.search_fit import predict  # the search's own decision (no cycle)
 
     idx = subsample(len(select), grid.positions, seed)
@@ -119,16 +121,12 @@ def fit_mcts(w: np.ndarray, base: SearchSettings, select: Decisions, grid: MctsG
                (agree(w, chosen), "UCT", w, chosen)]
     tree = climbed = w_tree = w_from = None
     if grid.tree_iters and train is not None:
-        w_tree, s_tree, tree = fit_through_tree(
-            w, chosen, train, iters=grid.tree_iters, positions=grid.tree_positions,
-            l2=grid.tree_l2, depths=grid.depth, seed=seed, say=say)
-        if w_tree is not w:
-            again = {k: v for k, v in zip(KNOBS, _knobs(s_tree), strict=True)}
-            s_tree = _ascent(w_tree, base, again, grid, P, O, A, seed=seed, rows=rows, say=say,
-                             stage="mcts_tree")
-            options.append((agree(w_tree, s_tree), "UCT, weights fitted through its tree",
-                            w_tree, s_tree))
-            tree.update(select=options[-1][0])
+        w_tree, s_tree, tree = _tree_runs(w, chosen, options[1][0], train, grid, agree,
+                                          base=base, P=P, O=O, A=A, seed=seed, rows=rows,
+                                          say=say)
+        if w_tree is not None:
+            options.append((tree["select"], "UCT, weights fitted through its tree", w_tree,
+                            s_tree))
     info = None
     if grid.climb_evals and train is not None:
         _, _, w_from, s_from = max(options[1:], key=lambda o: o[0])  # ties: the earlier
@@ -143,6 +141,42 @@ def fit_mcts(w: np.ndarray, base: SearchSettings, select: Decisions, grid: MctsG
         tree.update(kept=w_tree is not None and (
             w_kept is w_tree or (w_kept is climbed and w_from is w_tree)))
     return MctsFit(w_kept, s_kept, acc, rows, info, tree)
+
+
+def _tree_runs(w: np.ndarray, chosen: SearchSettings, acc: float, train: Decisions,
+               grid: MctsGrid, agree: Callable[[np.ndarray, SearchSettings], float], *,
+               base: SearchSettings, P: np.ndarray, O: np.ndarray, A: np.ndarray, seed: int,
+               rows: list[dict[str, Any]], say: Callable[[str], None],
+               ) -> tuple[np.ndarray | None, SearchSettings, dict[str, Any]]:
+    """The tree fit (:mod:`ime.imitators.mcts_tree_fit`) and the ascent again from its weights,
+    run again from its own result at most ``grid.tree_repeats`` times in all while the whole
+    selection fold agrees more than ``acc`` (the mode's) and than the run before. Why again: the
+    ascent's new settings (a sharper leaf, another ``c``) change the trees the next fit reads;
+    the playout lengths are screened in the first run only. Returns the best run's weights and
+    settings (None: no run agreed more) and the runs' figures."""
+    from ime.imitators.mcts_tree_fit import fit_through_tree
+
+    runs: list[dict[str, Any]] = []
+    w_cur, s_cur, best = w, chosen, None
+    for r in range(grid.tree_repeats):
+        w_new, s_new, info = fit_through_tree(
+            w_cur, s_cur, train, iters=grid.tree_iters, positions=grid.tree_positions,
+            l2=grid.tree_l2, depths=grid.depth if r == 0 else (s_cur.mcts_depth,), seed=seed,
+            say=say)
+        runs.append(info)
+        if w_new is w_cur:
+            break
+        start = {k: v for k, v in zip(KNOBS, _knobs(s_new), strict=True)}
+        s_new = _ascent(w_new, base, start, grid, P, O, A, seed=seed, rows=rows, say=say,
+                        stage="mcts_tree")
+        info["select"] = agree(w_new, s_new)
+        say(f"mcts tree fit, run {r + 1}: the whole selection fold {acc:.2f} -> "
+            f"{info['select']:.2f}%")
+        if info["select"] <= acc + 1e-9:
+            break
+        acc, w_cur, s_cur, best = info["select"], w_new, s_new, (w_new, s_new)
+    out = {"runs": runs, "select": acc if best is not None else None}
+    return (best[0], best[1], out) if best is not None else (None, chosen, out)
 
 
 def _knobs(s: SearchSettings) -> tuple[Any, ...]:

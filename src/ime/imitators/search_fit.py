@@ -141,7 +141,8 @@ class FitConfig:
     last, UCT over the chosen weights with its settings fitted by a coordinate ascent on
     ``mcts_positions`` selection positions for at most ``mcts_rounds`` rounds, then with
     ``mcts_tree_iters`` the weights fitted through UCT's tree on ``mcts_tree_positions`` fit
-    positions (L2 ``mcts_tree_l2``) and the ascent again, then with
+    positions (L2 ``mcts_tree_l2``) and the ascent again, at most ``mcts_tree_repeats`` runs
+    while the selection fold agrees more, then with
     ``mcts_climb_evals`` the weights climbed on UCT's agreement on ``mcts_climb_positions`` fit
     positions, each kept if the whole selection fold agrees more
     (:mod:`ime.imitators.mcts_fit`)."""
@@ -189,6 +190,7 @@ class FitConfig:
     mcts_tree_iters: int = MctsGrid.tree_iters
     mcts_tree_positions: int = MctsGrid.tree_positions
     mcts_tree_l2: float = MctsGrid.tree_l2
+    mcts_tree_repeats: int = MctsGrid.tree_repeats
     seed: int = 0
 
     def mcts_grid(self) -> MctsGrid | None:
@@ -199,7 +201,8 @@ class FitConfig:
                         tuple(self.mcts_playouts), tuple(self.mcts_scales),
                         tuple(self.mcts_aboves), self.mcts_positions, self.mcts_rounds,
                         self.mcts_climb_evals, self.mcts_climb_positions,
-                        self.mcts_tree_iters, self.mcts_tree_positions, self.mcts_tree_l2)
+                        self.mcts_tree_iters, self.mcts_tree_positions, self.mcts_tree_l2,
+                        self.mcts_tree_repeats)
 
 
 def legal_offsets(P: np.ndarray, O: np.ndarray) -> np.ndarray:

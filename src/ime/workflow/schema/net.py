@@ -135,6 +135,9 @@ class SearchFit(Section):
     """Fit positions (a seeded sample of those UCT decides) the tree fit reads."""
     mcts_tree_l2: Annotated[float, Field(ge=0)]
     """The tree fit's penalty on a step, each weight measured in its gradient's spread."""
+    mcts_tree_repeats: PositiveInt
+    """The tree fit and the ascent run again from their own result, at most this many runs in
+    all, while the selection fold agrees more."""
     inner_iters: PositiveInt
     l2: float = Field(ge=0)
     margin: float = Field(gt=0)
