@@ -298,13 +298,18 @@ def _tree_batch(Ps, Os, sims, c, depth, playout, scale, w, phases, seed, SQ, NV,
             ch = sib[ch]
 
 
-def uct_moves(P: np.ndarray, O: np.ndarray, w: np.ndarray, phases: int, *, sims: int, c: float,
-              depth: int, playout: str, scale: float, seed: int = 0) -> np.ndarray:
-    """The UCT move (a square) of every position; each must have a legal move."""
+def _check(sims: int, c: float, depth: int, playout: str, scale: float) -> None:
+    """A clear error for settings the kernel cannot run."""
     if playout not in PLAYOUTS:
         raise ValueError(f"playout must be one of {PLAYOUTS}, got {playout!r}")
     if sims < 1 or c < 0 or depth < 0 or scale <= 0:
         raise ValueError(f"bad UCT settings: sims {sims}, c {c}, depth {depth}, scale {scale}")
+
+
+def uct_moves(P: np.ndarray, O: np.ndarray, w: np.ndarray, phases: int, *, sims: int, c: float,
+              depth: int, playout: str, scale: float, seed: int = 0) -> np.ndarray:
+    """The UCT move (a square) of every position; each must have a legal move."""
+    _check(sims, c, depth, playout, scale)
     out = np.full(len(P), -1, dtype=np.int64)
     if len(P):
         uct_batch(np.ascontiguousarray(P, dtype=np.uint64),
@@ -355,8 +360,7 @@ def tree_values(P: np.ndarray, O: np.ndarray, w: np.ndarray, phases: int, *, sim
                 c: float, depth: int, playout: str, scale: float, seed: int = 0) -> TreeValues:
     """The root children of UCT's tree at every position (each with two or more legal moves),
     as :func:`uct_moves` builds it, with their values' gradients in ``w``."""
-    uct_moves(P[:0], O[:0], w, phases, sims=sims, c=c, depth=depth, playout=playout,
-              scale=scale)  # the settings' checks
+    _check(sims, c, depth, playout, scale)
     n, nf = len(P), len(w)
     out = TreeValues(np.full((n, MAX_MOVES), -1, dtype=np.int64), np.zeros((n, MAX_MOVES)),
                      np.zeros((n, MAX_MOVES)), np.zeros((n, MAX_MOVES, nf)),
