@@ -117,6 +117,7 @@ rule imitation_accuracy:
         metrics=lambda wc: INDEX.metrics_paths(INDEX.variant(wc.rdir)),
         stats=lambda wc: INDEX.stats_paths(INDEX.variant(wc.rdir)),
         ceilings=lambda wc: INDEX.ceiling_paths(INDEX.variant(wc.rdir)),
+        datasets=lambda wc: INDEX.unseen_ceiling_datasets(INDEX.variant(wc.rdir)),
     output:
         report(P.result("imitation_accuracy.csv"), caption="../report/imitation_accuracy.rst",
                category="Imitation", subcategory="Accuracy"),

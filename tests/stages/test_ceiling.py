@@ -8,16 +8,24 @@ import pytest
 
 from ime.bots.registry import make_bot
 from ime.core.registry import get_game
+from ime.datasets.build import build_dataset
+from ime.datasets.extract import extract_part
+from ime.datasets.schema import read_arrays
 from ime.evaluate.ceiling import (
     TOP1_COLUMNS,
+    UNSEEN_CEILING_COLUMNS,
     ceiling_columns,
     sample_decisions,
     self_agreement,
     top1_columns,
     top1_estimates,
+    unseen_ceiling_columns,
+    unseen_decisions,
 )
 from ime.matches.judge import run_match
 from ime.matches.logs import write_matches
+from ime.train.folds import Split
+from ime.train.tables import table4_4
 
 GAME = get_game("reversi")
 SEED = 11
@@ -151,3 +159,45 @@ def test_a_player_no_config_rebuilds_gets_no_figure_and_says_why(logged):
                          default_seed=SEED)
     assert out["self_agreement"] is None and "not a bot of config/bots/reversi.yaml" in out["why"]
     assert np.isnan(ceiling_columns(out, bootstrap=10, ci=0.95, seed=0)["self_agreement"])
+
+
+def test_the_unseen_ceiling_counts_only_decisions_on_positions_no_model_trained_on(
+        logged, tmp_path):
+    """unseen_decisions splits the dataset as training does; the unseen ceiling is
+    self-agreement on the sampled decisions among them, with their count."""
+    path, _ = logged
+    extract_part(path, tmp_path / "p.parquet", tmp_path / "p.json", game="reversi",
+                 targets=["rev5"], num_actions=64, mode="strict",
+                 rejects_path=tmp_path / "p.rejects.jsonl")
+    build_dataset([tmp_path / "p.parquet"], [tmp_path / "p.json"], "rev5",
+                  tmp_path / "rev5.parquet", tmp_path / "rev5.json", game="reversi")
+    split = Split("kfold", 3, 0.0, 0)
+    got = unseen_decisions(tmp_path / "rev5.parquet", split)
+    # by hand: a decision is unseen when no match of another fold holds its position
+    arr = read_arrays(tmp_path / "rev5.parquet")
+    fold = split.match_table(arr.match_id)
+    keys = [(str(m), int(p), int(s)) for m, p, s in zip(arr.match_id, arr.ply, arr.seat,
+                                                        strict=True)]
+    pos = [arr.state[i].tobytes() for i in range(len(arr))]
+    want = {keys[i] for i in range(len(arr))
+            if not any(pos[j] == pos[i] and fold[keys[j][0]] != fold[keys[i][0]]
+                       for j in range(len(arr)))}
+    assert got == want and 0 < len(got) < len(arr)  # the opening is seen, the midgame not
+    # verdict 1 on unseen rows and 0 on seen ones: only the unseen rows count
+    ceiling = {"bot": "rev5", "self_agreement": 50.0,
+               "rows": [[*k, int(k in want)] for k in keys]}
+    cols = unseen_ceiling_columns(ceiling, got, bootstrap=200, ci=0.95, seed=0)
+    assert cols == {"self_agreement_unseen": 100.0, "self_agreement_unseen_lo": 100.0,
+                    "self_agreement_unseen_hi": 100.0, "self_agreement_unseen_n": len(want)}
+    nan = unseen_ceiling_columns(ceiling, None, bootstrap=200, ci=0.95, seed=0)
+    assert set(nan) == set(UNSEEN_CEILING_COLUMNS) and np.isnan(nan["self_agreement_unseen"])
+    assert nan["self_agreement_unseen_n"] == 0
+    # the accuracy table sets it beside the ceiling
+    metrics = [{"bot": "rev5", "net": "conv", "fold": k, "train_acc": 90.0, "val_acc": 80.0,
+                "epochs": 3, "val_acc_unseen": 70.0, "val_seen_share": 40.0} for k in range(3)]
+    t = table4_4(metrics, {"rev5": {"baseline": 10.0, "pairs": len(arr)}}, ["rev5"], ["conv"],
+                 ceilings={"rev5": ceiling}, unseen={"rev5": got}, bootstrap=200)
+    row = t.iloc[0]
+    assert row.self_agreement == 50.0 and row.self_agreement_unseen == 100.0
+    assert row.self_agreement_unseen_n == len(want)
+    assert list(t.columns)[-4:] == UNSEEN_CEILING_COLUMNS  # appended, nothing moved

@@ -123,6 +123,14 @@ def test_accuracy_tables_written_by_the_builders_are_defined() -> None:
     assert list(with_top1.columns) == [*t44.columns, *TOP1_COLUMNS]  # appended, nothing moved
     assert with_top1.drop(columns=TOP1_COLUMNS).equals(t44)
     assert with_top1.loc[0, "top1_max_hi"] == 100.0 and np.isnan(with_top1.loc[1, "top1_max"])
+    from ime.evaluate.ceiling import UNSEEN_CEILING_COLUMNS
+
+    unseen = {"a": {("m", 1, 0)}, "b": set()}
+    with_unseen = table4_4(metrics, stats, ["a", "b"], ["conv"], ceilings=ceilings,
+                           unseen=unseen, bootstrap=10)
+    assert C.undefined("imitation_accuracy.csv", with_unseen.columns) == []
+    assert list(with_unseen.columns) == [*with_top1.columns, *UNSEEN_CEILING_COLUMNS]
+    assert with_unseen.loc[0, "self_agreement_unseen_n"] == 1
     assert C.undefined("accuracy_clusters.csv", accuracy_clusters(t44).columns) == []
     assert C.undefined("dataset_stats.csv", table4_2(list(stats.values())).columns) == []
     sweep = sweep_table([({"dataset.matches": 50}, metrics, stats, ["conv"])],

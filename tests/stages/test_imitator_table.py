@@ -106,3 +106,28 @@ def test_fit_and_decision_times_are_read_from_an_overridden_nets_folder(tmp_path
         df = family_table([QUICK], models=tmp_path / netdir).set_index("bot")
         assert df.loc["rev1"].fit_s_mean == mean and df.loc["rev1"].ms_per_decision == 0.5
         assert pd.isna(df.loc["rev2"].fit_s_mean)  # no folds of rev2 there
+
+
+def test_the_goal_needs_the_gap_to_the_unseen_ceiling_too(tmp_path: Path) -> None:
+    """A stochastic bot's imitator within 5 points of self-agreement on all sampled decisions
+    but not of self-agreement on the unseen ones misses the goal; the table shows both."""
+    run = tmp_path / "reversi"
+    shutil.copytree(QUICK, run)
+    t = pd.read_csv(run / "table4_4.csv")
+    rev3 = t.bot == "rev3"
+    ceiling = float(t.loc[rev3, "self_agreement"].iloc[0])
+    t.loc[rev3 & (t.net == "conv"), "val_acc_unseen_mean"] = ceiling - 2.0
+    t["self_agreement_unseen"] = t["self_agreement"]
+    t["self_agreement_unseen_n"] = 400
+    t.to_csv(run / "table4_4.csv", index=False)
+    r = family_table([run]).set_index("bot").loc["rev3"]
+    assert r.goal_met and r.gap_to_unseen_ceiling == 2.0 and r.ceiling_unseen_n == 400
+    t.loc[rev3, "self_agreement_unseen"] = ceiling + 4.0  # 6 points above the imitator
+    t.to_csv(run / "table4_4.csv", index=False)
+    r = family_table([run]).set_index("bot").loc["rev3"]
+    assert r.gap_to_ceiling == 2.0 and r.gap_to_unseen_ceiling == 6.0 and not r.goal_met
+    assert main([str(run), "--out", str(tmp_path / "t.md")]) == 0
+    assert "| ceiling_unseen | ceiling_unseen_n | gap_to_unseen_ceiling |" in \
+        (tmp_path / "t.md").read_text()
+    # an archive without the column: the goal is self-agreement's alone, as before
+    assert pd.isna(family_table([QUICK]).set_index("bot").loc["rev3"].ceiling_unseen)

@@ -57,6 +57,9 @@ def test_tables(run: Path) -> None:
     assert (t4[["train_acc_std", "val_acc_std"]] >= 0).all().all()
     assert (t4.folds == 2).all()
     assert (t4.train_acc_mean > t4.baseline).all()  # two epochs already beat chance
+    # deterministic targets: 100 on the sampled decisions, and on those of unseen positions
+    assert (t4.self_agreement == 100).all() and (t4.self_agreement_unseen == 100).all()
+    assert t4.self_agreement_unseen_n.between(1, 20).all()  # tiny: 20 sampled decisions
 
     rep = json.loads((run / RES / "run_report.json").read_text())
     assert rep["matches_accepted"] > 0 and rep["lines_rejected"] == 0

@@ -224,6 +224,50 @@ def ceiling_columns(ceiling: Mapping[str, Any] | None, *, bootstrap: int, ci: fl
                          bot=ceiling["bot"], bootstrap=bootstrap, ci=ci, seed=seed)
 
 
+UNSEEN_CEILING_COLUMNS = ["self_agreement_unseen", "self_agreement_unseen_lo",
+                          "self_agreement_unseen_hi", "self_agreement_unseen_n"]
+"""The ceiling on unseen positions: self-agreement on the sampled decisions whose position no
+model trained on (:func:`unseen_decisions`), its CI and how many sampled decisions that is."""
+
+
+def unseen_decisions(dataset: str | Path, split: Any) -> set[tuple[str, int, int]]:
+    """(match id, ply, seat) of every decision of ``dataset`` that a model of ``split``
+    (:class:`ime.train.folds.Split`) validates on and whose exact position never occurs in that
+    model's training rows: the rows ``val_acc_unseen`` is measured on, over all of the split's
+    models (the folds a run leaves untrained hold positions of the same kind)."""
+    from ime.datasets.schema import position_part, read_arrays
+
+    arr = read_arrays(dataset)
+    position = position_part(arr.state, arr.metadata)
+    out: set[tuple[str, int, int]] = set()
+    for fold in range(split.models):
+        unseen = split.unseen(position, arr.match_id, fold)[2]
+        out.update(zip(arr.match_id[unseen].astype(str).tolist(),
+                       arr.ply[unseen].astype(int).tolist(),
+                       arr.seat[unseen].astype(int).tolist(), strict=True))
+    return out
+
+
+def unseen_ceiling_columns(ceiling: Mapping[str, Any] | None,
+                           unseen: set[tuple[str, int, int]] | None, *, bootstrap: int,
+                           ci: float, seed: int) -> dict[str, float]:
+    """:data:`UNSEEN_CEILING_COLUMNS` of one bot: its self-agreement on those of its sampled
+    decisions that are in ``unseen`` (:func:`unseen_decisions`), so that an imitator's unseen
+    accuracy is set beside the bot's own agreement on positions of the same kind (in a repeated
+    opening a bot's answer can differ from its midgame answers' rate). The CI resamples whole
+    matches with the other ceiling columns' salt. NaN (and n 0) when not measured."""
+    nan = float("nan")
+    if not ceiling or ceiling.get("self_agreement") is None or unseen is None:
+        return {**dict.fromkeys(UNSEEN_CEILING_COLUMNS[:3], nan), "self_agreement_unseen_n": 0}
+    rows = [r for r in ceiling["rows"] if (str(r[0]), int(r[1]), int(r[2])) in unseen]
+    if not rows:
+        return {**dict.fromkeys(UNSEEN_CEILING_COLUMNS[:3], nan), "self_agreement_unseen_n": 0}
+    rate = round(100.0 * sum(r[3] for r in rows) / len(rows), 2)
+    return {**_rate_columns("self_agreement_unseen", rate, rows, 3, bot=ceiling["bot"],
+                            bootstrap=bootstrap, ci=ci, seed=seed),
+            "self_agreement_unseen_n": len(rows)}
+
+
 TOP1_COLUMNS = ["top1_mode", "top1_mode_lo", "top1_mode_hi", "top1_max", "top1_max_lo",
                 "top1_max_hi"]
 """The top-1 ceiling's columns: the lower (``top1_mode``) and upper (``top1_max``) estimate of

@@ -94,7 +94,8 @@ _TABLE4_4 = ("bot", "baseline", "net", "train_acc_mean", "train_acc_std", "val_a
              "val_acc_unseen_distinct_mean", "val_unseen_positions_mean", "val_acc_opening_mean",
              "val_opening_rows_mean", "val_acc_mean_lo", "val_acc_mean_hi", "val_acc_interval",
              "train_acc_<head>_mean", "val_acc_<head>_mean", "top1_mode", "top1_mode_lo",
-             "top1_mode_hi", "top1_max", "top1_max_lo", "top1_max_hi")
+             "top1_mode_hi", "top1_max", "top1_max_lo", "top1_max_hi", "self_agreement_unseen",
+             "self_agreement_unseen_lo", "self_agreement_unseen_hi", "self_agreement_unseen_n")
 
 TABLES: dict[str, tuple[str, ...]] = {
     "dataset_stats.csv": ("bot", "pairs", "baseline"),
@@ -236,6 +237,11 @@ COLUMNS: dict[str, Column] = {
                       "among the logged action and the re-asks (biased up). Self-agreement is "
                       "sum p^2 of the bot's move distribution, the best top-1 accuracy max p, "
                       "which can be more", PERCENT),
+    **_ci("self_agreement_unseen", "self_agreement on those sampled decisions whose position "
+                                   "no model of the split trained on, the kind of position "
+                                   "val_acc_unseen_mean counts: the ceiling beside it", PERCENT),
+    "self_agreement_unseen_n": Column("sampled decisions self_agreement_unseen is measured on",
+                                      "count"),
     "val_acc": Column("validation accuracy, mean over the nets (each a mean over folds)",
                       PERCENT),
     "val_acc_min": Column("the lowest net's validation accuracy", PERCENT),

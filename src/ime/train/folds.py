@@ -151,3 +151,14 @@ class Split:
         ids = np.asarray(match_ids, dtype=object).astype(str)
         is_val = np.isin(ids, sorted(holdout_matches(ids, self.holdout, self.seed)))
         return np.flatnonzero(~is_val), np.flatnonzero(is_val)
+
+    def unseen(self, position: np.ndarray, match_ids: Sequence[str] | np.ndarray,
+               fold: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(train rows, validation rows, unseen validation rows) of model ``fold``: the unseen
+        ones are the validation rows whose exact ``position`` (the dataset's position part, one
+        row per decision) never occurs among the training rows, the rows Table 4.4's
+        ``val_acc_unseen`` and the unseen ceiling are measured on."""
+        from ime.datasets.build import seen_states
+
+        tr, va = self.indices(match_ids, fold)
+        return tr, va, va[~seen_states(position, tr, va)]

@@ -39,7 +39,7 @@ from tqdm.auto import tqdm
 
 from ime.core.registry import get_encoder
 from ime.core.seeding import derive_seed
-from ime.datasets.build import seen_states, state_keys
+from ime.datasets.build import state_keys
 from ime.datasets.schema import DecisionArrays, position_part, read_arrays
 from ime.nets import (
     MaskedPolicyNet,
@@ -185,9 +185,8 @@ def load_dataset(path: str | Path, device: torch.device) -> tuple[TensorData, De
 def split_fold(data: TensorData, arr: DecisionArrays, fold: int, split: Split) -> TensorData:
     """``data`` with the rows of model ``fold`` of ``split`` (by match: a k-fold's fold, or the
     hold-out's one model) as its indices; the tensors are shared, not copied."""
-    tr, va = split.indices(arr.match_id, fold)
     position = position_part(arr.state, arr.metadata)
-    unseen = va[~seen_states(position, tr, va)]
+    tr, va, unseen = split.unseen(position, arr.match_id, fold)
     _, first = np.unique(state_keys(position[unseen]), return_index=True)
     distinct = unseen[np.sort(first)]
     opening = va[np.asarray(arr.ply)[va] < OPENING_PLIES]

@@ -111,6 +111,7 @@ def table4_4(metrics: Sequence[Mapping[str, Any]],
              dataset_stats: Mapping[str, Mapping[str, Any]],
              bots: Sequence[str], nets: Sequence[str], *,
              ceilings: Mapping[str, Mapping[str, Any]] | None = None,
+             unseen: Mapping[str, set[tuple[str, int, int]]] | None = None,
              bootstrap: int = 1000, ci: float = 0.95, seed: int = 0) -> pd.DataFrame:
     """One row per (bot, net): accuracies in % as mean and sample std over the folds.
 
@@ -136,8 +137,20 @@ def table4_4(metrics: Sequence[Mapping[str, Any]],
     add :data:`~ime.evaluate.ceiling.TOP1_COLUMNS` last (``top1_mode``, ``top1_max`` and their
     CIs: the lower and upper estimate of the best achievable top-1 accuracy, which for a
     stochastic bot can exceed its self-agreement); older files leave the table as it was.
+
+    ``unseen`` (per bot, the decisions whose position no model of the split trained on:
+    :func:`ime.evaluate.ceiling.unseen_decisions`) adds
+    :data:`~ime.evaluate.ceiling.UNSEEN_CEILING_COLUMNS` last: self-agreement on
+    the sampled decisions among them, the ceiling beside ``val_acc_unseen_mean`` on positions of
+    the same kind.
     """
-    from ime.evaluate.ceiling import TOP1_COLUMNS, ceiling_columns, top1_columns
+    from ime.evaluate.ceiling import (
+        TOP1_COLUMNS,
+        UNSEEN_CEILING_COLUMNS,
+        ceiling_columns,
+        top1_columns,
+        unseen_ceiling_columns,
+    )
 
     by: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
     for m in metrics:
@@ -150,6 +163,9 @@ def table4_4(metrics: Sequence[Mapping[str, Any]],
                    if ceilings is not None else {})
         if top1:
             ceiling |= top1_columns(ceilings.get(bot), bootstrap=bootstrap, ci=ci, seed=seed)
+        if ceilings is not None and unseen is not None:
+            ceiling |= unseen_ceiling_columns(ceilings.get(bot), unseen.get(bot),
+                                              bootstrap=bootstrap, ci=ci, seed=seed)
         for net in nets:
             ms = sorted(by.get((bot, net), []), key=lambda m: m["fold"])
             if not ms:
@@ -172,9 +188,11 @@ def table4_4(metrics: Sequence[Mapping[str, Any]],
             })
     ceiling_cols = [c for c in CEILING_COLUMNS if ceilings is not None]
     top1_cols = TOP1_COLUMNS if top1 else []
+    unseen_cols = UNSEEN_CEILING_COLUMNS if ceilings is not None and unseen is not None else []
     extra = sorted({c for r in rows for c in r} - set(TABLE4_4_COLUMNS) - set(ceiling_cols)
-                   - set(top1_cols))
-    return pd.DataFrame(rows, columns=[*TABLE4_4_COLUMNS, *ceiling_cols, *extra, *top1_cols])
+                   - set(top1_cols) - set(unseen_cols))
+    return pd.DataFrame(rows, columns=[*TABLE4_4_COLUMNS, *ceiling_cols, *extra, *top1_cols,
+                                       *unseen_cols])
 
 
 def _split_of(ms: Sequence[Mapping[str, Any]], bot: str, net: str) -> str:

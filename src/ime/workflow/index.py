@@ -398,6 +398,11 @@ class WorkflowIndex:
         """Every target's self-agreement file (none when ``evaluate.self_agreement`` is 0)."""
         return [v.ceiling_path(b) for b in v.targets] if v.ceiling_tag else []
 
+    def unseen_ceiling_datasets(self, v: Variant) -> list[str]:
+        """Every target's dataset, which the accuracy table splits as training did to find the
+        sampled decisions on unseen positions (none when no ceiling is measured)."""
+        return [v.dataset_path(b) for b in v.targets] if v.ceiling_tag else []
+
     def ceiling_inputs(self, game: str, dtag: str, bot: str) -> dict[str, Any]:
         """The bot's dataset (which decisions) and the logs that hold them (the positions)."""
         v = self.datasets[(game, dtag)]
@@ -452,8 +457,10 @@ class WorkflowIndex:
     def table4_4_spec(self, rdir: str) -> dict[str, Any]:
         v = self.variant(rdir)
         e = v.cfg["evaluate"]
+        t = v.cfg["train"]
         return {"bots": v.targets, "nets": self.table_nets(v),
-                "bootstrap": int(e["bootstrap"]), "ci": float(e["ci"]), "seed": int(e["seed"])}
+                "bootstrap": int(e["bootstrap"]), "ci": float(e["ci"]), "seed": int(e["seed"]),
+                "split": {k: t.get(k) for k in ("split", "folds", "holdout", "seed")}}
 
     def accuracy_spec(self, rdir: str) -> dict[str, Any]:
         """The accuracy clustering (Fig 2.7's shape): the targets in order, and k."""

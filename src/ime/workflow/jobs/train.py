@@ -82,14 +82,22 @@ def job_net_architectures(smk: Any) -> None:
 
 def job_imitation_accuracy(smk: Any) -> None:
     """Train / val accuracy per bot and net over the folds (thesis Table 4.4)."""
+    from ime.evaluate.ceiling import unseen_decisions
+    from ime.train.folds import Split
     from ime.train.tables import table4_4
 
     p = smk.params.spec
     with job_logging(smk):
         stats = {s["bot"]: s for s in read_json(list(smk.input.stats))}
         ceilings = {c["bot"]: c for c in read_json(list(smk.input.ceilings))}
+        # the ceiling on unseen positions: the split training used, applied to each dataset
+        split = Split.of(p["split"])
+        unseen = ({bot: unseen_decisions(path, split)
+                   for bot, path in zip(p["bots"], smk.input.datasets, strict=True)}
+                  if ceilings else None)
         df = table4_4(read_json(list(smk.input.metrics)), stats, p["bots"], p["nets"],
-                      ceilings=ceilings, bootstrap=p["bootstrap"], ci=p["ci"], seed=p["seed"])
+                      ceilings=ceilings, unseen=unseen, bootstrap=p["bootstrap"], ci=p["ci"],
+                      seed=p["seed"])
         write_csv(df, smk.output[0], echo=True)
 
 
