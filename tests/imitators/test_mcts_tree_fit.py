@@ -125,3 +125,48 @@ def test_the_stage_keeps_the_tree_fit_only_where_the_selection_agrees_more() -> 
     with pytest.raises(ValueError, match="no playout length above 0"):
         fit_through_tree(bad, replace(MODE, mcts_depth=0), train, iters=1, positions=50,
                          l2=0.01, depths=(0,))
+
+
+def _same_fit(a, b) -> bool:
+    """Two stage results equal in everything but the seconds they took."""
+    def runs(t):
+        return None if t is None else {**t, "runs": [{k: v for k, v in r.items()
+                                                      if k != "seconds"} for r in t["runs"]]}
+    return (np.array_equal(a.weights, b.weights) and a.settings == b.settings
+            and a.acc == b.acc and a.rows == b.rows and runs(a.tree) == runs(b.tree))
+
+
+@pytest.mark.slow
+def test_a_stage_stopped_after_any_part_resumes_there_and_ends_as_an_unstopped_one(
+        tmp_path) -> None:
+    """The ascent and each tree run are kept in the fit state as they end; a rerun with the
+    first k of them kept replays those (its log says so) and computes the rest, to the same
+    weights, settings, rows and figures as a fit never stopped."""
+    import json
+
+    from ime.imitators.fit_state import FitState
+
+    w, d, _ = _target(500, seed=56)
+    train, select = d.subset(np.arange(300)), d.subset(np.arange(300, 500))
+    bad = w.copy()
+    bad[:10] = 0.0
+    grid = MctsGrid(sims=(250,), c=(1.0, 0.5), depth=(2,), playout=("corners",),
+                    scale=(8.0,), above=(0,), positions=200, rounds=1, tree_iters=2,
+                    tree_positions=300, tree_repeats=2)
+    plain = fit_mcts(bad, SearchSettings(depth=1), select, grid, train=train)
+    path = tmp_path / "fold0.pt.fitstate.json"
+    kept = fit_mcts(bad, SearchSettings(depth=1), select, grid, train=train,
+                    state=FitState(path, "k"))
+    assert _same_fit(kept, plain) and plain.tree is not None
+    saved = json.loads(path.read_text())
+    stages = list(saved["stages"])
+    assert stages[0] == "mcts ascent" and stages[1] == "mcts tree run 1"
+    assert len(stages) == 1 + len(plain.tree["runs"]) == 3  # both runs ran
+    for k in range(1, len(stages) + 1):
+        path.write_text(json.dumps({"key": "k", "stages": {
+            s: saved["stages"][s] for s in stages[:k]}}))
+        lines: list[str] = []
+        again = fit_mcts(bad, SearchSettings(depth=1), select, grid, train=train,
+                         state=FitState(path, "k"), say=lines.append)
+        assert _same_fit(again, plain), k
+        assert sum(line.endswith("[fit state]") for line in lines) == k

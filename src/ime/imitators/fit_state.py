@@ -7,7 +7,8 @@ so when the job is stopped (a session's end, a cluster's time limit, Ctrl-C), Sn
 the job's outputs and the rerun starts every fold again from nothing. A :class:`FitState` keeps
 each finished stage of one fold's fit in a file beside the fold's checkpoint, not one of the
 rule's outputs (so Snakemake leaves it), and the rerun skips the stages it holds: each pass
-of the surrogate's depth and budget stages (minutes each), each run of the round-value stage.
+of the surrogate's depth and budget stages (minutes each), each run of the round-value stage,
+and the Monte-Carlo stage's ascent, tree runs and climb (:func:`ime.imitators.mcts_fit.fit_mcts`).
 
 A state is used only by the same fit: its key is a digest of the fit's config, its input files
 (the dataset), the package's code, and numpy's and scipy's versions (:func:`fit_key`). A state

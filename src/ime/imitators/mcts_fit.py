@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from ime.imitators.data import Decisions, empties
+from ime.imitators.fit_state import FitState
 from ime.imitators.mmto import subsample
 from ime.imitators.reversi_mcts import PLAYOUTS, uct_moves
 from ime.imitators.reversi_search import SearchSettings
@@ -101,18 +102,34 @@ class MctsFit:
 
 def fit_mcts(w: np.ndarray, base: SearchSettings, select: Decisions, grid: MctsGrid, *,
              train: Decisions | None = None, seed: int = 0,
-             say: Callable[[str], None] = lambda _l: None) -> MctsFit:
+             say: Callable[[str], None] = lambda _l: None,
+             state: FitState | None = None) -> MctsFit:
     """``base`` with the Monte-Carlo mode and, with ``train``, the weights fitted through UCT's
     tree (``grid.tree_iters``; :mod:`ime.imitators.mcts_tree_fit`, then the settings' ascent
     again from them) and climbed on its agreement (``grid.climb_evals``; :func:`climb_weights`),
-    or ``w`` and ``base`` themselves: whichever agrees most on the whole selection fold."""
+    or ``w`` and ``base`` themselves: whichever agrees most on the whole selection fold.
+
+    ``state`` (:class:`ime.imitators.fit_state.FitState`) keeps each finished part as it ends:
+    the ascent (``mcts ascent``), each tree run with its ascent (``mcts tree run <n>``) and the
+    climb (``mcts climb``). A fit stopped in the stage resumes after the last one kept (its log
+    lines end ``[fit state]``) and ends as one never stopped: a thesis-scale tree run takes
+    10-15 minutes a fold on one core."""
     from ime.imitators.search_fit import predict  # the search's own decision (no cycle)
 
     idx = subsample(len(select), grid.positions, seed)
     P, O, A = select.P[idx], select.O[idx], select.action[idx]
     rows: list[dict[str, Any]] = []
     start = {k: getattr(grid, k)[0] for k in KNOBS}
-    chosen = _ascent(w, base, start, grid, P, O, A, seed=seed, rows=rows, say=say)
+    kept_ascent = None if state is None else state.get("mcts ascent")
+    if kept_ascent is None:
+        chosen = _ascent(w, base, start, grid, P, O, A, seed=seed, rows=rows, say=say)
+        if state is not None:
+            state.put("mcts ascent", {"knobs": list(_knobs(chosen)), "rows": list(rows)})
+    else:
+        chosen = _with_knobs(base, kept_ascent["knobs"], seed)
+        rows.extend(kept_ascent["rows"])
+        say(f"mcts: UCT's settings {dict(zip(KNOBS, kept_ascent['knobs'], strict=True))} "
+            f"[fit state]")
 
     def agree(v: np.ndarray, s: SearchSettings) -> float:
         return 100.0 * float(np.mean(predict(v, s, select.P, select.O) == select.action))
@@ -123,14 +140,21 @@ def fit_mcts(w: np.ndarray, base: SearchSettings, select: Decisions, grid: MctsG
     if grid.tree_iters and train is not None:
         w_tree, s_tree, tree = _tree_runs(w, chosen, options[1][0], train, grid, agree,
                                           base=base, P=P, O=O, A=A, seed=seed, rows=rows,
-                                          say=say)
+                                          say=say, state=state)
         if w_tree is not None:
             options.append((tree["select"], "UCT, weights fitted through its tree", w_tree,
                             s_tree))
     info = None
     if grid.climb_evals and train is not None:
         _, _, w_from, s_from = max(options[1:], key=lambda o: o[0])  # ties: the earlier
-        climbed, info = climb_weights(w_from, s_from, train, grid, seed=seed, say=say)
+        kept_climb = None if state is None else state.get("mcts climb")
+        if kept_climb is None:
+            climbed, info = climb_weights(w_from, s_from, train, grid, seed=seed, say=say)
+            if state is not None:
+                state.put("mcts climb", {"weights": climbed, "info": info})
+        else:
+            climbed, info = kept_climb["weights"], kept_climb["info"]
+            say("mcts climb: the climbed weights [fit state]")
         options.append((agree(climbed, s_from), "UCT, climbed weights", climbed, s_from))
     acc, name, w_kept, s_kept = max(options, key=lambda o: o[0])  # ties: the earlier
     say(f"mcts: on the whole selection fold ({len(select)} positions) "
@@ -147,29 +171,48 @@ def _tree_runs(w: np.ndarray, chosen: SearchSettings, acc: float, train: Decisio
                grid: MctsGrid, agree: Callable[[np.ndarray, SearchSettings], float], *,
                base: SearchSettings, P: np.ndarray, O: np.ndarray, A: np.ndarray, seed: int,
                rows: list[dict[str, Any]], say: Callable[[str], None],
+               state: FitState | None = None,
                ) -> tuple[np.ndarray | None, SearchSettings, dict[str, Any]]:
     """The tree fit (:mod:`ime.imitators.mcts_tree_fit`) and the ascent again from its weights,
     run again from its own result at most ``grid.tree_repeats`` times in all while the whole
     selection fold agrees more than ``acc`` (the mode's) and than the run before. Why again: the
     ascent's new settings (a sharper leaf, another ``c``) change the trees the next fit reads;
     the playout lengths are screened in the first run only. Returns the best run's weights and
-    settings (None: no run agreed more) and the runs' figures."""
+    settings (None: no run agreed more) and the runs' figures. ``state``: each run kept as it
+    ends (:func:`fit_mcts`)."""
     from ime.imitators.mcts_tree_fit import fit_through_tree
 
     runs: list[dict[str, Any]] = []
     w_cur, s_cur, best = w, chosen, None
     for r in range(grid.tree_repeats):
-        w_new, s_new, info = fit_through_tree(
-            w_cur, s_cur, train, iters=grid.tree_iters, positions=grid.tree_positions,
-            l2=grid.tree_l2, depths=grid.depth if r == 0 else (s_cur.mcts_depth,), seed=seed,
-            say=say)
+        key = f"mcts tree run {r + 1}"
+        kept = None if state is None else state.get(key)
+        if kept is None:
+            n_rows = len(rows)
+            w_new, s_new, info = fit_through_tree(
+                w_cur, s_cur, train, iters=grid.tree_iters, positions=grid.tree_positions,
+                l2=grid.tree_l2, depths=grid.depth if r == 0 else (s_cur.mcts_depth,),
+                seed=seed, say=say)
+            moved = w_new is not w_cur
+            if moved:
+                start = {k: v for k, v in zip(KNOBS, _knobs(s_new), strict=True)}
+                s_new = _ascent(w_new, base, start, grid, P, O, A, seed=seed, rows=rows,
+                                say=say, stage="mcts_tree")
+                info["select"] = agree(w_new, s_new)
+            if state is not None:
+                state.put(key, {"moved": moved, "info": info, "rows": rows[n_rows:],
+                                **({"weights": w_new, "knobs": list(_knobs(s_new))}
+                                   if moved else {})})
+        else:
+            moved, info = bool(kept["moved"]), kept["info"]
+            rows.extend(kept["rows"])
+            if moved:
+                w_new, s_new = kept["weights"], _with_knobs(base, kept["knobs"], seed)
+            say(f"mcts tree fit, run {r + 1}: {info['start']:.2f} -> {info['score']:.2f}% on "
+                f"the fit positions [fit state]")
         runs.append(info)
-        if w_new is w_cur:
+        if not moved:
             break
-        start = {k: v for k, v in zip(KNOBS, _knobs(s_new), strict=True)}
-        s_new = _ascent(w_new, base, start, grid, P, O, A, seed=seed, rows=rows, say=say,
-                        stage="mcts_tree")
-        info["select"] = agree(w_new, s_new)
         say(f"mcts tree fit, run {r + 1}: the whole selection fold {acc:.2f} -> "
             f"{info['select']:.2f}%")
         if info["select"] <= acc + 1e-9:
@@ -182,6 +225,16 @@ def _tree_runs(w: np.ndarray, chosen: SearchSettings, acc: float, train: Decisio
 def _knobs(s: SearchSettings) -> tuple[Any, ...]:
     """The ascent's six values of a Monte-Carlo setting, in :data:`KNOBS` order."""
     return (s.mcts_sims, s.mcts_c, s.mcts_depth, s.mcts_playout, s.mcts_scale, s.mcts_above)
+
+
+def _with_knobs(base: SearchSettings, knobs: Sequence[Any], seed: int) -> SearchSettings:
+    """``base`` with the Monte-Carlo mode at ``knobs`` (:data:`KNOBS` order) and UCT's seed:
+    the settings :func:`_ascent` returns, rebuilt from a fit state."""
+    v = dict(zip(KNOBS, knobs, strict=True))
+    return replace(base, mcts_sims=int(v["sims"]), mcts_c=float(v["c"]),
+                   mcts_depth=int(v["depth"]), mcts_playout=str(v["playout"]),
+                   mcts_scale=float(v["scale"]), mcts_above=int(v["above"]),
+                   mcts_seed=int(seed))
 
 
 def _ascent(w: np.ndarray, base: SearchSettings, start: dict[str, Any], grid: MctsGrid,
@@ -233,10 +286,7 @@ def _ascent(w: np.ndarray, base: SearchSettings, start: dict[str, Any], grid: Mc
             say(f"{stage} round {r} {k}: {cur} {best:.2f}%")
         if not changed:
             break
-    return replace(base, mcts_sims=int(cur["sims"]), mcts_c=float(cur["c"]),
-                   mcts_depth=int(cur["depth"]), mcts_playout=str(cur["playout"]),
-                   mcts_scale=float(cur["scale"]), mcts_above=int(cur["above"]),
-                   mcts_seed=int(seed))
+    return _with_knobs(base, [cur[k] for k in KNOBS], seed)
 
 
 def climb_weights(w: np.ndarray, settings: SearchSettings, train: Decisions, grid: MctsGrid, *,

@@ -492,7 +492,7 @@ def fit(train: Decisions, select: Decisions, config: FitConfig | None = None,
     mc = None
     if grid is not None:
         mc = fit_mcts(weights, settings, select, grid, train=train.subset(idx), seed=cfg.seed,
-                      say=say)
+                      say=say, state=state)
         weights, settings, select_acc = mc.weights, mc.settings, mc.acc
     summary = {
         "select_acc": select_acc, "train_positions": int(len(idx)),
