@@ -146,13 +146,13 @@ def test_a_stage_stopped_after_any_part_resumes_there_and_ends_as_an_unstopped_o
 
     from ime.imitators.fit_state import FitState
 
-    w, d, _ = _target(500, seed=56)
-    train, select = d.subset(np.arange(300)), d.subset(np.arange(300, 500))
+    w, d, _ = _target(300, seed=56)
+    train, select = d.subset(np.arange(200)), d.subset(np.arange(200, 300))
     bad = w.copy()
     bad[:10] = 0.0
-    grid = MctsGrid(sims=(250,), c=(1.0, 0.5), depth=(2,), playout=("corners",),
-                    scale=(8.0,), above=(0,), positions=200, rounds=1, tree_iters=2,
-                    tree_positions=300, tree_repeats=2)
+    grid = MctsGrid(sims=(150,), c=(1.0, 0.5), depth=(2,), playout=("corners",),
+                    scale=(8.0,), above=(0,), positions=100, rounds=1, tree_iters=2,
+                    tree_positions=200, tree_repeats=2)
     plain = fit_mcts(bad, SearchSettings(depth=1), select, grid, train=train)
     path = tmp_path / "fold0.pt.fitstate.json"
     kept = fit_mcts(bad, SearchSettings(depth=1), select, grid, train=train,
