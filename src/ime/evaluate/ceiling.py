@@ -256,12 +256,12 @@ def unseen_ceiling_columns(ceiling: Mapping[str, Any] | None,
     accuracy is set beside the bot's own agreement on positions of the same kind (in a repeated
     opening a bot's answer can differ from its midgame answers' rate). The CI resamples whole
     matches with the other ceiling columns' salt. NaN (and n 0) when not measured."""
-    nan = float("nan")
-    if not ceiling or ceiling.get("self_agreement") is None or unseen is None:
-        return {**dict.fromkeys(UNSEEN_CEILING_COLUMNS[:3], nan), "self_agreement_unseen_n": 0}
-    rows = [r for r in ceiling["rows"] if (str(r[0]), int(r[1]), int(r[2])) in unseen]
+    measured = ceiling and ceiling.get("self_agreement") is not None and unseen is not None
+    rows = ([r for r in ceiling["rows"] if (str(r[0]), int(r[1]), int(r[2])) in unseen]
+            if measured else [])
     if not rows:
-        return {**dict.fromkeys(UNSEEN_CEILING_COLUMNS[:3], nan), "self_agreement_unseen_n": 0}
+        return {**dict.fromkeys(UNSEEN_CEILING_COLUMNS[:3], float("nan")),
+                "self_agreement_unseen_n": 0}
     rate = round(100.0 * sum(r[3] for r in rows) / len(rows), 2)
     return {**_rate_columns("self_agreement_unseen", rate, rows, 3, bot=ceiling["bot"],
                             bootstrap=bootstrap, ci=ci, seed=seed),
