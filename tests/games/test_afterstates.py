@@ -1,7 +1,8 @@
 """The afterstates the lookahead imitator values (``Encoder.afterstates``) are the engines' own:
 for seeded positions of each game that offers them, every legal move's afterstate planes equal the
 encoding of the position the engine's ``apply_action`` reaches (Reversi, Connect Four), or, for
-Snake's simultaneous moves, the own head where the engine moves it."""
+Snake's simultaneous moves, the own head where the engine moves it, or, for the card games'
+majors, the hand the engine leaves."""
 
 from __future__ import annotations
 
@@ -100,8 +101,46 @@ def test_snake_afterstates_move_the_own_head_where_the_engine_does() -> None:
     assert moved > 100
 
 
+@pytest.mark.parametrize("game", ["doudizhu", "big2"])
+def test_card_game_afterstates_leave_the_hand_the_engine_leaves(game: str) -> None:
+    """A major's afterstate holds the hand the engine leaves once the play is made, less its
+    kickers (which the later heads choose), the major's main cards, the kickers still needed,
+    and the seat, unseen cards and last plays unchanged: checked for every legal play of
+    seeded positions."""
+    from ime.games.kickers import card_planes
+
+    enc = get_encoder(game)
+    c = enc.codes
+    rows, codes, want = [], [], []
+    for s in get_plugin(game).tools.positions(40, 4):
+        p = s.current_players()[0]
+        planes = enc.encode([s], [p]).planes[0]
+        for a in s.legal_actions(p):
+            play = enc.play_of(s, a)
+            major, _ = enc.split(play)
+            if major < 0:
+                continue
+            nxt = s.clone()
+            nxt.apply_action(a)
+            left = np.array(nxt.hand_counts(p), dtype=np.int64)
+            size = int(c.major_kicker_size[major])
+            for r in play.kickers:
+                left[r] += size  # the kickers go back: the afterstate has not chosen them
+            rows.append(planes)
+            codes.append(major)
+            want.append((left, major))
+    assert len(rows) > 200 and len(set(codes)) > 20
+    after = _after(enc, list(zip(rows, rows, codes, rows, strict=True))).astype(np.uint8)
+    for a, planes, (left, major) in zip(after, rows, want, strict=True):
+        np.testing.assert_array_equal(a[0], card_planes(left))
+        np.testing.assert_array_equal(a[1], card_planes(c.major_counts[major]))
+        need, size = int(c.major_kickers[major]), int(c.major_kicker_size[major])
+        assert a[2].sum() == 4 * need * (size == 1) and a[3].sum() == 4 * need * (size == 2)
+        np.testing.assert_array_equal(a[4:], planes[2:6])
+
+
 def test_a_game_without_afterstates_says_so() -> None:
-    enc = get_encoder("doudizhu")
+    enc = get_encoder("gongzhu")
     assert enc.afterstate_shape is None
     with pytest.raises(ValueError, match="no afterstates"):
         enc.afterstates(torch.zeros(1), torch.zeros(1, dtype=torch.int64))

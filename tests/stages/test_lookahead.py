@@ -14,6 +14,7 @@ from imitators.helpers import random_positions
 from imitators.test_family import TRAIN, _dataset
 
 from ime.bots.imitator import ImitatorBot
+from ime.core.registry import get_encoder
 from ime.games.reversi.encode import encode_boards
 from ime.nets import MASK_VALUE, build_net, count_params, describe, load_checkpoint
 from ime.nets.lookahead import LookaheadNet
@@ -43,8 +44,8 @@ def test_imitator_lookahead_selects_the_net_names_the_variant_and_lists_it() -> 
 
 
 def test_a_game_without_afterstates_is_refused_before_any_job() -> None:
-    with pytest.raises(ConfigError, match="game 'doudizhu' offers no afterstates"):
-        make_plan(["game=doudizhu", "imitator=lookahead"])
+    with pytest.raises(ConfigError, match="game 'gongzhu' offers no afterstates"):
+        make_plan(["game=gongzhu", "imitator=lookahead"])
     from ime.workflow.schema import validate_net
 
     with pytest.raises(ConfigError, match="for kind: lookahead only"):
@@ -80,6 +81,45 @@ def test_its_logits_are_the_afterstates_values_and_illegal_moves_are_masked(game
         v = model.value(enc.afterstates(x[rows], codes)).squeeze(1)
     torch.testing.assert_close(out[rows, codes], v)
     torch.testing.assert_close(shifted[rows, codes], v + codes.float())  # + the action's bias
+
+
+def test_a_play_in_steps_values_its_major_and_scores_its_kickers_with_one_shared_branch() -> None:
+    """Doudizhu: the major head's legal logits are the value of what each major leaves plus its
+    bias; the five kicker heads are one policy branch over each step's planes, masked as a
+    branches net's; the variant is named by the family and lists it beside the game's nets."""
+    from ime.core.registry import get_encoder, get_plugin
+    from ime.nets.branches import Branch
+
+    v = make_plan(["game=doudizhu", "imitator=lookahead"]).main
+    assert v.results_dir == "results/doudizhu/quick__net-lookahead"
+    assert WorkflowIndex.table_nets(None, v) == [  # type: ignore[arg-type]
+        "ddz_conv1", "ddz_conv2", "lookahead"]
+    cfg = _lookahead("doudizhu")
+    enc = get_encoder("doudizhu")
+    model = build_net(cfg, enc.state_shape, enc.head_sizes, seed=2).eval()
+    assert isinstance(model, LookaheadNet) and isinstance(model.later, Branch)
+    assert model.num_heads == 6 and len(model.later.starts) == 5
+    assert "later heads x5 shared" in describe(cfg, enc.state_shape, enc.head_sizes)
+    states = get_plugin("doudizhu").tools.positions(40, 5)
+    acts = [s.legal_actions(s.current_players()[0])[-1] for s in states]
+    obs = enc.encode(states, [s.current_players()[0] for s in states], acts)
+    keep = obs.masks[0].sum(axis=1) > 0
+    x = torch.as_tensor(obs.planes[keep], dtype=torch.float32)
+    ms = [torch.as_tensor(m[keep], dtype=torch.float32) for m in obs.masks]
+    assert int(ms[1].sum()) > 0  # some plays carry kickers
+    with torch.no_grad():
+        out = model(x, ms)
+        rows, codes = torch.nonzero(ms[0] > 0, as_tuple=True)
+        v0 = model.value(enc.afterstates(x[rows], codes)).squeeze(1)
+        later = model.later(x, ms[1:])
+    assert len(out) == 6
+    torch.testing.assert_close(out[0][rows, codes], v0 + model.bias[codes])
+    assert bool((out[0][ms[0] == 0] == MASK_VALUE).all())
+    for got, want in zip(out[1:], later, strict=True):
+        torch.testing.assert_close(got, want)
+    with pytest.raises(ValueError, match="needs later_heads"):
+        build_net({k: v for k, v in cfg.items() if k != "later_heads"}, enc.state_shape,
+                  enc.head_sizes)
 
 
 def test_two_plies_take_minus_the_best_reply_and_keep_a_pass_positions_own_value() -> None:
@@ -144,6 +184,91 @@ def test_the_train_stage_trains_saves_loads_and_plays_it_better_than_a_policy_ne
     assert agree > chance + 0.25, (agree, chance)
 
 
+def _smallest(st, p: int):
+    """The smallest-combination rule's play (a deterministic target): never a pass when it
+    can play; its kickers the smallest singles or pairs."""
+    from ime.games.doudizhu.bots.basic import smallest_key
+    from ime.games.doudizhu.combos import ComboType
+
+    legal = st.legal_actions(p)
+    combos = [st.combo_of(a) for a in legal]
+    plays = [i for i, c in enumerate(combos) if c.kind != ComboType.PASS]
+    return legal[min(plays, key=lambda i: smallest_key(combos[i]))] if plays else legal[0]
+
+
+def _smallest_dataset(path: Path, n: int, seed: int) -> int:
+    """A Doudizhu dataset of seeded positions played by the smallest-combination rule (a
+    deterministic target whose kickers are its smallest singles or pairs); returns its rows."""
+    from ime.datasets.schema import heads_metadata, make_table, write_table
+    from ime.games.doudizhu.encode import ENCODER_VERSION
+    from ime.games.doudizhu.tools import random_positions as ddz_positions
+
+    enc = get_encoder("doudizhu")
+    states, players, acts = [], [], []
+    for st in ddz_positions(n, seed):
+        p = st.current_players()[0]
+        if len(st.legal_actions(p)) > 1:
+            states.append(st)
+            players.append(p)
+            acts.append(_smallest(st, p))
+    obs = enc.encode(states, players, acts)
+    codes = enc.action_codes(states, players, acts)
+    m = len(states)
+    cols = {"bot": ["t"] * m, "match_id": [f"m{i // 10:03d}" for i in range(m)],
+            "ply": np.arange(m) % 10, "seat": np.asarray(players), "players": [["t"] * 3] * m,
+            "response": ["{}"] * m, "state": obs.planes.reshape(m, -1), "mask": obs.masks[0],
+            "action": codes[:, 0]}
+    heads = [(h.name, h.size) for h in enc.heads]
+    for k, (name, _) in enumerate(heads[1:], start=1):
+        cols[f"mask_{name}"], cols[f"action_{name}"] = obs.masks[k], codes[:, k]
+    write_table(make_table(cols, int(np.prod(enc.state_shape)), enc.num_actions, heads[1:]),
+                path, {"game": "doudizhu", "encoder_version": ENCODER_VERSION,
+                       "state_shape": list(enc.state_shape), "num_actions": enc.num_actions,
+                       **heads_metadata(heads)})
+    return m
+
+
+def test_a_card_game_lookahead_trains_and_plays_whole_plays_kickers_included(
+        tmp_path: Path) -> None:
+    """Doudizhu through the train stage: the lookahead learns a deterministic target's majors and
+    kickers well above chance, is saved and loaded with its six heads, and the imitator bot
+    plays legal whole plays with it (kickers chosen by its later heads)."""
+    from ime.games.doudizhu.tools import random_positions as ddz_positions
+
+    ds = tmp_path / "ddz.parquet"
+    rows = _smallest_dataset(ds, 700, seed=5)
+    assert rows > 350
+    train = {**TRAIN, "max_epochs": 6, "patience": 6}
+    (look,) = train_members(ds, [Member(_lookahead("doudizhu"), 0, tmp_path / "l0.pt",
+                                        tmp_path / "l0.json")], train, bot="t", progress=False)
+    assert look["val_rows"] > 50 and look["val_acc_major"] >= look["val_acc"]
+    model = load_checkpoint(tmp_path / "l0.pt")
+    assert isinstance(model, LookaheadNet) and model.num_heads == 6
+    bot = ImitatorBot.from_checkpoints("im", [tmp_path / "l0.pt"])
+    states, players = [], []
+    for st in ddz_positions(400, 17):  # positions no row came from
+        p = st.current_players()[0]
+        if len(st.legal_actions(p)) > 1:
+            states.append(st)
+            players.append(p)
+    played = [bot.encoder.select(st, p, bot.head_policy) for st, p in zip(states, players,
+                                                                          strict=True)]
+    assert all(a in st.legal_actions(p) for a, st, p in zip(played, states, players,
+                                                             strict=True))
+    same, kicked, kicked_same, chance = 0, 0, 0, 0.0
+    for st, p, a in zip(states, players, played, strict=True):
+        want = _smallest(st, p)
+        same += a == want
+        chance += 1 / len(st.legal_actions(p))
+        if st.combo_of(want).kickers:
+            kicked += 1
+            kicked_same += a == want
+    # measured 2026-12-06 (CPU, torch 2.13): 202 of 257 whole plays (78.6 %) against chance's
+    # 25.7 %, 6 of the 10 that carry kickers; the margins leave room for another torch's rounding
+    assert same / len(states) > chance / len(states) + 0.35, (same, chance, len(states))
+    assert kicked_same >= 1, (kicked, kicked_same)
+
+
 def test_ime_bench_times_the_lookahead_where_the_game_has_one(capsys) -> None:
     """``ime bench <game> --only lookahead``: samples/s of the game's lookahead imitator (and of
     its two-ply form where moves alternate); a game without afterstates says so."""
@@ -152,5 +277,5 @@ def test_ime_bench_times_the_lookahead_where_the_game_has_one(capsys) -> None:
     assert main(["bench", "connect4", "--quick", "--only", "lookahead"]) == 0
     out = capsys.readouterr().out
     assert "lookahead" in out and "samples/s" in out and "depth2" not in out
-    assert main(["bench", "doudizhu", "--quick", "--only", "lookahead"]) == 0
-    assert "doudizhu offers no afterstates" in capsys.readouterr().out
+    assert main(["bench", "gongzhu", "--quick", "--only", "lookahead"]) == 0
+    assert "gongzhu offers no afterstates" in capsys.readouterr().out

@@ -120,6 +120,14 @@ class Encoder(ABC):
     reply_lookahead: ClassVar[bool] = False
     """Whether :meth:`replies` is offered (a two-ply lookahead is possible)."""
 
+    later_head_planes: ClassVar[tuple[int, int, int] | None] = None
+    """For an encoder with later heads that the lookahead imitator may serve (Doudizhu's kicker
+    steps): ``(start, width, stride)``, later head ``j``'s input planes being ``planes[start +
+    j * stride : start + j * stride + width]``. The lookahead values the first head's
+    afterstates and scores the later heads with one policy branch over these planes, shared by
+    them (``later_heads`` of ``config/net/lookahead.yaml``); ``None``: no later heads to
+    serve."""
+
     @property
     def afterstate_shape(self) -> tuple[int, ...] | None:
         """``(afterstate_planes, H, W)``, or ``None`` when the game offers no afterstates."""

@@ -32,6 +32,8 @@ from ime.core.game import Action, State
 ROWS = 4
 MAJOR_PLANES = 6
 MINOR_PLANES = 4
+AFTER_PLANES = 8
+"""Planes of a major's afterstate (:meth:`KickerStepEncoder.afterstates`)."""
 _ROW = np.arange(ROWS)[:, None]
 
 
@@ -133,6 +135,8 @@ class KickerStepEncoder(Encoder):
     """
 
     position_planes = MAJOR_PLANES  # the kicker planes follow the action played
+    afterstate_planes = AFTER_PLANES  # the lookahead imitator's major afterstates
+    later_head_planes = (MAJOR_PLANES, MINOR_PLANES, MINOR_PLANES)  # kicker steps' planes
     game_name = "card game"  # for error messages: "<game_name> encoder: ... is no <play_noun>"
     play_noun = "play"
 
@@ -167,6 +171,49 @@ class KickerStepEncoder(Encoder):
         """``(major code, minor codes smallest first)``; ``(-1, [])`` when it has no code."""
 
     # --- shared ---------------------------------------------------------------------------------
+    def afterstates(self, planes: Any, codes: Any) -> Any:
+        """What a major leaves, for the lookahead imitator (:mod:`ime.nets.lookahead`): rows of
+        ``planes`` (``Tensor[M, C, 4, R]``, this encoder's) with major codes ``codes`` ->
+        ``Tensor[M, 8, 4, R]`` (:data:`AFTER_PLANES`): 0 the hand without the major's main
+        cards; 1 those cards; 2 and 3 the single and pair kickers the major still needs (the
+        kicker steps' thermometers; which kickers is the later heads' choice); 4-7 the major
+        planes 2-5 as they are (the seat, the unseen cards, the two last plays). A rule bot
+        judges a play by the hand it leaves (how many plays that hand needs, which bombs it
+        keeps); here a value net learns that judgement from the bot's decisions."""
+        import torch
+
+        counts, kick, size = self._after_tables(planes.device)
+        majors, kick, size = counts[codes], kick[codes], size[codes]
+        hand = planes[:, 0].sum(dim=1)  # the thermometer's rows add up to the counts
+        rows = torch.arange(ROWS, device=planes.device, dtype=planes.dtype)[:, None]
+        cols = torch.arange(self.codes.num_ranks, device=planes.device)
+
+        def thermo(c: Any) -> Any:
+            return (c[:, None, :] > rows).to(planes.dtype)
+
+        def need(n: Any) -> Any:
+            return (cols[None, :] < n[:, None]).to(planes.dtype)[:, None, :].expand(-1, ROWS, -1)
+
+        zero = torch.zeros_like(kick)
+        return torch.cat([thermo(hand - majors)[:, None], thermo(majors)[:, None],
+                          need(torch.where(size == 1, kick, zero))[:, None],
+                          need(torch.where(size == 2, kick, zero))[:, None],
+                          planes[:, 2:MAJOR_PLANES]], dim=1)
+
+    def _after_tables(self, device: Any) -> tuple[Any, Any, Any]:
+        """The code tables :meth:`afterstates` indexes, on ``device`` (made once a device):
+        main cards per rank (float), kickers, cards per kicker."""
+        import torch
+
+        cache = self.__dict__.setdefault("_after_cache", {})
+        if str(device) not in cache:
+            c = self.codes
+            cache[str(device)] = (
+                torch.as_tensor(c.major_counts, dtype=torch.float32, device=device),
+                torch.as_tensor(c.major_kickers, dtype=torch.int64, device=device),
+                torch.as_tensor(c.major_kicker_size, dtype=torch.int64, device=device))
+        return cache[str(device)]
+
     def _play(self, state: State, action: Action) -> Any:
         play = self.play_of(state, action)
         if play is None:
@@ -301,5 +348,5 @@ class KickerStepEncoder(Encoder):
         return out  # type: ignore[return-value]
 
 
-__all__ = ["MAJOR_PLANES", "MINOR_PLANES", "ROWS", "KickerCodes", "KickerStepEncoder",
-           "card_planes", "count_plane", "minor_planes"]
+__all__ = ["AFTER_PLANES", "MAJOR_PLANES", "MINOR_PLANES", "ROWS", "KickerCodes",
+           "KickerStepEncoder", "card_planes", "count_plane", "minor_planes"]

@@ -181,12 +181,18 @@ def build_branches(config: Mapping[str, Any], in_shape: Sequence[int],
         raise ValueError("a branches net takes no mask_input and no dropout")
     h, w = int(in_shape[1]), int(in_shape[2])
     gen = torch.Generator().manual_seed(int(seed)) if seed is not None else None
-    branches = []
-    for spec in specs:
-        body = _body(spec, h, w)
-        init_weights(body, spec.config.get("init_std", config.get("init_std")), gen)
-        branches.append(Branch(spec, body))
+    branches = [make_branch(spec, h, w, config.get("init_std"), gen) for spec in specs]
     return BranchNet(branches, str(config.get("name", "branches")), config)
+
+
+def make_branch(spec: BranchSpec, h: int, w: int, init_std: float | None,
+                gen: torch.Generator | None) -> Branch:
+    """One :class:`Branch` of ``spec`` over ``h x w`` planes, initialised from ``gen`` (the
+    branch's own ``init_std`` before ``init_std``). Also the lookahead net's later heads
+    (:mod:`ime.nets.lookahead`)."""
+    body = _body(spec, h, w)
+    init_weights(body, spec.config.get("init_std", init_std), gen)
+    return Branch(spec, body)
 
 
 def branch_params(model: BranchNet, buffers: bool = False) -> dict[str, int]:
@@ -212,21 +218,25 @@ def describe_branches(config: Mapping[str, Any], in_shape: Sequence[int],
     h, w = int(in_shape[1]), int(in_shape[2])
     parts = []
     for s in specs:
-        cfg = s.config
-        hidden = [int(x) for x in cfg.get("hidden", [])]
         who = s.name + (f" x{s.heads} shared" if s.heads > 1 else "")
-        if cfg["kind"] == "conv":
-            k = int(cfg.get("kernel", 3))
-            chans = [int(x) for x in cfg["channels"]]
-            bn = BN_MODES[cfg.get("batch_norm", "last")]
-            layers = (f"conv{k}x{k} " + "-".join(str(x) for x in [s.width, *chans])
-                      + ("" if bn == "none" else f" + BN {bn}") + " + dense "
-                      + "-".join(str(x) for x in [chans[-1] * h * w, *hidden, s.size]))
-        else:
-            layers = "dense " + "-".join(str(x) for x in [s.width * h * w, *hidden, s.size])
-        parts.append(f"{who} {counts[s.name]}: {layers}")
+        parts.append(f"{who} {counts[s.name]}: {branch_layers(s, h, w)}")
     return " | ".join(parts)
 
 
-__all__ = ["BN_MODES", "Branch", "BranchNet", "BranchSpec", "branch_params", "branch_specs",
-           "build_branches", "describe_branches"]
+def branch_layers(spec: BranchSpec, h: int, w: int) -> str:
+    """One branch's layers in Table 5.5's words: ``conv3x3 4-32-16 + BN each + dense
+    960-28-28``."""
+    cfg = spec.config
+    hidden = [int(x) for x in cfg.get("hidden", [])]
+    if cfg["kind"] == "conv":
+        k = int(cfg.get("kernel", 3))
+        chans = [int(x) for x in cfg["channels"]]
+        bn = BN_MODES[cfg.get("batch_norm", "last")]
+        return (f"conv{k}x{k} " + "-".join(str(x) for x in [spec.width, *chans])
+                + ("" if bn == "none" else f" + BN {bn}") + " + dense "
+                + "-".join(str(x) for x in [chans[-1] * h * w, *hidden, spec.size]))
+    return "dense " + "-".join(str(x) for x in [spec.width * h * w, *hidden, spec.size])
+
+
+__all__ = ["BN_MODES", "Branch", "BranchNet", "BranchSpec", "branch_layers", "branch_params",
+           "branch_specs", "build_branches", "describe_branches", "make_branch"]

@@ -23,6 +23,14 @@ opponent's replies reach, the same learned value from the replier's view (negama
 afterstate's value where the opponent must pass. About 7x the training time of ``depth: 1`` on
 the CPU (measured on a Reversi fold: docs/imitators.md).
 
+**Later heads** (a play chosen in steps, Doudizhu's major and then its kickers,
+:mod:`ime.games.kickers`): the first head is valued as above, each major by what it leaves of the
+hand (the encoder's afterstates); the later heads are scored by one policy branch
+(:func:`ime.nets.branches.make_branch`, ``later_heads`` of ``config/net/lookahead.yaml``, as
+CONV-1's minor net) shared by them, over each head's planes (the encoder's
+:attr:`~ime.core.encoding.Encoder.later_head_planes`). The call is then the branches nets' one,
+``model(planes, [mask per head]) -> [logits per head]``.
+
 The net's config names its game (``game``, ``game_params``), filled in by the composition
 (:func:`ime.workflow.compose`), so a checkpoint rebuilds its encoder alone.
 """
@@ -83,11 +91,28 @@ class LookaheadNet(nn.Module):
         if self.depth == 2 and not self.encoder.reply_lookahead:
             raise ValueError(f"game {game!r} offers no replies to an afterstate (a two-ply "
                              f"lookahead needs alternating moves); use depth: 1")
+        sizes = [int(x) for x in num_actions] if isinstance(num_actions, Sequence) else [
+            int(num_actions)]
         self.value = value_body(config, shape, seed)
-        self.bias = nn.Parameter(torch.zeros(int(num_actions)),
+        self.bias = nn.Parameter(torch.zeros(sizes[0]),
                                  requires_grad=bool(config.get("action_bias", True)))
+        self.later = _later_heads(config, self.encoder, in_shape, sizes[1:], seed)
 
-    def forward(self, planes: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    @property
+    def num_heads(self) -> int:
+        return 1 + (len(self.later.starts) if self.later is not None else 0)
+
+    def forward(self, planes: torch.Tensor,
+                mask: torch.Tensor | Sequence[torch.Tensor]) -> torch.Tensor | list[torch.Tensor]:
+        if self.later is None:
+            return self._first(planes, mask)  # type: ignore[arg-type]
+        masks = list(mask)  # type: ignore[arg-type]
+        if len(masks) != self.num_heads:
+            raise ValueError(f"{len(masks)} masks for a net with {self.num_heads} heads")
+        return [self._first(planes, masks[0]), *self.later(planes, masks[1:])]
+
+    def _first(self, planes: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """The first head's masked logits: each legal move's afterstate value and bias."""
         from ime.nets import MASK_VALUE
 
         rows, codes = torch.nonzero(mask > 0, as_tuple=True)
@@ -112,13 +137,38 @@ class LookaheadNet(nn.Module):
         return torch.where(torch.isfinite(best), -best, v)
 
 
+def _later_heads(config: Mapping[str, Any], encoder: Any, in_shape: Sequence[int],
+                 sizes: Sequence[int], seed: int | None) -> Any:
+    """The policy branch of the later heads (module doc), or ``None`` with one head."""
+    if not sizes:
+        return None
+    from ime.nets.branches import BranchSpec, make_branch
+
+    slices = encoder.later_head_planes
+    if slices is None:
+        raise ValueError(f"encoder {encoder.version} has {1 + len(sizes)} heads but no planes "
+                         f"for its later heads (later_head_planes), so a lookahead net serves "
+                         f"only its first; use a policy net")
+    branch = config.get("later_heads")
+    if not branch:
+        raise ValueError(f"game {config.get('game')!r} chooses a play in {1 + len(sizes)} "
+                         f"heads: a lookahead net needs later_heads (the policy branch of the "
+                         f"later ones, config/net/lookahead.yaml)")
+    if len(set(sizes)) != 1:
+        raise ValueError(f"the later heads {list(sizes)} must have one size (one shared branch)")
+    start, width, stride = (int(x) for x in slices)
+    spec = BranchSpec("later", tuple(start + j * stride for j in range(len(sizes))), width,
+                      int(sizes[0]), {"batch_norm": "last", **dict(branch)})
+    gen = torch.Generator().manual_seed(int(seed) + 1) if seed is not None else None
+    return make_branch(spec, int(in_shape[1]), int(in_shape[2]), config.get("init_std"), gen)
+
+
 def build_lookahead(config: Mapping[str, Any], in_shape: Sequence[int], sizes: Sequence[int],
                     seed: int | None = None) -> LookaheadNet:
-    """:func:`ime.nets.build_net` for ``kind: lookahead`` (one action head only)."""
-    if len(sizes) != 1:
-        raise ValueError(f"a lookahead net scores one action head's moves; this game has "
-                         f"{len(sizes)} heads (use a policy net)")
-    return LookaheadNet(config, in_shape, int(sizes[0]), seed)
+    """:func:`ime.nets.build_net` for ``kind: lookahead``: one head, or a first head and later
+    heads that the encoder gives planes for (module doc)."""
+    sizes = [int(x) for x in sizes]
+    return LookaheadNet(config, in_shape, sizes if len(sizes) > 1 else sizes[0], seed)
 
 
 def describe_lookahead(config: Mapping[str, Any], in_shape: Sequence[int]) -> str:
@@ -130,8 +180,16 @@ def describe_lookahead(config: Mapping[str, Any], in_shape: Sequence[int]) -> st
     enc = get_encoder(str(config.get("game")), config.get("game_params") or None)
     shape = enc.afterstate_shape or tuple(in_shape)
     c, h, w = shape
-    return (f"afterstate {c}x{h}x{w} -> " + describe(_conv(config), shape, 1)
-            + " per legal move")
+    out = f"afterstate {c}x{h}x{w} -> " + describe(_conv(config), shape, 1) + " per legal move"
+    later = config.get("later_heads")
+    if later and enc.later_head_planes is not None and len(enc.heads) > 1:
+        from ime.nets.branches import BranchSpec, branch_layers
+
+        sizes = enc.head_sizes[1:]
+        spec = BranchSpec("later", (0,), int(enc.later_head_planes[1]), sizes[0],
+                          {"batch_norm": "last", **dict(later)})
+        out += f" | later heads x{len(sizes)} shared: {branch_layers(spec, h, w)}"
+    return out
 
 
 __all__ = ["LookaheadNet", "build_lookahead", "describe_lookahead", "value_body"]

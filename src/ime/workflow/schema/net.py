@@ -34,6 +34,26 @@ class Branch(Section):
         return self
 
 
+class LaterHeads(Section):
+    """``later_heads`` of a lookahead net (:mod:`ime.nets.lookahead`): the policy branch, shared
+    by the later heads of a play chosen in steps (Doudizhu's kickers), over the planes the
+    encoder gives each."""
+
+    kind: Literal["mlp", "conv"]
+    hidden: list[PositiveInt] = []
+    channels: Annotated[list[PositiveInt], Field(min_length=1)] | None = None
+    kernel: int | None = Field(default=None, ge=1)
+    batch_norm: Literal["each", "last", "none"] | bool | None = None
+    init_std: float | None = Field(default=None, gt=0)
+
+    @model_validator(mode="after")
+    def _fits(self) -> LaterHeads:
+        if self.kind == "conv" and (not self.channels or self.kernel is None
+                                    or self.kernel % 2 != 1):
+            raise ValueError("a conv later_heads branch needs channels and an odd kernel")
+        return self
+
+
 class SearchFit(Section):
     """``kind: search``: how a search imitator is fitted (:mod:`ime.imitators.search_fit`,
     docs/imitators.md). Every list is tried; the selection fold chooses."""
@@ -178,6 +198,9 @@ class Net(Section):
     action_bias: bool | None = None
     """lookahead only: learn one bias per action code (a bot's position-independent preferences,
     such as its tie order; default true)."""
+    later_heads: LaterHeads | None = None
+    """lookahead only: the policy branch of the later heads of a play chosen in steps (Doudizhu,
+    Big 2: each kicker), shared by them; one-head games ignore it."""
     search: SearchFit | None = None
     """kind: search only: the fit's settings."""
     branches: Annotated[list[Branch], Field(min_length=1)] | None = None
@@ -218,10 +241,11 @@ class Net(Section):
                 raise ValueError("a search imitator has no hidden layers, channels, "
                                  "mask_input or dropout")
             return self
-        lookahead_keys = (self.game, self.game_params, self.action_bias, self.depth)
+        lookahead_keys = (self.game, self.game_params, self.action_bias, self.depth,
+                          self.later_heads)
         if self.kind != "lookahead" and any(k is not None for k in lookahead_keys):
-            raise ValueError("game, game_params, action_bias and depth are for kind: lookahead "
-                             "only")
+            raise ValueError("game, game_params, action_bias, depth and later_heads are for "
+                             "kind: lookahead only")
         if self.kind == "lookahead":
             if not self.channels or self.kernel is None or self.kernel % 2 != 1:
                 raise ValueError("a lookahead net needs channels (its value net's convolutions) "
@@ -229,8 +253,8 @@ class Net(Section):
             if (self.mask_input or self.dropout or self.kernels or self.strides or self.padding
                     or self.batch_norm == "all"):
                 raise ValueError("a lookahead net takes channels, kernel, hidden, batch_norm, "
-                                 "action_bias and depth only (no mask_input, dropout, kernels, "
-                                 "strides, padding or batch_norm: all)")
+                                 "action_bias, depth and later_heads only (no mask_input, "
+                                 "dropout, kernels, strides, padding or batch_norm: all)")
             return self
         if self.kind == "branches":
             if not self.branches:

@@ -109,7 +109,8 @@ def cross_section_problems(c: Mapping[str, Any]) -> list[str]:
         if enc is not None and enc.afterstate_shape is None:
             problems.append(f"net={c['net']['name']} (imitator=lookahead): game {g['name']!r} "
                             f"offers no afterstates (the lookahead imitator's needs; Reversi, "
-                            f"Connect Four and Snake do); use imitator=policy, its policy nets")
+                            f"Connect Four, Snake, Doudizhu and Big 2 do); use imitator=policy, "
+                            f"its policy nets")
         elif enc is not None and c["net"].get("depth") == 2 and not enc.reply_lookahead:
             problems.append(f"net.depth=2: game {g['name']!r} offers no replies to an "
                             f"afterstate (a two-ply lookahead; Reversi does); use net.depth=1")
