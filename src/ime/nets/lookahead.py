@@ -7,7 +7,7 @@ alone (which discs a Reversi move flips, where a Connect Four disc lands); a loo
 *given* the position each move leads to (the game's :meth:`ime.core.encoding.Encoder.afterstates`,
 in torch, on the net's device) and learns only the value. It is the neural generalisation of the
 search imitator (:mod:`ime.imitators.reversi_family`), and works for every game whose encoder
-offers afterstates (Reversi, Connect Four, Snake).
+offers afterstates (Reversi, Connect Four, Snake, and the card games Doudizhu and Big 2).
 
 ``model(planes[N, C, H, W], mask[N, A]) -> masked logits[N, A]``, the nets' call signature, so
 it trains with :func:`ime.train.loop.train_fold` (its own loop, not stacked: its rows' move counts
