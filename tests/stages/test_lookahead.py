@@ -53,6 +53,8 @@ def test_a_game_without_afterstates_is_refused_before_any_job() -> None:
                       "game": "reversi"}, "config/net/c.yaml")  # a conv net takes no game
     with pytest.raises(ConfigError, match="odd kernel"):
         make_plan(["imitator=lookahead", "net.kernel=2"])
+    with pytest.raises(ConfigError, match="net.later_heads: a conv branch needs channels"):
+        make_plan(["game=doudizhu", "imitator=lookahead", "net.later_heads.kernel=2"])
 
 
 @pytest.mark.parametrize("game", ["reversi", "connect4", "snake"])

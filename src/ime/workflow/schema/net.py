@@ -9,7 +9,28 @@ from pydantic import Field, NonNegativeInt, PositiveInt, model_validator
 from ime.workflow.schema.common import Section
 
 
-class Branch(Section):
+class BranchLayers(Section):
+    """A branch's layers: a ``kind: branches`` net's branch (:class:`Branch`), or the policy
+    branch a lookahead net shares among the later heads of a play chosen in steps (Doudizhu's
+    kickers, ``later_heads``: :mod:`ime.nets.lookahead`), over the planes the encoder gives
+    each."""
+
+    kind: Literal["mlp", "conv"]
+    hidden: list[PositiveInt] = []
+    channels: Annotated[list[PositiveInt], Field(min_length=1)] | None = None
+    kernel: int | None = Field(default=None, ge=1)
+    batch_norm: Literal["each", "last", "none"] | bool | None = None
+    init_std: float | None = Field(default=None, gt=0)
+
+    @model_validator(mode="after")
+    def _layers_fit(self) -> BranchLayers:
+        if self.kind == "conv" and (not self.channels or self.kernel is None
+                                    or self.kernel % 2 != 1):
+            raise ValueError("a conv branch needs channels and an odd kernel")
+        return self
+
+
+class Branch(BranchLayers):
     """One branch of a ``kind: branches`` net (:mod:`ime.nets.branches`)."""
 
     name: str | None = None
@@ -17,40 +38,11 @@ class Branch(Section):
     """``[start, end)``: the input planes of the branch's first head."""
     heads: PositiveInt = 1
     plane_stride: PositiveInt | None = None
-    kind: Literal["mlp", "conv"]
-    hidden: list[PositiveInt] = []
-    channels: Annotated[list[PositiveInt], Field(min_length=1)] | None = None
-    kernel: int | None = Field(default=None, ge=1)
-    batch_norm: Literal["each", "last", "none"] | bool | None = None
-    init_std: float | None = Field(default=None, gt=0)
 
     @model_validator(mode="after")
-    def _fits(self) -> Branch:
+    def _planes_fit(self) -> Branch:
         if self.planes[1] <= self.planes[0]:
             raise ValueError(f"planes {self.planes} must be [start, end) with start < end")
-        if self.kind == "conv" and (not self.channels or self.kernel is None
-                                    or self.kernel % 2 != 1):
-            raise ValueError("a conv branch needs channels and an odd kernel")
-        return self
-
-
-class LaterHeads(Section):
-    """``later_heads`` of a lookahead net (:mod:`ime.nets.lookahead`): the policy branch, shared
-    by the later heads of a play chosen in steps (Doudizhu's kickers), over the planes the
-    encoder gives each."""
-
-    kind: Literal["mlp", "conv"]
-    hidden: list[PositiveInt] = []
-    channels: Annotated[list[PositiveInt], Field(min_length=1)] | None = None
-    kernel: int | None = Field(default=None, ge=1)
-    batch_norm: Literal["each", "last", "none"] | bool | None = None
-    init_std: float | None = Field(default=None, gt=0)
-
-    @model_validator(mode="after")
-    def _fits(self) -> LaterHeads:
-        if self.kind == "conv" and (not self.channels or self.kernel is None
-                                    or self.kernel % 2 != 1):
-            raise ValueError("a conv later_heads branch needs channels and an odd kernel")
         return self
 
 
@@ -198,7 +190,7 @@ class Net(Section):
     action_bias: bool | None = None
     """lookahead only: learn one bias per action code (a bot's position-independent preferences,
     such as its tie order; default true)."""
-    later_heads: LaterHeads | None = None
+    later_heads: BranchLayers | None = None
     """lookahead only: the policy branch of the later heads of a play chosen in steps (Doudizhu,
     Big 2: each kicker), shared by them; one-head games ignore it."""
     search: SearchFit | None = None
