@@ -1,5 +1,8 @@
 """Where a Doudizhu imitator's fold-0 validation errors lie: leading / following the teammate /
-following an opponent; pass or play; the major or the kickers."""
+following an opponent; pass or play; the major or the kickers; by the cards in hand.
+
+    python errors_by_phase.py BOT CHECKPOINT [SCALE [DATA_ROOT]]
+"""
 import sys
 import numpy as np, torch
 from ime.nets import load_checkpoint
@@ -8,9 +11,11 @@ from ime.train.folds import Split
 from ime.workflow.compose import compose_plain
 
 bot, ck = sys.argv[1], sys.argv[2]
-c = compose_plain(["game=doudizhu"])
+scale = sys.argv[3] if len(sys.argv) > 3 else "quick"  # quick: k-fold; thesis: the 10 % hold-out
+data_root = sys.argv[4] if len(sys.argv) > 4 else "/work/main/data"
+c = compose_plain(["game=doudizhu", f"scale={scale}"])
 split = Split.of(c["train"])
-data, arr = load_dataset(f"/work/main/data/doudizhu/datasets/quick/{bot}.parquet", torch.device("cpu"))
+data, arr = load_dataset(f"{data_root}/doudizhu/datasets/{scale}/{bot}.parquet", torch.device("cpu"))
 d = split_fold(data, arr, 0, split)
 m = load_checkpoint(ck).eval()
 va = d.val_idx
@@ -37,7 +42,8 @@ is_pass = y[:, 0].numpy() == pass_code
 nleg = ms[0].sum(1).numpy()
 hand = xs[:, 0].sum((1, 2))
 print(f"{bot}: rows {len(va)}, all {ok_all.float().mean()*100:.2f} %, major {ok_major.float().mean()*100:.2f} %")
-for name, sel in [("lead", lead), ("follow teammate", team), ("follow opponent", opp),
+for name, sel in [("forced (one legal play)", nleg == 1), ("a choice (2+ majors)", nleg > 1),
+                  ("lead", lead), ("follow teammate", team), ("follow opponent", opp),
                   ("label pass", is_pass), ("label play (following)", (~lead) & ~is_pass),
                   ("hand<=5", hand <= 5), ("hand 6-10", (hand > 5) & (hand <= 10)), ("hand>10", hand > 10)]:
     s = torch.as_tensor(sel)
