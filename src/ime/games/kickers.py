@@ -201,18 +201,14 @@ class KickerStepEncoder(Encoder):
                           planes[:, 2:MAJOR_PLANES]], dim=1)
 
     def _after_tables(self, device: Any) -> tuple[Any, Any, Any]:
-        """The code tables :meth:`afterstates` indexes, on ``device`` (made once a device):
-        main cards per rank (float), kickers, cards per kicker."""
+        """The code tables :meth:`afterstates` indexes, on ``device``: main cards per rank
+        (float), kickers, cards per kicker (a few kilobytes)."""
         import torch
 
-        cache = self.__dict__.setdefault("_after_cache", {})
-        if str(device) not in cache:
-            c = self.codes
-            cache[str(device)] = (
-                torch.as_tensor(c.major_counts, dtype=torch.float32, device=device),
+        c = self.codes
+        return (torch.as_tensor(c.major_counts, dtype=torch.float32, device=device),
                 torch.as_tensor(c.major_kickers, dtype=torch.int64, device=device),
                 torch.as_tensor(c.major_kicker_size, dtype=torch.int64, device=device))
-        return cache[str(device)]
 
     def _play(self, state: State, action: Action) -> Any:
         play = self.play_of(state, action)
