@@ -142,7 +142,7 @@ def _later_heads(config: Mapping[str, Any], encoder: Any, in_shape: Sequence[int
     """The policy branch of the later heads (module doc), or ``None`` with one head."""
     if not sizes:
         return None
-    from ime.nets.branches import BranchSpec, make_branch
+    from ime.nets.branches import make_branch
 
     slices = encoder.later_head_planes
     if slices is None:
@@ -156,11 +156,20 @@ def _later_heads(config: Mapping[str, Any], encoder: Any, in_shape: Sequence[int
                          f"later ones, config/net/lookahead.yaml)")
     if len(set(sizes)) != 1:
         raise ValueError(f"the later heads {list(sizes)} must have one size (one shared branch)")
-    start, width, stride = (int(x) for x in slices)
-    spec = BranchSpec("later", tuple(start + j * stride for j in range(len(sizes))), width,
-                      int(sizes[0]), {"batch_norm": "last", **dict(branch)})
     gen = torch.Generator().manual_seed(int(seed) + 1) if seed is not None else None
-    return make_branch(spec, int(in_shape[1]), int(in_shape[2]), config.get("init_std"), gen)
+    return make_branch(_later_spec(branch, slices, sizes), int(in_shape[1]), int(in_shape[2]),
+                       config.get("init_std"), gen)
+
+
+def _later_spec(branch: Mapping[str, Any], slices: Sequence[int], sizes: Sequence[int]) -> Any:
+    """The later heads' :class:`~ime.nets.branches.BranchSpec`: one per head's planes
+    (``slices``: the encoder's ``(start, width, stride)``), batch norm after the last
+    convolution unless ``branch`` says otherwise."""
+    from ime.nets.branches import BranchSpec
+
+    start, width, stride = (int(x) for x in slices)
+    return BranchSpec("later", tuple(start + j * stride for j in range(len(sizes))), width,
+                      int(sizes[0]), {"batch_norm": "last", **dict(branch)})
 
 
 def build_lookahead(config: Mapping[str, Any], in_shape: Sequence[int], sizes: Sequence[int],
@@ -183,11 +192,10 @@ def describe_lookahead(config: Mapping[str, Any], in_shape: Sequence[int]) -> st
     out = f"afterstate {c}x{h}x{w} -> " + describe(_conv(config), shape, 1) + " per legal move"
     later = config.get("later_heads")
     if later and enc.later_head_planes is not None and len(enc.heads) > 1:
-        from ime.nets.branches import BranchSpec, branch_layers
+        from ime.nets.branches import branch_layers
 
         sizes = enc.head_sizes[1:]
-        spec = BranchSpec("later", (0,), int(enc.later_head_planes[1]), sizes[0],
-                          {"batch_norm": "last", **dict(later)})
+        spec = _later_spec(later, enc.later_head_planes, sizes)
         out += f" | later heads x{len(sizes)} shared: {branch_layers(spec, h, w)}"
     return out
 
