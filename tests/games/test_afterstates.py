@@ -101,15 +101,18 @@ def test_snake_afterstates_move_the_own_head_where_the_engine_does() -> None:
     assert moved > 100
 
 
-@pytest.mark.parametrize("game", ["doudizhu", "big2"])
-def test_card_game_afterstates_leave_the_hand_the_engine_leaves(game: str) -> None:
+@pytest.mark.parametrize(("game", "params"), [("doudizhu", None), ("big2", None),
+                                             ("doudizhu", {"observation": "seats"})])
+def test_card_game_afterstates_leave_the_hand_the_engine_leaves(game: str, params) -> None:
     """A major's afterstate holds the hand the engine leaves once the play is made, less its
     kickers (which the later heads choose), the major's main cards, the kickers still needed,
-    and the seat, unseen cards and last plays unchanged: checked for every legal play of
-    seeded positions."""
-    from ime.games.kickers import card_planes
+    and the seat, unseen cards and last plays unchanged, and the seat planes after them when
+    the observation has them: checked for every legal play of seeded positions."""
+    from ime.games.kickers import MAJOR_PLANES, card_planes
 
-    enc = get_encoder(game)
+    enc = get_encoder(game, params)
+    tail = 3 if params else 0
+    assert enc.afterstate_shape[0] == 8 + tail and enc.state_shape[0] == 26 + tail
     c = enc.codes
     rows, codes, want = [], [], []
     for s in get_plugin(game).tools.positions(40, 4):
@@ -136,7 +139,21 @@ def test_card_game_afterstates_leave_the_hand_the_engine_leaves(game: str) -> No
         np.testing.assert_array_equal(a[1], card_planes(c.major_counts[major]))
         need, size = int(c.major_kickers[major]), int(c.major_kicker_size[major])
         assert a[2].sum() == 4 * need * (size == 1) and a[3].sum() == 4 * need * (size == 2)
-        np.testing.assert_array_equal(a[4:], planes[2:6])
+        np.testing.assert_array_equal(a[4:8], planes[2:MAJOR_PLANES])
+        np.testing.assert_array_equal(a[8:], planes[26:])
+        assert a[8:].any() == bool(tail)
+    if game == "doudizhu":  # the hand_turns feature: the fewest plays of the hand left
+        from ime.games.doudizhu.features import min_turns
+
+        x = torch.as_tensor(np.stack(rows), dtype=torch.float32)
+        feat = enc.afterstate_feature_planes(x, torch.as_tensor(codes), ["hand_turns"]).numpy()
+        assert feat.shape == (len(rows), 1, 4, 15)
+        turns = [min(min_turns(left, int(c.major_kickers[m])), 15) for left, m in want]
+        np.testing.assert_array_equal(feat[:, 0].sum(axis=(1, 2)), 4 * np.array(turns))
+        assert len(set(turns)) > 3
+    with pytest.raises(ValueError, match="offers no afterstate feature 'mobility'"):
+        enc.afterstate_feature_planes(torch.zeros(1, *enc.state_shape),
+                                      torch.zeros(1, dtype=torch.int64), ["mobility"])
 
 
 def test_a_game_without_afterstates_says_so() -> None:

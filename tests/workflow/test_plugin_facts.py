@@ -51,7 +51,9 @@ def test_cached_facts_equal_the_plugins(game: str, cache: Path,
     assert info == PluginInfo.of(plugin)
     assert info.kinds == tuple(sorted(plugin.bot_kinds)) and info.kinds
     assert shape == {"state_shape": list(enc.state_shape), "num_actions": enc.num_actions,
-                     "head_sizes": list(enc.head_sizes)}
+                     "head_sizes": list(enc.head_sizes),
+                     "afterstate_features": list(enc.afterstate_features)}
+    assert info.encoder_params == tuple(plugin.encoder_params)
     assert len(list(cache.glob(f"*-{game}-plugin.json"))) == 1
     assert len(list(cache.glob(f"*-{game}-encoder-*.json"))) == 1
     monkeypatch.setattr(W, "_MEMO", {})  # another process: only the files remain

@@ -97,6 +97,11 @@ class Encoder(ABC):
     so that "the same position" (duplicates, conflicting states, positions seen in training) is
     judged on the position alone."""
 
+    position_tail_planes: ClassVar[int] = 0
+    """How many trailing planes describe the position too (after planes that follow the action:
+    Doudizhu's seat planes after its kicker steps); part of "the same position" with the
+    leading :attr:`position_planes`."""
+
     afterstate_planes: ClassVar[int | None] = None
     """Planes of the positions a first-head move leads to (:meth:`afterstates`), which the
     lookahead imitator values (:mod:`ime.nets.lookahead`); ``None``: the game offers none."""
@@ -116,6 +121,18 @@ class Encoder(ABC):
         a two-ply lookahead searches. Games that offer it set :attr:`reply_lookahead`."""
         raise ValueError(f"encoder {self.version} offers no replies to an afterstate, so the "
                          f"lookahead imitator cannot search two plies here (net.depth: 1)")
+
+    afterstate_features: ClassVar[tuple[str, ...]] = ()
+    """Feature planes the encoder can add to its afterstates, by name (``features`` of
+    ``config/net/lookahead.yaml``: Doudizhu's ``hand_turns``); empty: none."""
+
+    def afterstate_feature_planes(self, planes: Any, codes: Any, features: Sequence[str]) -> Any:
+        """``features`` (names of :attr:`afterstate_features`) of the afterstates of ``planes``
+        with first-head codes ``codes`` (as :meth:`afterstates`) -> ``Tensor[M, len(features),
+        H, W]``, each feature one plane: derived from the afterstate, no new information, but
+        what a small value net would have to learn to compute."""
+        raise ValueError(f"encoder {self.version} offers no afterstate features "
+                         f"(asked for {list(features)})")
 
     reply_lookahead: ClassVar[bool] = False
     """Whether :meth:`replies` is offered (a two-ply lookahead is possible)."""

@@ -154,6 +154,11 @@ class GamePlugin:
     """Imitator families the game offers beside the policy nets: family name (a ``kind`` of
     ``config/net/``, e.g. ``search``) -> ``"module:attribute"`` of its
     :class:`ime.imitators.family.ImitatorFamily`, imported only when used."""
+    encoder_params: tuple[str, ...] = ()
+    """The ``game.params`` keys only the encoder reads (Doudizhu's ``observation``): the rules
+    and so the match logs do not depend on them, the decisions and everything after do. The
+    workflow leaves them out of the logs' key and the matches' params, so that changing one
+    re-encodes the logs instead of replaying them (:mod:`ime.workflow.tags`)."""
 
     @property
     def name(self) -> str:
@@ -171,7 +176,7 @@ class PluginInfo:
 
     ``teams``: ``GameType.teams``. ``artifacts``: :attr:`GamePlugin.artifacts`. ``results``: each
     result hook's name -> (its ``needs``, the first paragraph of its docstring). ``kinds``: the
-    plug-in's bot kinds.
+    plug-in's bot kinds. ``encoder_params``: :attr:`GamePlugin.encoder_params`.
     """
 
     name: str
@@ -179,6 +184,7 @@ class PluginInfo:
     artifacts: Mapping[str, str]
     results: Mapping[str, tuple[tuple[str, ...], str]]
     kinds: tuple[str, ...]
+    encoder_params: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, plugin: GamePlugin) -> PluginInfo:
@@ -190,14 +196,15 @@ class PluginInfo:
             results={n: (result_needs(h),
                          (h.__doc__ or "").strip().split("\n\n")[0].replace("\n", " "))
                      for n, h in sorted(plugin.results.items())},
-            kinds=tuple(sorted(plugin.bot_kinds)))
+            kinds=tuple(sorted(plugin.bot_kinds)),
+            encoder_params=tuple(plugin.encoder_params))
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form (:meth:`from_json` gives back an equal object)."""
         return {"name": self.name, "teams": [list(t) for t in self.teams],
                 "artifacts": dict(self.artifacts),
                 "results": {n: [list(needs), doc] for n, (needs, doc) in self.results.items()},
-                "kinds": list(self.kinds)}
+                "kinds": list(self.kinds), "encoder_params": list(self.encoder_params)}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> PluginInfo:
@@ -205,7 +212,8 @@ class PluginInfo:
                    artifacts=dict(data["artifacts"]),
                    results={n: (tuple(needs), str(doc))
                             for n, (needs, doc) in data["results"].items()},
-                   kinds=tuple(data["kinds"]))
+                   kinds=tuple(data["kinds"]),
+                   encoder_params=tuple(data.get("encoder_params", ())))
 
 
 GENERIC_ARTIFACTS: dict[str, str] = {

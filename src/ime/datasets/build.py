@@ -215,7 +215,8 @@ def build_dataset(
         "encoder_version": meta0.get("encoder_version"),
         "state_shape": meta0.get("state_shape"),
         "num_actions": meta0.get("num_actions"),
-        **{k: meta0[k] for k in ("heads", "game_params", "position_planes", "keep_forced")
+        **{k: meta0[k] for k in ("heads", "game_params", "position_planes", "position_tail_planes",
+                                  "keep_forced")
            if k in meta0},
         "dedup": dedup,
         "dedup_policy": ("keep: repeated (state, action) pairs are real frequency and are kept"

@@ -228,6 +228,8 @@ def extract_part(
         metadata["keep_forced"] = True
     if enc.position_planes is not None:
         metadata["position_planes"] = int(enc.position_planes)
+    if enc.position_tail_planes:
+        metadata["position_tail_planes"] = int(enc.position_tail_planes)
     write_table(table, out_path, metadata)
     Path(report_path).parent.mkdir(parents=True, exist_ok=True)
     Path(report_path).write_text(json.dumps(part_report, indent=1, sort_keys=True) + "\n")

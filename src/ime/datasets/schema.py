@@ -192,14 +192,18 @@ class DecisionArrays:
 def position_part(state: np.ndarray, metadata: Mapping[str, Any]) -> np.ndarray:
     """The part of each row's state that describes the position: every value, or the leading
     ``position_planes`` planes when the encoder declares them (metadata ``position_planes``;
-    :attr:`ime.core.encoding.Encoder.position_planes`)."""
+    :attr:`ime.core.encoding.Encoder.position_planes`) and its trailing
+    ``position_tail_planes`` (:attr:`ime.core.encoding.Encoder.position_tail_planes`)."""
     flat = np.asarray(state).reshape(len(state), -1)
     planes = metadata.get("position_planes")
     if planes is None:
         return flat
     shape = metadata.get("state_shape") or []
     per_plane = int(np.prod(shape[1:])) if len(shape) > 1 else 1
-    return flat[:, : int(planes) * per_plane]
+    head = flat[:, : int(planes) * per_plane]
+    tail = int(metadata.get("position_tail_planes") or 0)
+    return np.concatenate([head, flat[:, flat.shape[1] - tail * per_plane:]], axis=1) if tail \
+        else head
 
 
 def fixed_list_to_numpy(col: pa.ChunkedArray | pa.Array, width: int) -> np.ndarray:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -140,23 +140,37 @@ class KickerStepEncoder(Encoder):
     game_name = "card game"  # for error messages: "<game_name> encoder: ... is no <play_noun>"
     play_noun = "play"
 
+    seat_plane_count: ClassVar[int] = 0
+    """Planes :meth:`seat_planes` gives (0: the game has no seat planes to offer)."""
+
     def __init__(self, codes: KickerCodes, version: str, major_doc: str, minor_doc: str,
-                 keep_forced: bool = False) -> None:
+                 keep_forced: bool = False, seats: bool = False) -> None:
         self.codes = codes
         self.keep_forced = bool(keep_forced)
+        if seats and not self.seat_plane_count:
+            raise ValueError(f"the {self.game_name} encoder has no seat planes to add")
+        self.tail = self.seat_plane_count if seats else 0
+        self.kicker_end = MAJOR_PLANES + MINOR_PLANES * codes.max_kickers
         super().__init__(
-            version=version,
+            version=version + ("-seats" if seats else ""),
             heads=(ActionHead("major", codes.num_major, major_doc),
                    *(ActionHead(f"minor{k}", codes.num_minor, minor_doc.format(k=k))
                      for k in range(codes.max_kickers))),
-            state_shape=(MAJOR_PLANES + MINOR_PLANES * codes.max_kickers, ROWS,
-                         codes.num_ranks),
+            state_shape=(self.kicker_end + self.tail, ROWS, codes.num_ranks),
         )
+        self.position_tail_planes = self.tail  # type: ignore[misc]
+        self.afterstate_planes = AFTER_PLANES + self.tail  # type: ignore[misc]
 
     # --- the game's part ------------------------------------------------------------------------
     @abstractmethod
     def major_planes(self, state: State, player: int) -> np.ndarray:
         """``uint8[6, 4, R]``: what ``player`` sees of ``state`` before it plays."""
+
+    def seat_planes(self, state: State, player: int) -> np.ndarray:
+        """``uint8[seat_plane_count, 4, R]``: what ``player`` knows of the other seats beyond
+        the major planes (the game's ``seats`` observation: the planes follow the kicker
+        steps, so the thesis's nets, which read planes ``0 .. 6 + 4K``, are unchanged)."""
+        raise ValueError(f"the {self.game_name} encoder has no seat planes")
 
     @abstractmethod
     def legal_plays(self, state: State, player: int) -> Sequence[Any]:
@@ -177,7 +191,8 @@ class KickerStepEncoder(Encoder):
         ``Tensor[M, 8, 4, R]`` (:data:`AFTER_PLANES`): 0 the hand without the major's main
         cards; 1 those cards; 2 and 3 the single and pair kickers the major still needs (the
         kicker steps' thermometers; which kickers is the later heads' choice); 4-7 the major
-        planes 2-5 as they are (the seat, the unseen cards, the two last plays). A rule bot
+        planes 2-5 as they are (the seat, the unseen cards, the two last plays); then the seat
+        planes as they are, when the encoder has them (``seats``). A rule bot
         judges a play by the hand it leaves (how many plays that hand needs, which bombs it
         keeps); here a value net learns that judgement from the bot's decisions."""
         import torch
@@ -198,7 +213,36 @@ class KickerStepEncoder(Encoder):
         return torch.cat([thermo(hand - majors)[:, None], thermo(majors)[:, None],
                           need(torch.where(size == 1, kick, zero))[:, None],
                           need(torch.where(size == 2, kick, zero))[:, None],
-                          planes[:, 2:MAJOR_PLANES]], dim=1)
+                          planes[:, 2:MAJOR_PLANES], planes[:, self.kicker_end:]], dim=1)
+
+    def afterstate_feature_planes(self, planes: Any, codes: Any, features: Sequence[str]) -> Any:
+        """``hand_turns``: the fewest plays the hand a major leaves needs to empty itself, its
+        kickers still to go with the major (:meth:`hand_turns`), as a thermometer over the
+        columns (capped at ``R``) in every row. Why: a rule bot that leads weighs what a play
+        leaves by how many more leads it needs, a combinatorial count that a small value net
+        does not learn from the hand's planes (docs/imitators.md, measured)."""
+        import torch
+
+        unknown = [f for f in features if f not in self.afterstate_features]
+        if unknown:
+            raise ValueError(f"the {self.game_name} encoder offers no afterstate feature "
+                             f"{unknown[0]!r} (it offers: {list(self.afterstate_features)})")
+        idx = codes.cpu().numpy()
+        hands = (planes[:, 0].sum(dim=1) - self._after_tables(planes.device)[0][codes])
+        hands = hands.round().to(torch.int64).cpu().numpy()
+        turns = np.array([self.hand_turns(h, int(k))
+                          for h, k in zip(hands, self.codes.major_kickers[idx], strict=True)],
+                         dtype=np.int64)
+        cols = torch.arange(self.codes.num_ranks, device=planes.device)
+        t = torch.as_tensor(turns, device=planes.device)
+        plane = (cols[None, :] < t[:, None]).to(planes.dtype)[:, None, :].expand(-1, ROWS, -1)
+        return torch.stack([plane for _ in features], dim=1)  # hand_turns, the one feature
+
+    def hand_turns(self, counts: np.ndarray, kickers: int) -> int:
+        """The fewest plays that empty a hand of per-rank ``counts``, ``kickers`` of its singles
+        or pairs going with the play before (the game's: offered where
+        :attr:`afterstate_features` names ``hand_turns``)."""
+        raise ValueError(f"the {self.game_name} encoder has no hand_turns")
 
     def _after_tables(self, device: Any) -> tuple[Any, Any, Any]:
         """The code tables :meth:`afterstates` indexes, on ``device``: main cards per rank
@@ -222,6 +266,8 @@ class KickerStepEncoder(Encoder):
         ``major`` after the prefixes of ``kickers`` (ranks)."""
         c = self.codes
         planes[i, :MAJOR_PLANES] = self.major_planes(state, player)
+        if self.tail:
+            planes[i, self.kicker_end:] = self.seat_planes(state, player)
         plays = self.legal_plays(state, player)
         if not plays or (len(plays) == 1 and not self.keep_forced):
             return  # no choice: all masks stay empty

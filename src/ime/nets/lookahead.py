@@ -17,6 +17,10 @@ differ) and plays in every later stage as any net. The logit of a legal move ``a
 action code (``action_bias``), which lets the net learn position-independent preferences such as a
 bot's tie order. Illegal moves get the nets' mask value.
 
+``features`` adds the encoder's afterstate feature planes (:attr:`~ime.core.encoding.Encoder.
+afterstate_features`; Doudizhu's ``hand_turns``: the fewest plays the hand left needs) to each
+afterstate, for the value net to weigh.
+
 ``depth: 2`` looks one ply further where the game alternates moves (Reversi: the encoder's
 :meth:`~ime.core.encoding.Encoder.replies`): a move's value is then minus the best value the
 opponent's replies reach, the same learned value from the replier's view (negamax), or its own
@@ -91,6 +95,15 @@ class LookaheadNet(nn.Module):
         if self.depth == 2 and not self.encoder.reply_lookahead:
             raise ValueError(f"game {game!r} offers no replies to an afterstate (a two-ply "
                              f"lookahead needs alternating moves); use depth: 1")
+        offered = self.encoder.afterstate_features
+        features = config.get("features") or ()
+        self.features = offered if features == "all" else tuple(str(f) for f in features)
+        if any(f not in offered for f in self.features):
+            raise ValueError(f"lookahead net for {game!r}: features {list(self.features)} are "
+                             f"not all offered by its encoder (it offers: {list(offered)})")
+        if self.features and self.depth == 2:
+            raise ValueError("a lookahead net's features are for depth: 1")
+        shape = (shape[0] + len(self.features), *shape[1:])
         sizes = [int(x) for x in num_actions] if isinstance(num_actions, Sequence) else [
             int(num_actions)]
         self.value = value_body(config, shape, seed)
@@ -120,6 +133,9 @@ class LookaheadNet(nn.Module):
         if len(rows) == 0:
             return out
         after = self.encoder.afterstates(planes[rows], codes).to(planes.dtype)
+        if self.features:
+            after = torch.cat([after, self.encoder.afterstate_feature_planes(
+                planes[rows], codes, self.features).to(planes.dtype)], dim=1)
         v = self.value(after).squeeze(1)
         if self.depth == 2:
             v = self._reply_values(after, v)
@@ -188,8 +204,11 @@ def describe_lookahead(config: Mapping[str, Any], in_shape: Sequence[int]) -> st
 
     enc = get_encoder(str(config.get("game")), config.get("game_params") or None)
     shape = enc.afterstate_shape or tuple(in_shape)
-    c, h, w = shape
-    out = f"afterstate {c}x{h}x{w} -> " + describe(_conv(config), shape, 1) + " per legal move"
+    features = config.get("features") or []
+    features = list(enc.afterstate_features if features == "all" else features)
+    c, h, w = shape[0] + len(features), *shape[1:]
+    out = (f"afterstate {c}x{h}x{w}{' with ' + ', '.join(features) if features else ''} -> "
+           + describe(_conv(config), (c, h, w), 1) + " per legal move")
     later = config.get("later_heads")
     if later and enc.later_head_planes is not None and len(enc.heads) > 1:
         from ime.nets.branches import branch_layers

@@ -720,10 +720,21 @@ def load_net_file(config_dir: str | Path, name: str) -> dict[str, Any]:
 def bind_game(arch: dict[str, Any], game: Mapping[str, Any]) -> dict[str, Any]:
     """A net's architecture with what it needs of the game: a lookahead net builds its game's
     encoder (:mod:`ime.nets.lookahead`), so it gets ``game`` and ``game_params`` (the game
-    section's ``name`` and ``params``); other nets are returned as they are."""
+    section's ``name`` and ``params``), and ``features: all`` becomes the afterstate features
+    that encoder offers (a list, so that a job's params and the variant say which); other nets
+    are returned as they are."""
     if arch.get("kind") != "lookahead":
         return arch
-    return {**arch, "game": str(game["name"]), "game_params": game.get("params") or None}
+    out = {**arch, "game": str(game["name"]), "game_params": game.get("params") or None}
+    if out.get("features") == "all":
+        from ime.workflow.plugins import encoder_info
+
+        try:
+            info = encoder_info(str(game["name"]), game.get("params") or {})
+        except (KeyError, ValueError):  # an unknown game or bad options: reported elsewhere
+            info = {}
+        out["features"] = list(info.get("afterstate_features", []))
+    return out
 
 
 def _resolve_nets(cfg: DictConfig, cdir: Path, overrides: Sequence[str]) -> None:

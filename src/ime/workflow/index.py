@@ -211,7 +211,7 @@ class WorkflowIndex:
                                   *(p for v in vs for b in extra_bots(v.cfg)
                                     for p in v.parts(b))]),
             "bot": alternatives(b for v in vs for b in [*v.targets, *extra_bots(v.cfg)]),
-            "mode": "strict|lenient|strict-forced|lenient-forced",
+            "mode": alternatives(v.decisions_label for v in vs),
             "fold": r"\d+",
             "rdir": alternatives([*self.results, *self.sweeps]),
         }
@@ -237,7 +237,7 @@ class WorkflowIndex:
         used = unique([target, *opponents, *sparring])
         specs = self.specs(game)
         out = {
-            "game": game, "game_params": v.game_params, "target": target,
+            "game": game, "game_params": v.log_game_params, "target": target,
             "opponents": opponents, "sparring": sparring,
             "per_target": m["per_target"], "vs_targets": m["vs_targets"], "seed": m["seed"],
             "shards": m["shards"], "shard": int(shard.removeprefix("shard")),
@@ -261,14 +261,15 @@ class WorkflowIndex:
 
         v = self.logs[(game, ltag)]
         target = self.split_part(part)[0] if part is not None and v.source != "raw" else None
-        replay, keep_forced = parse_decisions_label(mode)
-        out = {"game": game, "game_params": v.game_params,
+        replay, keep_forced, enc = parse_decisions_label(mode)
+        params = {**v.log_game_params, **enc}  # the logs' variant may be another observation's
+        out = {"game": game, "game_params": params,
                "targets": [target] if target else v.targets, "mode": replay,
-               "num_actions": encoder_shape(game, v.game_params)[1]}
+               "num_actions": encoder_shape(game, params)[1]}
         if keep_forced:  # absent otherwise: the default parts keep their params
             from ime.datasets.extract import dataset_encoder
 
-            dataset_encoder(game, v.game_params, keep_forced=True)  # an encoder without: fail now
+            dataset_encoder(game, params, keep_forced=True)  # an encoder without: fail now
             out["keep_forced"] = True
         return out
 

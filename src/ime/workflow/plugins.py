@@ -84,16 +84,17 @@ def plugin_info(game: str) -> PluginInfo:
 
 
 def encoder_info(game: str, params: Mapping[str, Any]) -> dict[str, Any]:
-    """``state_shape`` (a list), ``num_actions`` and ``head_sizes`` (a list) of ``game``'s
-    encoder with board options ``params`` (the workflow's dataset and training params need
-    them on every call): from the encoder when this process has the plug-in, else cached as
-    :func:`plugin_info`."""
+    """``state_shape`` (a list), ``num_actions``, ``head_sizes`` (a list) and
+    ``afterstate_features`` (a list) of ``game``'s encoder with board options ``params`` (the
+    workflow's dataset and training params need them on every call): from the encoder when
+    this process has the plug-in, else cached as :func:`plugin_info`."""
 
     def compute() -> dict[str, Any]:
         enc = get_encoder(game, params)
         return {"state_shape": [int(n) for n in enc.state_shape],
                 "num_actions": int(enc.num_actions),
-                "head_sizes": [int(n) for n in enc.head_sizes]}
+                "head_sizes": [int(n) for n in enc.head_sizes],
+                "afterstate_features": list(enc.afterstate_features)}
 
     if _foreign(game):
         return compute()

@@ -98,10 +98,31 @@ def _targets_couple(c: Mapping[str, Any]) -> bool:
     return g.get("sparring") is None and (m["vs_targets"] > 0 or not g["opponents"])
 
 
+def encoder_only_params(game: str) -> tuple[str, ...]:
+    """``game.params`` keys only ``game``'s encoder reads (:attr:`GamePlugin.encoder_params`)."""
+    from ime.workflow.plugins import plugin_info
+
+    return plugin_info(game).encoder_params
+
+
+def split_game_params(game: str, params: Mapping[str, Any] | None
+                      ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``game.params`` as ``(the rules' options, the encoder's only)``: the logs depend on the
+    first, the decisions on both."""
+    enc = set(encoder_only_params(game)) if params else set()
+    params = dict(params or {})
+    return ({k: v for k, v in params.items() if k not in enc},
+            {k: v for k, v in params.items() if k in enc})
+
+
 def game_log_settings(c: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``game`` node minus the keys the logs do not depend on (and an empty ``params``)."""
-    return {k: v for k, v in c["game"].items()
-            if k not in GAME_NON_LOG_KEYS and not (k == "params" and not v)}
+    """The ``game`` node minus the keys the logs do not depend on (and an empty ``params``;
+    the encoder's own params: :func:`split_game_params`)."""
+    out = {k: v for k, v in c["game"].items() if k not in GAME_NON_LOG_KEYS}
+    out["params"] = split_game_params(c["game"]["name"], out.get("params"))[0]
+    if not out["params"]:
+        del out["params"]
+    return out
 
 
 def plays_team_seats(c: Mapping[str, Any]) -> bool:
@@ -136,8 +157,9 @@ def logs_key(c: Mapping[str, Any]) -> dict[str, Any]:
     if m["source"] == "raw":
         out = {"game.name": c["game"]["name"], "game.targets": c["game"]["targets"],
                "matches.source": "raw", "matches.raw_dir": m["raw_dir"]}
-        if c["game"].get("params"):
-            out["game.params"] = c["game"]["params"]
+        rules = split_game_params(c["game"]["name"], c["game"].get("params"))[0]
+        if rules:
+            out["game.params"] = rules
         return out
     out = flatten(game_log_settings(c), "game")
     if not _targets_couple(c):
@@ -148,8 +170,11 @@ def logs_key(c: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def dataset_key(c: Mapping[str, Any]) -> dict[str, Any]:
-    """The keys a dataset depends on: the logs' plus ``dataset.*`` (:func:`dataset_settings`)."""
-    return {**logs_key(c), **flatten(dataset_settings(c), "dataset")}
+    """The keys a dataset depends on: the logs' plus ``dataset.*`` (:func:`dataset_settings`)
+    and the encoder's own ``game.params`` (:func:`split_game_params`)."""
+    enc = split_game_params(c["game"]["name"], c["game"].get("params"))[1]
+    return {**logs_key(c), **flatten(dataset_settings(c), "dataset"),
+            **(flatten(enc, "game.params") if enc else {})}
 
 
 def train_key(c: Mapping[str, Any]) -> dict[str, Any]:
@@ -232,6 +257,8 @@ def tag(key: Mapping[str, Any], reference: Mapping[str, Any], scale: str) -> str
     for k in sorted(set(a) | set(b)):
         if a.get(k, "<missing>") == b.get(k, "<missing>"):
             continue
+        if k not in a and b.get(k) == {} and any(x.startswith(f"{k}.") for x in a):
+            continue  # an empty mapping given keys (+game.params.x=1): those keys say it
         if k not in a and k in LEFT_OUT_READS:
             if LEFT_OUT_READS[k] is None:
                 continue

@@ -36,6 +36,7 @@ from ime.workflow.tags import (
     logs_key,
     results_key,
     sparring_pool,
+    split_game_params,
     tag,
     train_key,
 )
@@ -68,6 +69,17 @@ class Variant:
     def game_params(self) -> dict[str, Any]:
         """The board options every job that builds the game or its encoder gets."""
         return dict(self.cfg["game"].get("params") or {})
+
+    @property
+    def log_game_params(self) -> dict[str, Any]:
+        """The board options the match logs depend on: :attr:`game_params` without the encoder's
+        own (:func:`ime.workflow.tags.split_game_params`)."""
+        return split_game_params(self.game, self.game_params)[0]
+
+    @property
+    def encoder_game_params(self) -> dict[str, Any]:
+        """The encoder's own game params (they name the decisions directory)."""
+        return split_game_params(self.game, self.game_params)[1]
 
     @property
     def targets(self) -> list[str]:
@@ -124,11 +136,17 @@ class Variant:
 
     def decisions_path(self, part: str, pattern: str = P.DECISIONS) -> str:
         """A decisions part (or, with ``pattern=P.DECISIONS_REPORT``, its report)."""
+        return P.fill(pattern, game=self.game, ltag=self.logs_tag,
+                      mode=self.decisions_label, part=part)
+
+    @property
+    def decisions_label(self) -> str:
+        """The ``{mode}`` directory of this variant's decisions
+        (:func:`ime.datasets.labels.decisions_label`)."""
         from ime.datasets.labels import decisions_label
 
         d = self.cfg["dataset"]
-        return P.fill(pattern, game=self.game, ltag=self.logs_tag,
-                      mode=decisions_label(d["mode"], bool(d.get("keep_forced"))), part=part)
+        return decisions_label(d["mode"], bool(d.get("keep_forced")), self.encoder_game_params)
 
     def dataset_path(self, bot: str) -> str:
         """Parquet dataset of ``bot`` (one row per decision)."""

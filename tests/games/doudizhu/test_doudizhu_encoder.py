@@ -402,3 +402,45 @@ def test_plugin_factory_and_decode():
     assert enc.decode(st, 0, [0, 3, 3, 3, 3, 3]) == ()
     with pytest.raises(ValueError):
         enc.decode(st, 0, [190, 1, -1, -1, -1, -1])  # a 4 beside the 444
+
+
+# --- the seats observation (game.params.observation=seats) ---------------------------------------
+def test_the_seats_observation_adds_what_every_player_sees_of_the_other_seats():
+    """Planes 26-28: the next and the previous player's cards left (cells row by row) and the
+    landlord's public cards it still holds; planes 0-25 are the thesis's, masks and codes too, so
+    the thesis's nets read the same rows; an unknown observation is refused naming the options."""
+    from ime.core.registry import get_encoder, get_game
+
+    seats = get_encoder("doudizhu", {"observation": "seats"})
+    assert seats.version == ENC.version + "-seats" and seats.state_shape == (29, 4, 15)
+    assert seats.position_tail_planes == 3 and ENC.position_tail_planes == 0
+    checked = 0
+    for st in random_positions(5, 200)[::5]:
+        p = st.to_move
+        legal = st.legal_actions()
+        a = legal[len(legal) // 2]
+        ours, thesis = seats.encode([st], [p], [a]), ENC.encode([st], [p], [a])
+        np.testing.assert_array_equal(ours.planes[0, :26], thesis.planes[0])
+        for m, n in zip(ours.masks, thesis.masks, strict=True):
+            np.testing.assert_array_equal(m, n)
+        x = ours.planes[0, 26:]
+        for plane, q in ((x[0], (p + 1) % 3), (x[1], (p + 2) % 3)):
+            n = st.cards_left(q)
+            assert plane.sum() == n and plane.reshape(-1)[:n].all()
+        kept = [c for c in st.publiccard if c in st.hand(0)]
+        np.testing.assert_array_equal(x[2], card_planes(np.bincount(_ranks(kept),
+                                                                    minlength=15)))
+        checked += 1
+    assert checked > 30
+    assert get_game("doudizhu", {"observation": "seats"}).params() == {"observation": "seats"}
+    assert get_game("doudizhu") is GAME and GAME.params() == {}
+    with pytest.raises(ValueError, match="observation must be one of"):
+        get_game("doudizhu", {"observation": "everything"})
+    with pytest.raises(ValueError, match="no game option 'seat'"):
+        get_game("doudizhu", {"seat": 1})
+
+
+def _ranks(cards):
+    from ime.games.doudizhu.cards import RANK_OF
+
+    return [int(RANK_OF[c]) for c in cards]

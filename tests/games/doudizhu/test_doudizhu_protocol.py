@@ -4,6 +4,8 @@ compositions of config/, no snakemake)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from ime.bots.registry import load_bot_specs
@@ -70,6 +72,32 @@ def test_the_options_reach_the_jobs_params_and_paths() -> None:
     # a game without sides: team seating changes no log, so it changes no tag
     rev = make_plan(["scale=tiny", "matches.team_seats=all"]).main
     assert rev.logs_tag == "tiny"
+
+
+def test_the_seats_observation_re_encodes_the_same_logs() -> None:
+    """``+game.params.observation=seats`` is the encoder's option: the variant shares the match
+    logs (tag and matches' params) with the thesis's, and has its own decisions, datasets,
+    models and results, the decisions' jobs building the seats encoder."""
+    base = make_plan(["game=doudizhu", "scale=tiny"])
+    seats = make_plan(["game=doudizhu", "scale=tiny", "+game.params.observation=seats"])
+    b, v = base.main, seats.main
+    assert v.logs_tag == b.logs_tag == "tiny"
+    assert v.dataset_tag == "tiny__game.params.observation-seats" != b.dataset_tag
+    assert v.train_tag != b.train_tag
+    assert v.results_dir == "results/doudizhu/tiny__game.params.observation-seats"
+    part = v.parts()[0]
+    assert v.log_path(part) == b.log_path(part)
+    assert v.decisions_path(part) == b.decisions_path(part).replace(
+        "/strict/", "/strict__observation-seats/")
+    idx = WorkflowIndex([base, seats], {"doudizhu": load_bot_specs("doudizhu")})
+    assert idx.matches_spec(v.game, v.logs_tag, part)["game_params"] == {}
+    spec = idx.decisions_spec(v.game, v.logs_tag, "strict__observation-seats", part)
+    assert spec["game_params"] == {"observation": "seats"} and spec["mode"] == "strict"
+    assert idx.decisions_spec(v.game, v.logs_tag, "strict", part)["game_params"] == {}
+    assert re.fullmatch(idx.constraints()["mode"], "strict__observation-seats")
+    assert re.fullmatch(idx.constraints()["mode"], "strict")
+    assert idx.dataset_spec(v.game, v.dataset_tag, "ddz4")["game_params"] == {
+        "observation": "seats"}
 
 
 def test_keep_forced_for_an_encoder_without_it_fails_before_any_job() -> None:

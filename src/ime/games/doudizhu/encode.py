@@ -18,6 +18,15 @@ planes of ``4 x 15``:
   each as a thermometer over columns (columns ``< n`` set in every row; ``n`` is at most 5, more
   than the 4 rows). All zero for a step the play does not use.
 
+With the game option ``observation: seats`` (``game.params.observation``; the default
+``thesis`` is the layout above), 3 *seat planes* follow the kicker steps (planes 26-28), what
+the thesis's planes leave out although every player sees it: 26 the next player's cards left and
+27 the previous player's, each a thermometer over the 60 cells row by row (cells ``< n`` set,
+as Big 2's plane 5), and 28 the landlord's public cards it still holds. Why: a rule bot plays
+differently when an opponent or its teammate is down to a card or two, and the thesis's planes
+hold the other two hands only as one union. The thesis's nets read planes 0-25 and ignore them;
+the lookahead imitator's afterstates carry them (:meth:`KickerStepEncoder.afterstates`).
+
 Heads: ``major`` (309 codes, :mod:`ime.games.doudizhu.actions`) and ``minor0`` .. ``minor4``
 (28 codes each), one per kicker, smallest first. Masks: ``major`` marks the major codes of the
 legal plays. With ``actions`` given (teacher forcing), step ``k``'s planes and mask are those
@@ -42,18 +51,37 @@ import numpy as np
 
 from ime.core.game import Action, Game, State
 from ime.games.doudizhu.actions import CODES, encode_combo
-from ime.games.doudizhu.cards import NUM_RANKS, RANK_OF
+from ime.games.doudizhu.cards import LANDLORD, NUM_RANKS, RANK_OF
 from ime.games.doudizhu.combos import Combo
+from ime.games.doudizhu.features import min_turns
 from ime.games.kickers import MAJOR_PLANES, MINOR_PLANES, KickerStepEncoder, card_planes
 from ime.games.kickers import count_plane as _count_plane
 
 ENCODER_VERSION = "doudizhu-major309-minor28-v1"
 PLANES = MAJOR_PLANES + MINOR_PLANES * CODES.max_kickers
+SEAT_PLANES = 3
 
 
 def count_plane(n: int) -> np.ndarray:
     """``uint8[4, 15]`` with columns ``0 .. n - 1`` set in every row (a thermometer)."""
     return _count_plane(n, NUM_RANKS)
+
+
+def cell_plane(n: int) -> np.ndarray:
+    """``uint8[4, 15]`` with the first ``n`` cells set, row by row (up to 60)."""
+    out = np.zeros(4 * NUM_RANKS, dtype=np.uint8)
+    out[:n] = 1
+    return out.reshape(4, NUM_RANKS)
+
+
+def seat_planes(state: State, player: int) -> np.ndarray:
+    """``uint8[3, 4, 15]``: the next and the previous player's cards left, and the landlord's
+    public cards it still holds (see the module doc)."""
+    left = [state.cards_left((player + k) % 3) for k in (1, 2)]  # type: ignore[attr-defined]
+    held = set(state.hand(LANDLORD))  # type: ignore[attr-defined]
+    kept = [c for c in state.public_cards if c in held]  # type: ignore[attr-defined]
+    return np.stack([cell_plane(left[0]), cell_plane(left[1]),
+                     card_planes(_play_counts(kept))])
 
 
 def _play_counts(cards: Sequence[int]) -> np.ndarray:
@@ -79,7 +107,8 @@ def major_planes(state: State, player: int) -> np.ndarray:
 
 
 class DoudizhuEncoder(KickerStepEncoder):
-    """309 major codes + 5 kicker steps of 28 minor codes over 26 planes of 4 x 15.
+    """309 major codes + 5 kicker steps of 28 minor codes over 26 planes of 4 x 15 (29 with
+    ``seats``: the seat planes, see the module doc).
 
     ``keep_forced``: give a decision with a single legal play its masks (a dataset row that is
     always right, as the thesis's logs seem to have kept them: see
@@ -87,13 +116,22 @@ class DoudizhuEncoder(KickerStepEncoder):
     """
 
     game_name, play_noun = "doudizhu", "combination"
+    seat_plane_count = SEAT_PLANES
+    afterstate_features = ("hand_turns",)
 
-    def __init__(self, keep_forced: bool = False) -> None:
+    def __init__(self, keep_forced: bool = False, seats: bool = False) -> None:
         super().__init__(CODES, ENCODER_VERSION, "Table 5.2: the play without its kickers",
-                         "Table 5.3: kicker {k} (smallest first), -1 when unused", keep_forced)
+                         "Table 5.3: kicker {k} (smallest first), -1 when unused", keep_forced,
+                         seats)
 
     def major_planes(self, state: State, player: int) -> np.ndarray:
         return major_planes(state, player)
+
+    def seat_planes(self, state: State, player: int) -> np.ndarray:
+        return seat_planes(state, player)
+
+    def hand_turns(self, counts: np.ndarray, kickers: int) -> int:
+        return min_turns(counts, kickers)
 
     def legal_plays(self, state: State, player: int) -> list[Combo]:
         return state.legal_combos(player)  # type: ignore[attr-defined]
@@ -106,9 +144,11 @@ class DoudizhuEncoder(KickerStepEncoder):
 
 
 def make_encoder(game: Game | None = None, keep_forced: bool = False) -> DoudizhuEncoder:
-    """The plug-in's encoder factory (the game has no options)."""
-    return DoudizhuEncoder(keep_forced)
+    """The plug-in's encoder factory: the game's ``observation`` option (``thesis`` or
+    ``seats``) chooses the planes."""
+    return DoudizhuEncoder(keep_forced, getattr(game, "observation", "thesis") == "seats")
 
 
-__all__ = ["ENCODER_VERSION", "PLANES", "DoudizhuEncoder", "card_planes", "count_plane",
-           "major_planes", "make_encoder"]
+__all__ = ["ENCODER_VERSION", "PLANES", "SEAT_PLANES", "DoudizhuEncoder",
+           "card_planes", "cell_plane", "count_plane", "major_planes", "make_encoder",
+           "seat_planes"]

@@ -160,10 +160,22 @@ class DoudizhuState(SheddingState):
         return "\n".join(rows + self._table_rows())
 
 
+OBSERVATIONS = ("thesis", "seats")
+"""``game.params.observation``: what the encoder shows a seat (:mod:`ime.games.doudizhu.encode`);
+the rules and the matches are the same for each."""
+
+
 class DoudizhuGame(Game):
-    """The FightTheLandlord v1 engine (no options)."""
+    """The FightTheLandlord v1 engine. Its one option, ``observation``, is the encoder's: the
+    thesis's planes, or those and the seat planes (:mod:`ime.games.doudizhu.encode`)."""
 
     game_type = GAME_TYPE
+
+    def __init__(self, observation: str = "thesis") -> None:
+        if observation not in OBSERVATIONS:
+            raise ValueError(f"game.params.observation must be one of {list(OBSERVATIONS)}, "
+                             f"got {observation!r}")
+        self.observation = observation
 
     def new_initial_state(self, initdata: Any = None, seed: int | None = None) -> DoudizhuState:
         """The deal of ``initdata`` (``allocation``/``publiccard``, as Botzone), else dealt from
@@ -172,10 +184,20 @@ class DoudizhuGame(Game):
         return DoudizhuState(self, allocation, publiccard)
 
     def params(self) -> dict:
-        return {}
+        return {} if self.observation == "thesis" else {"observation": self.observation}
 
     def __repr__(self) -> str:
-        return "DoudizhuGame()"
+        return f"DoudizhuGame({self.params() or ''})"
 
 
 GAME = DoudizhuGame()
+
+
+def make_game(**params: Any) -> DoudizhuGame:
+    """The engine for ``game.params``: the thesis's one (:data:`GAME`) without options; an
+    unknown option is an error naming it and the one there is."""
+    unknown = sorted(set(params) - {"observation"})
+    if unknown:
+        raise ValueError(f"doudizhu has no game option {unknown[0]!r} (game.params); its one "
+                         f"option is observation: {' | '.join(OBSERVATIONS)}")
+    return GAME if params.get("observation", "thesis") == "thesis" else DoudizhuGame(**params)

@@ -9,13 +9,13 @@ from __future__ import annotations
 from ime.core.registry import GamePlugin, register_game
 from ime.games.doudizhu.bots import BOT_KINDS
 from ime.games.doudizhu.encode import make_encoder
-from ime.games.doudizhu.game import GAME, GAME_TYPE
+from ime.games.doudizhu.game import GAME_TYPE, make_game
 from ime.games.doudizhu.results import table5_10_hook
 from ime.games.doudizhu.tools import TOOLS
 
 PLUGIN = register_game(GamePlugin(
     game_type=GAME_TYPE,
-    make_game=lambda **params: GAME,
+    make_game=make_game,
     make_encoder=make_encoder,
     bot_kinds=BOT_KINDS,
     artifacts={
@@ -32,4 +32,5 @@ PLUGIN = register_game(GamePlugin(
     results={"table5_10.csv": table5_10_hook},
     tools=TOOLS,
     docs="docs/games/doudizhu.md",
+    encoder_params=("observation",),
 ))

@@ -190,6 +190,10 @@ class Net(Section):
     action_bias: bool | None = None
     """lookahead only: learn one bias per action code (a bot's position-independent preferences,
     such as its tie order; default true)."""
+    features: list[str] | Literal["all"] | None = None
+    """lookahead only: afterstate feature planes the game's encoder offers (Doudizhu:
+    ``hand_turns``), added to each afterstate (:mod:`ime.nets.lookahead`); ``all``: every one
+    it offers (the composition writes the list)."""
     later_heads: BranchLayers | None = None
     """lookahead only: the policy branch of the later heads of a play chosen in steps (Doudizhu,
     Big 2: each kicker), shared by them; one-head games ignore it."""
@@ -234,10 +238,10 @@ class Net(Section):
                                  "mask_input or dropout")
             return self
         lookahead_keys = (self.game, self.game_params, self.action_bias, self.depth,
-                          self.later_heads)
+                          self.later_heads, self.features)
         if self.kind != "lookahead" and any(k is not None for k in lookahead_keys):
-            raise ValueError("game, game_params, action_bias, depth and later_heads are for "
-                             "kind: lookahead only")
+            raise ValueError("game, game_params, action_bias, depth, features and later_heads "
+                             "are for kind: lookahead only")
         if self.kind == "lookahead":
             if not self.channels or self.kernel is None or self.kernel % 2 != 1:
                 raise ValueError("a lookahead net needs channels (its value net's convolutions) "
@@ -245,7 +249,8 @@ class Net(Section):
             if (self.mask_input or self.dropout or self.kernels or self.strides or self.padding
                     or self.batch_norm == "all"):
                 raise ValueError("a lookahead net takes channels, kernel, hidden, batch_norm, "
-                                 "action_bias, depth and later_heads only (no mask_input, "
+                                 "action_bias, depth, features and later_heads only (no "
+                                 "mask_input, "
                                  "dropout, kernels, strides, padding or batch_norm: all)")
             return self
         if self.kind == "branches":

@@ -114,6 +114,13 @@ def cross_section_problems(c: Mapping[str, Any]) -> list[str]:
         elif enc is not None and c["net"].get("depth") == 2 and not enc.reply_lookahead:
             problems.append(f"net.depth=2: game {g['name']!r} offers no replies to an "
                             f"afterstate (a two-ply lookahead; Reversi does); use net.depth=1")
+        features = c["net"].get("features") or []
+        features = [] if features == "all" else list(features)
+        if enc is not None and any(f not in enc.afterstate_features for f in features):
+            problems.append(f"net.features={features}: game {g['name']!r} offers the "
+                            f"afterstate features {list(enc.afterstate_features)}")
+        if features and c["net"].get("depth") == 2:
+            problems.append("net.features are for net.depth=1")
     if im["net"] not in t["nets"] and im["net"] != c["net"]["name"]:
         problems.append(f"evaluate.imitator.net={im['net']!r} is not trained "
                         f"(train.nets={t['nets']})")

@@ -1,0 +1,74 @@
+"""The hand feature of the lookahead imitator (``hand_turns``): the fewest plays that empty a
+hand, against a brute force over the engine's own move generator."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import pytest
+
+from ime.games.doudizhu.cards import RANK_CHARS, RANK_OF
+from ime.games.doudizhu.features import min_turns
+from ime.games.doudizhu.movegen import generate_moves
+
+IDS = [list(np.flatnonzero(RANK_OF == r)) for r in range(15)]
+
+
+@cache
+def engine_turns(counts: tuple[int, ...]) -> int:
+    """The fewest leads that empty ``counts``, searched over every lead the engine generates."""
+    if sum(counts) == 0:
+        return 0
+    mv = generate_moves([c for r, n in enumerate(counts) for c in IDS[r][:n]])
+    return min(1 + engine_turns(tuple(int(a - b) for a, b in zip(counts, mv.counts[m],
+                                                                    strict=True)))
+               for m in range(mv.n))
+
+
+def counts(text: str) -> np.ndarray:
+    return np.bincount([RANK_CHARS.index(ch) for ch in text], minlength=15)
+
+
+@pytest.mark.parametrize(("hand", "turns"), [
+    ("34567", 1), ("3456789TJQKA", 1), ("334455", 1), ("333444", 1), ("33344456", 1),
+    ("3334", 1), ("33345", 2), ("33334", 2), ("333345", 1), ("XD", 1), ("X2", 2),
+    ("34567TT", 2), ("3456789TJQKA2XD", 3), ("333444555666", 1), ("3335557", 2), ("33355579", 2)])
+def test_hand_made_hands(hand: str, turns: int) -> None:
+    assert min_turns(counts(hand)) == turns == engine_turns(tuple(counts(hand)))
+
+
+def test_it_equals_the_engine_on_dealt_hands() -> None:
+    """Cut from seeded deals, 6 to 12 cards (the middle and end of a game): equal on all."""
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        c = tuple(int(x) for x in np.bincount(RANK_OF[rng.permutation(54)[:rng.integers(6, 13)]],
+                                              minlength=15))
+        assert min_turns(c) == engine_turns(c), c
+
+
+def test_hands_rich_in_chains_and_sets_are_within_two_plays() -> None:
+    """Hands built around a run and repeated ranks: equal on at least 95 % (291 of 300 when
+    written); the rest differ by a play or two (kickers broken out of a four or a trio, which
+    the feature does not try)."""
+    rng = np.random.default_rng(2)
+    diffs = []
+    while len(diffs) < 300:
+        c = np.zeros(15, dtype=np.int64)
+        lo, n = int(rng.integers(0, 8)), int(rng.integers(2, 6))
+        c[lo:lo + n] = rng.integers(1, 4)
+        for r in rng.choice(15, int(rng.integers(1, 5)), replace=False):
+            c[r] = min(4 if r < 13 else 1, c[r] + int(rng.integers(1, 3)))
+        if 0 < c.sum() <= 13:
+            t = tuple(int(x) for x in c)
+            diffs.append(min_turns(t) - engine_turns(t))
+    assert sum(d == 0 for d in diffs) >= 0.95 * len(diffs)
+    assert all(abs(d) <= 2 for d in diffs)
+
+
+def test_the_kickers_of_a_play_made_before_come_out_of_the_hand() -> None:
+    """What a trio-with-a-single leaves (its kicker not chosen yet): the single goes with it."""
+    assert min_turns(counts("5TT")) == 2
+    assert min_turns(counts("5TT"), kickers=1, size=1) == 1
+    assert min_turns(counts("5TT"), kickers=1, size=2) == 1
+    assert min_turns(counts("5TTKK"), kickers=2, size=2) == 1
