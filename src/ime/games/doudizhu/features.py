@@ -10,12 +10,15 @@ feature, not any bot's valuation: it has no parameters.
 :func:`min_turns` counts, over every way of taking chains out of the hand (straights of 5+
 singles, pair straights of 3+ pairs, airplanes of 2+ trios, ranks 3 .. A), the fewest plays for
 the rest, each rank then played as one bomb, trio, pair or single and both jokers as a rocket,
-a trio taking one single or pair as its kicker, an airplane as many singles or as many pairs as
-it has trios and a four two singles or two pairs, when that saves plays. Checked against the
-engine's own move generator, which it equals on every hand tried
-(tests/games/doudizhu/test_doudizhu_features.py). With the kickers of a play made before (a
-major whose kickers are not chosen yet), they are taken from the loose singles or pairs first,
-and any more are taken as free: an approximation, since such a kicker breaks a larger set.
+a trio taking one single or pair as its kicker and an airplane as many singles or as many pairs
+as it has trios, when that saves plays. A four is a bomb, kept whole: the convention of hand
+counts in Doudizhu programs (a bomb is not spent as a four with two kickers), and the better of
+the two on a quick fold (docs/measurements/cpu-2026-12-06-ddz-seats/). Checked against a brute
+force over the engine's own move generator without the fours with kickers, which it equals on
+every dealt hand tried (tests/games/doudizhu/test_doudizhu_features.py). With the kickers of a
+play made before (a major whose kickers are not chosen yet), they are taken from the loose
+singles or pairs first, and any more are taken as free: an approximation, since such a kicker
+breaks a larger set.
 """
 
 from __future__ import annotations
@@ -30,8 +33,8 @@ MAX_TURNS = 20
 
 
 def _absorb(singles: int, pairs: int, groups: tuple[int, ...], trios: int) -> int:
-    """The most loose singles and pairs that can go as kickers: each group of ``groups`` takes
-    exactly its number of singles or of pairs, or none (an airplane, a four); then each trio
+    """The most loose singles and pairs that can go as kickers: each group of ``groups`` (an
+    airplane's trios) takes exactly its number of singles or of pairs, or none; then each trio
     one of either."""
     if not groups:
         return min(trios, singles + pairs)
@@ -49,11 +52,9 @@ def _rest(counts: tuple[int, ...], airplanes: tuple[int, ...], forced: tuple[int
     airplane taken out (their kickers come from here), ``forced`` the ``(number, size)`` of the
     kickers a play made before still takes from this hand."""
     singles = pairs = trios = fixed = 0
-    fours = []
     for c in counts[:13]:
         if c == 4:
-            fixed += 1
-            fours.append(2)
+            fixed += 1  # a bomb, kept whole
         elif c == 3:
             trios += 1
         elif c == 2:
@@ -71,7 +72,7 @@ def _rest(counts: tuple[int, ...], airplanes: tuple[int, ...], forced: tuple[int
         singles -= taken
     else:
         pairs -= taken
-    return fixed + trios + singles + pairs - _absorb(singles, pairs, (*airplanes, *fours), trios)
+    return fixed + trios + singles + pairs - _absorb(singles, pairs, airplanes, trios)
 
 
 @lru_cache(maxsize=1 << 20)
