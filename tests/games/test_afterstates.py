@@ -148,7 +148,8 @@ def test_card_game_afterstates_leave_the_hand_the_engine_leaves(game: str, param
         x = torch.as_tensor(np.stack(rows), dtype=torch.float32)
         feat = enc.afterstate_feature_planes(x, torch.as_tensor(codes), ["hand_turns"]).numpy()
         assert feat.shape == (len(rows), 1, 4, 15)
-        turns = [min(min_turns(left, int(c.major_kickers[m])), 15) for left, m in want]
+        turns = [min(min_turns(left, int(c.major_kickers[m]), int(c.major_kicker_size[m])), 15)
+                 for left, m in want]
         np.testing.assert_array_equal(feat[:, 0].sum(axis=(1, 2)), 4 * np.array(turns))
         assert len(set(turns)) > 3
     with pytest.raises(ValueError, match="offers no afterstate feature 'mobility'"):

@@ -230,18 +230,18 @@ class KickerStepEncoder(Encoder):
         idx = codes.cpu().numpy()
         hands = (planes[:, 0].sum(dim=1) - self._after_tables(planes.device)[0][codes])
         hands = hands.round().to(torch.int64).cpu().numpy()
-        turns = np.array([self.hand_turns(h, int(k))
-                          for h, k in zip(hands, self.codes.major_kickers[idx], strict=True)],
-                         dtype=np.int64)
+        need, size = self.codes.major_kickers[idx], self.codes.major_kicker_size[idx]
+        turns = np.array([self.hand_turns(h, int(k), int(z))
+                          for h, k, z in zip(hands, need, size, strict=True)], dtype=np.int64)
         cols = torch.arange(self.codes.num_ranks, device=planes.device)
         t = torch.as_tensor(turns, device=planes.device)
         plane = (cols[None, :] < t[:, None]).to(planes.dtype)[:, None, :].expand(-1, ROWS, -1)
         return torch.stack([plane for _ in features], dim=1)  # hand_turns, the one feature
 
-    def hand_turns(self, counts: np.ndarray, kickers: int) -> int:
-        """The fewest plays that empty a hand of per-rank ``counts``, ``kickers`` of its singles
-        or pairs going with the play before (the game's: offered where
-        :attr:`afterstate_features` names ``hand_turns``)."""
+    def hand_turns(self, counts: np.ndarray, kickers: int, size: int) -> int:
+        """The fewest plays that empty a hand of per-rank ``counts``, ``kickers`` of its sets of
+        ``size`` cards (1: singles, 2: pairs) going with the play before (the game's: offered
+        where :attr:`afterstate_features` names ``hand_turns``)."""
         raise ValueError(f"the {self.game_name} encoder has no hand_turns")
 
     def _after_tables(self, device: Any) -> tuple[Any, Any, Any]:

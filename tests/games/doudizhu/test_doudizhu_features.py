@@ -76,3 +76,25 @@ def test_the_kickers_of_a_play_made_before_come_out_of_the_hand() -> None:
     assert min_turns(counts("5TT"), kickers=1, size=1) == 1
     assert min_turns(counts("5TT"), kickers=1, size=2) == 1
     assert min_turns(counts("5TTKK"), kickers=2, size=2) == 1
+    assert min_turns(counts("56"), kickers=1, size=1) == 1  # the 5 goes: the 6 is left
+    assert min_turns(counts("56"), kickers=1, size=2) == 2  # no pair to take: both stay
+
+
+def test_the_encoders_feature_plane_takes_the_majors_kicker_size() -> None:
+    """A trio of 3s from 33356: with a single kicker the 5 goes and the 6 is one more play; with
+    a pair kicker there is no pair to take, so the 5 and the 6 stay (two plays)."""
+    import torch
+
+    from ime.core.registry import get_encoder
+    from ime.games.doudizhu.actions import major_code
+    from ime.games.doudizhu.combos import Combo
+    from ime.games.kickers import card_planes
+
+    enc = get_encoder("doudizhu")
+    planes = np.zeros((2, *enc.state_shape), dtype=np.float32)
+    planes[:, 0] = card_planes(counts("33356"))
+    codes = [major_code(Combo(ComboType.TRIO_SINGLE, 0, 1)),
+             major_code(Combo(ComboType.TRIO_PAIR, 0, 1))]
+    feat = enc.afterstate_feature_planes(torch.as_tensor(planes), torch.as_tensor(codes),
+                                         ["hand_turns"])
+    assert feat[:, 0].sum(dim=(1, 2)).tolist() == [4.0, 8.0]

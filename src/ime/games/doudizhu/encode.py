@@ -130,8 +130,8 @@ class DoudizhuEncoder(KickerStepEncoder):
     def seat_planes(self, state: State, player: int) -> np.ndarray:
         return seat_planes(state, player)
 
-    def hand_turns(self, counts: np.ndarray, kickers: int) -> int:
-        return min_turns(counts, kickers)
+    def hand_turns(self, counts: np.ndarray, kickers: int, size: int) -> int:
+        return min_turns(counts, kickers, size)
 
     def legal_plays(self, state: State, player: int) -> list[Combo]:
         return state.legal_combos(player)  # type: ignore[attr-defined]

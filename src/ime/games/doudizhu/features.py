@@ -29,7 +29,6 @@ import numpy as np
 
 CHAIN_RANKS = 12  # 3 .. A: a chain never holds a 2 or a joker
 CHAINS = ((1, 5), (2, 3), (3, 2))  # (cards of each rank, shortest chain)
-MAX_TURNS = 20
 
 
 def _absorb(singles: int, pairs: int, groups: tuple[int, ...], trios: int) -> int:
@@ -102,4 +101,4 @@ def min_turns(counts: np.ndarray | tuple[int, ...], kickers: int = 0, size: int 
     return int(_turns(tuple(int(c) for c in counts), 0, (), (int(kickers), int(size))))
 
 
-__all__ = ["MAX_TURNS", "min_turns"]
+__all__ = ["min_turns"]
