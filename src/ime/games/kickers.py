@@ -90,6 +90,14 @@ def count_plane(n: int, num_ranks: int) -> np.ndarray:
     return out
 
 
+def cell_plane(n: int, num_ranks: int) -> np.ndarray:
+    """``uint8[4, num_ranks]`` with the first ``n`` cells set, row by row (a count up to
+    ``4 * num_ranks``: a seat's cards left)."""
+    out = np.zeros(ROWS * num_ranks, dtype=np.uint8)
+    out[:n] = 1
+    return out.reshape(ROWS, num_ranks)
+
+
 def minor_planes(codes: KickerCodes, hand: np.ndarray, major: int,
                  kickers: Sequence[int]) -> np.ndarray:
     """``uint8[4, 4, R]`` of the kicker step after ``kickers`` (ranks, ascending) of ``major``
@@ -391,4 +399,4 @@ class KickerStepEncoder(Encoder):
 
 
 __all__ = ["AFTER_PLANES", "MAJOR_PLANES", "MINOR_PLANES", "ROWS", "KickerCodes",
-           "KickerStepEncoder", "card_planes", "count_plane", "minor_planes"]
+           "KickerStepEncoder", "card_planes", "cell_plane", "count_plane", "minor_planes"]

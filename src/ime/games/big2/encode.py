@@ -42,6 +42,7 @@ from ime.games.big2.actions import CODES, encode_type
 from ime.games.big2.cards import NUM_RANKS, RANK_OF
 from ime.games.big2.hands import HandType
 from ime.games.kickers import MAJOR_PLANES, MINOR_PLANES, ROWS, KickerStepEncoder, card_planes
+from ime.games.kickers import cell_plane as _cell_plane
 
 ENCODER_VERSION = "big2-major302-minor26x5-v1"
 PLANES = MAJOR_PLANES + MINOR_PLANES * CODES.max_kickers
@@ -49,9 +50,7 @@ PLANES = MAJOR_PLANES + MINOR_PLANES * CODES.max_kickers
 
 def cell_plane(n: int) -> np.ndarray:
     """``uint8[4, 13]`` with the first ``n`` cells set, row by row (up to 52)."""
-    out = np.zeros(ROWS * NUM_RANKS, dtype=np.uint8)
-    out[:n] = 1
-    return out.reshape(ROWS, NUM_RANKS)
+    return _cell_plane(n, NUM_RANKS)
 
 
 def _counts(cards: Sequence[int]) -> np.ndarray:

@@ -55,6 +55,7 @@ from ime.games.doudizhu.cards import LANDLORD, NUM_RANKS, RANK_OF
 from ime.games.doudizhu.combos import Combo
 from ime.games.doudizhu.features import min_turns
 from ime.games.kickers import MAJOR_PLANES, MINOR_PLANES, KickerStepEncoder, card_planes
+from ime.games.kickers import cell_plane as _cell_plane
 from ime.games.kickers import count_plane as _count_plane
 
 ENCODER_VERSION = "doudizhu-major309-minor28-v1"
@@ -69,9 +70,7 @@ def count_plane(n: int) -> np.ndarray:
 
 def cell_plane(n: int) -> np.ndarray:
     """``uint8[4, 15]`` with the first ``n`` cells set, row by row (up to 60)."""
-    out = np.zeros(4 * NUM_RANKS, dtype=np.uint8)
-    out[:n] = 1
-    return out.reshape(4, NUM_RANKS)
+    return _cell_plane(n, NUM_RANKS)
 
 
 def seat_planes(state: State, player: int) -> np.ndarray:
