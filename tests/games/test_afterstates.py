@@ -142,16 +142,20 @@ def test_card_game_afterstates_leave_the_hand_the_engine_leaves(game: str, param
         np.testing.assert_array_equal(a[4:8], planes[2:MAJOR_PLANES])
         np.testing.assert_array_equal(a[8:], planes[26:])
         assert a[8:].any() == bool(tail)
-    if game == "doudizhu":  # the hand_turns feature: the fewest plays of the hand left
-        from ime.games.doudizhu.features import min_turns
+    if game == "doudizhu":  # the features: the fewest plays of the hand left, and its split
+        from ime.games.doudizhu.features import hand_split, min_turns
 
         x = torch.as_tensor(np.stack(rows), dtype=torch.float32)
-        feat = enc.afterstate_feature_planes(x, torch.as_tensor(codes), ["hand_turns"]).numpy()
-        assert feat.shape == (len(rows), 1, 4, 15)
-        turns = [min(min_turns(left, int(c.major_kickers[m]), int(c.major_kicker_size[m])), 15)
-                 for left, m in want]
+        feat = enc.afterstate_feature_planes(x, torch.as_tensor(codes),
+                                             ["hand_turns", "hand_split"]).numpy()
+        assert feat.shape == (len(rows), 2, 4, 15)
+        kick = [(int(c.major_kickers[m]), int(c.major_kicker_size[m])) for _, m in want]
+        turns = [min(min_turns(left, *k), 15) for (left, _), k in zip(want, kick, strict=True)]
         np.testing.assert_array_equal(feat[:, 0].sum(axis=(1, 2)), 4 * np.array(turns))
         assert len(set(turns)) > 3
+        np.testing.assert_array_equal(feat[:, 1], np.stack(
+            [hand_split(left, *k) for (left, _), k in zip(want, kick, strict=True)]))
+        assert feat[:, 1, 3].any() and feat[:, 1, 2].any()  # chains and trios among them
     with pytest.raises(ValueError, match="offers no afterstate feature 'mobility'"):
         enc.afterstate_feature_planes(torch.zeros(1, *enc.state_shape),
                                       torch.zeros(1, dtype=torch.int64), ["mobility"])

@@ -124,13 +124,15 @@ class Encoder(ABC):
 
     afterstate_features: ClassVar[tuple[str, ...]] = ()
     """Feature planes the encoder can add to its afterstates, by name (``features`` of
-    ``config/net/lookahead.yaml``: Doudizhu's ``hand_turns``); empty: none."""
+    ``config/net/lookahead.yaml``: Doudizhu's ``hand_turns``, ``hand_split`` and, with its seat
+    planes, ``seat_sizes``); empty: none. An instance may offer more than its class (a board
+    option's planes: it sets its own, as the dataclass has no such field)."""
 
     def afterstate_feature_planes(self, planes: Any, codes: Any, features: Sequence[str]) -> Any:
         """``features`` (names of :attr:`afterstate_features`) of the afterstates of ``planes``
         with first-head codes ``codes`` (as :meth:`afterstates`) -> ``Tensor[M, len(features),
-        H, W]``, each feature one plane: derived from the afterstate, no new information, but
-        what a small value net would have to learn to compute."""
+        H, W]``, each feature one plane: derived from the afterstate and the position's planes,
+        no new information, but what a small value net would have to learn to compute."""
         raise ValueError(f"encoder {self.version} offers no afterstate features "
                          f"(asked for {list(features)})")
 

@@ -224,11 +224,14 @@ class KickerStepEncoder(Encoder):
                           planes[:, 2:MAJOR_PLANES], planes[:, self.kicker_end:]], dim=1)
 
     def afterstate_feature_planes(self, planes: Any, codes: Any, features: Sequence[str]) -> Any:
-        """``hand_turns``: the fewest plays the hand a major leaves needs to empty itself, its
-        kickers still to go with the major (:meth:`hand_turns`), as a thermometer over the
-        columns (capped at ``R``) in every row. Why: a rule bot that leads weighs what a play
-        leaves by how many more leads it needs, a combinatorial count that a small value net
-        does not learn from the hand's planes (docs/imitators.md, measured)."""
+        """One plane a feature, for the hand a major leaves, its kickers still to go with the
+        major. ``hand_turns``: the fewest plays that empty it (:meth:`hand_turns`), as a
+        thermometer over the columns (capped at ``R``) in every row. ``hand_split``: how a
+        fewest-plays split plays each rank (:meth:`hand_split`; rows: loose singles, loose
+        pairs, trios and airplanes with their kickers, chains). Why: a rule bot that leads
+        weighs what a play leaves by how many more leads it needs and by what stays loose, a
+        combinatorial judgement that a small value net does not learn from the hand's planes
+        (docs/imitators.md, measured)."""
         import torch
 
         unknown = [f for f in features if f not in self.afterstate_features]
@@ -239,18 +242,46 @@ class KickerStepEncoder(Encoder):
         hands = (planes[:, 0].sum(dim=1) - self._after_tables(planes.device)[0][codes])
         hands = hands.round().to(torch.int64).cpu().numpy()
         need, size = self.codes.major_kickers[idx], self.codes.major_kicker_size[idx]
-        turns = np.array([self.hand_turns(h, int(k), int(z))
-                          for h, k, z in zip(hands, need, size, strict=True)], dtype=np.int64)
-        cols = torch.arange(self.codes.num_ranks, device=planes.device)
-        t = torch.as_tensor(turns, device=planes.device)
-        plane = (cols[None, :] < t[:, None]).to(planes.dtype)[:, None, :].expand(-1, ROWS, -1)
-        return torch.stack([plane for _ in features], dim=1)  # hand_turns, the one feature
+        rows = list(zip(hands, need.tolist(), size.tolist(), strict=True))
+        out = []
+        for name in features:
+            if name == "hand_turns":
+                turns = np.array([self.hand_turns(h, k, z) for h, k, z in rows], dtype=np.int64)
+                cols = torch.arange(self.codes.num_ranks, device=planes.device)
+                t = torch.as_tensor(turns, device=planes.device)
+                out.append((cols[None, :] < t[:, None]).to(planes.dtype)[:, None, :]
+                           .expand(-1, ROWS, -1))
+            elif name == "seat_sizes":
+                out.append(self.seat_sizes(planes, self._play_cards(codes)))
+            else:  # hand_split
+                split = np.stack([self.hand_split(h, k, z) for h, k, z in rows]) if rows else (
+                    np.zeros((0, ROWS, self.codes.num_ranks), dtype=np.int8))
+                out.append(torch.as_tensor(split, device=planes.device).to(planes.dtype))
+        return torch.stack(out, dim=1)
+
+    def _play_cards(self, codes: Any) -> Any:
+        """Cards in each major's whole play, kickers included (``Tensor[M]``)."""
+        import torch
+
+        counts, kick, size = self._after_tables(codes.device)
+        return counts[codes].sum(dim=1).round().to(torch.int64) + kick[codes] * size[codes]
+
+    def seat_sizes(self, planes: Any, cards: Any) -> Any:
+        """How the other seats' cards left compare with a play of ``cards`` cards,
+        ``Tensor[M, ROWS, R]`` (the game's, with its seat planes: offered where
+        :attr:`afterstate_features` names ``seat_sizes``)."""
+        raise ValueError(f"the {self.game_name} encoder has no seat_sizes")
 
     def hand_turns(self, counts: np.ndarray, kickers: int, size: int) -> int:
         """The fewest plays that empty a hand of per-rank ``counts``, ``kickers`` of its sets of
         ``size`` cards (1: singles, 2: pairs) going with the play before (the game's: offered
         where :attr:`afterstate_features` names ``hand_turns``)."""
         raise ValueError(f"the {self.game_name} encoder has no hand_turns")
+
+    def hand_split(self, counts: np.ndarray, kickers: int, size: int) -> np.ndarray:
+        """How a fewest-plays split of that hand plays each rank, ``int8[ROWS, R]`` (the game's:
+        offered where :attr:`afterstate_features` names ``hand_split``)."""
+        raise ValueError(f"the {self.game_name} encoder has no hand_split")
 
     def _after_tables(self, device: Any) -> tuple[Any, Any, Any]:
         """The code tables :meth:`afterstates` indexes, on ``device``: main cards per rank

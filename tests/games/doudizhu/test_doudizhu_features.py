@@ -11,7 +11,7 @@ import pytest
 
 from ime.games.doudizhu.cards import RANK_CHARS, RANK_OF
 from ime.games.doudizhu.combos import ComboType
-from ime.games.doudizhu.features import min_turns
+from ime.games.doudizhu.features import hand_split, min_turns
 from ime.games.doudizhu.movegen import generate_moves
 
 IDS = [list(np.flatnonzero(RANK_OF == r)) for r in range(15)]
@@ -98,3 +98,76 @@ def test_the_encoders_feature_plane_takes_the_majors_kicker_size() -> None:
     feat = enc.afterstate_feature_planes(torch.as_tensor(planes), torch.as_tensor(codes),
                                          ["hand_turns"])
     assert feat[:, 0].sum(dim=(1, 2)).tolist() == [4.0, 8.0]
+
+
+def split_text(split: np.ndarray) -> list[str]:
+    """Each row of a :func:`hand_split` as the ranks it marks."""
+    return ["".join(RANK_CHARS[r] for r in np.flatnonzero(row)) for row in split]
+
+
+@pytest.mark.parametrize(("hand", "kickers", "rows"), [
+    ("34567TT", (0, 1), ["", "T", "", "34567"]),      # a straight and a loose pair
+    ("3445556", (0, 1), ["6", "4", "35", ""]),       # the trio takes the 3, not the 6
+    ("33345", (0, 1), ["5", "", "34", ""]),           # the lowest single goes as the kicker
+    ("333444567", (0, 1), ["7", "", "3456", ""]),      # an airplane takes 5 and 6
+    ("3333XD", (0, 1), ["", "", "", ""]),              # a bomb and the rocket: no row
+    ("3579", (1, 1), ["579", "", "", ""]),             # the play before takes the 3
+    ("3355K", (1, 2), ["K", "5", "", ""]),             # ... or the pair of 3s
+])
+def test_the_split_says_how_each_rank_is_played(hand: str, kickers: tuple[int, int],
+                                                 rows: list[str]) -> None:
+    assert split_text(hand_split(counts(hand), *kickers)) == rows
+
+
+def test_the_split_marks_what_the_hand_holds_and_counts_the_fewest_plays() -> None:
+    """On dealt hands: rows mark only held ranks, no rank is both a loose single and a loose
+    pair, every held rank is in a row or a bomb or the rocket; where the split takes no chain
+    and no trio, its loose singles and pairs, bombs and rocket add up to :func:`min_turns`."""
+    rng = np.random.default_rng(5)
+    checked = 0
+    for _ in range(400):
+        c = np.bincount(RANK_OF[rng.permutation(54)[:rng.integers(4, 18)]], minlength=15)
+        s = hand_split(c)
+        held = c > 0
+        bombs = (c == 4) & (s.sum(axis=0) == 0)
+        rocket = np.zeros(15, dtype=bool)
+        rocket[13:] = bool(c[13] and c[14])
+        assert not s[:, ~held].any() and not (s[0] & s[1]).any(), c
+        assert (s.any(axis=0) | bombs | rocket | ~held).all(), c
+        if not s[2:].any():
+            checked += 1
+            plays = int(s[0].sum() + s[1].sum() + bombs.sum()) + int(rocket.any())
+            assert plays == min_turns(c), c
+    assert checked > 40
+
+
+def test_seat_sizes_compares_each_play_with_the_other_seats_cards_left() -> None:
+    """The seats observation's feature: for every legal play of dealt positions, rows 0/1 say
+    the next / previous seat holds as many cards as the whole play (kickers counted), rows 2/3
+    fewer; without the seat planes the feature is not offered."""
+    import torch
+
+    from ime.core.registry import get_encoder
+    from ime.games.doudizhu.game import GAME
+    from ime.games.shedding.positions import random_positions
+
+    enc = get_encoder("doudizhu", {"observation": "seats"})
+    assert enc.afterstate_features == ("hand_turns", "hand_split", "seat_sizes")
+    assert "seat_sizes" not in get_encoder("doudizhu").afterstate_features
+    seen = set()
+    for st in random_positions(GAME, 30, 7, (40, 100)):  # late: some seats hold few cards
+        p = st.to_move
+        legal = st.legal_actions()
+        obs = enc.encode([st], [p], [legal[0]])
+        codes = np.flatnonzero(obs.masks[0][0])
+        x = torch.as_tensor(np.repeat(obs.planes, len(codes), axis=0), dtype=torch.float32)
+        feat = enc.afterstate_feature_planes(x, torch.as_tensor(codes), ["seat_sizes"])[:, 0]
+        for code, f in zip(codes, feat.numpy(), strict=True):
+            play = int(enc.codes.major_counts[code].sum() + enc.codes.major_kickers[code]
+                       * enc.codes.major_kicker_size[code])
+            nxt, prv = st.cards_left((p + 1) % 3), st.cards_left((p + 2) % 3)
+            want = [nxt == play, prv == play, nxt < play, prv < play]
+            np.testing.assert_array_equal(f, np.repeat(np.array(want, dtype=np.float32)[:, None],
+                                                       15, axis=1))
+            seen.add(tuple(want))
+    assert len(seen) >= 3

@@ -46,6 +46,7 @@ hands, and the public history.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -53,7 +54,7 @@ from ime.core.game import Action, Game, State
 from ime.games.doudizhu.actions import CODES, encode_combo
 from ime.games.doudizhu.cards import LANDLORD, NUM_RANKS, RANK_OF
 from ime.games.doudizhu.combos import Combo
-from ime.games.doudizhu.features import min_turns
+from ime.games.doudizhu.features import hand_split, min_turns
 from ime.games.kickers import MAJOR_PLANES, MINOR_PLANES, KickerStepEncoder, card_planes
 from ime.games.kickers import cell_plane as _cell_plane
 from ime.games.kickers import count_plane as _count_plane
@@ -116,12 +117,15 @@ class DoudizhuEncoder(KickerStepEncoder):
 
     game_name, play_noun = "doudizhu", "combination"
     seat_plane_count = SEAT_PLANES
-    afterstate_features = ("hand_turns",)
+    afterstate_features = ("hand_turns", "hand_split")
 
     def __init__(self, keep_forced: bool = False, seats: bool = False) -> None:
         super().__init__(CODES, ENCODER_VERSION, "Table 5.2: the play without its kickers",
                          "Table 5.3: kicker {k} (smallest first), -1 when unused", keep_forced,
                          seats)
+        if seats:  # the cards the other seats hold are known only with their planes
+            self.afterstate_features = (  # type: ignore[misc]
+                *type(self).afterstate_features, "seat_sizes")
 
     def major_planes(self, state: State, player: int) -> np.ndarray:
         return major_planes(state, player)
@@ -131,6 +135,23 @@ class DoudizhuEncoder(KickerStepEncoder):
 
     def hand_turns(self, counts: np.ndarray, kickers: int, size: int) -> int:
         return min_turns(counts, kickers, size)
+
+    def seat_sizes(self, planes: Any, cards: Any) -> Any:
+        """Rows: 0 the next seat holds as many cards as the play, 1 the previous seat does,
+        2 the next holds fewer, 3 the previous holds fewer (each row all ones or all zeros).
+        Why: a seat that holds as many cards as a play may go out over it with a higher one
+        of the same kind, and one that holds fewer cannot answer it but with a bomb; players
+        lead around a seat that has one or two cards left (报单, 报双), away from an opponent
+        and towards a teammate (the seat plane says which)."""
+        import torch
+
+        left = planes[:, self.kicker_end:self.kicker_end + 2].sum(dim=(2, 3)).round()
+        c = cards[:, None].to(left.dtype)
+        rows = torch.cat([left == c, left < c], dim=1).to(planes.dtype)  # next, prev, next, prev
+        return rows[:, :, None].expand(-1, -1, self.codes.num_ranks)
+
+    def hand_split(self, counts: np.ndarray, kickers: int, size: int) -> np.ndarray:
+        return hand_split(counts, kickers, size)
 
     def legal_plays(self, state: State, player: int) -> list[Combo]:
         return state.legal_combos(player)  # type: ignore[attr-defined]

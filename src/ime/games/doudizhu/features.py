@@ -94,6 +94,75 @@ def _turns(counts: tuple[int, ...], start: int, airplanes: tuple[int, ...],
     return best
 
 
+@lru_cache(maxsize=1 << 20)
+def _split(counts: tuple[int, ...], start: int, airplanes: tuple[int, ...],
+           forced: tuple[int, int]) -> tuple[int, tuple[tuple[int, int, int], ...]]:
+    """:func:`_turns` with the chains that reach it: ``(plays, ((first rank, end, cards a
+    rank), ...))``, the first such set in the search's order (fewest chains on a tie)."""
+    best: tuple[int, tuple[tuple[int, int, int], ...]] = (_rest(counts, airplanes, forced), ())
+    for s in range(start, CHAIN_RANKS):
+        for need, shortest in CHAINS:
+            end = s
+            while end < CHAIN_RANKS and counts[end] >= need:
+                end += 1
+            for stop in range(s + shortest, end + 1):
+                left = list(counts)
+                for r in range(s, stop):
+                    left[r] -= need
+                more = tuple(sorted((*airplanes, stop - s))) if need == 3 else airplanes
+                n, chains = _split(tuple(left), s, more, forced)
+                if 1 + n < best[0]:
+                    best = (1 + n, ((s, stop, need), *chains))
+    return best
+
+
+def hand_split(counts: np.ndarray | tuple[int, ...], kickers: int = 0,
+               size: int = 1) -> np.ndarray:
+    """How a fewest-plays split of the hand (:func:`min_turns`, the same arguments) plays each
+    rank: ``int8[4, 15]``, row 0 the ranks left as loose singles, 1 as loose pairs, 2 in a trio
+    or airplane (their kickers too), 3 in a straight or pair straight; a bomb, the rocket and
+    the kickers of the play before are in no row. Why: a rule bot that leads chooses which
+    group of its hand to give up; among plays that leave as few plays, what the hand left still
+    holds loose (a low single, a low pair) tells them apart. The split is the first fewest-plays
+    one in the search's order, and kickers are the lowest loose singles, then pairs, that the
+    count absorbs: an approximation where an airplane needs kickers of one size."""
+    return _hand_split(tuple(int(x) for x in counts), (int(kickers), int(size))).copy()
+
+
+@lru_cache(maxsize=1 << 18)
+def _hand_split(counts: tuple[int, ...], forced: tuple[int, int]) -> np.ndarray:
+    c = list(counts)
+    _, chains = _split(counts, 0, (), forced)
+    out = np.zeros((4, len(c)), dtype=np.int8)
+    planes = []
+    for first, end, need in chains:
+        for r in range(first, end):
+            c[r] -= need
+            out[2 if need == 3 else 3, r] = 1
+        if need == 3:
+            planes.append(end - first)
+    if c[13] + c[14] == 2:
+        c[13] = c[14] = 0  # the rocket
+    singles = [r for r, n in enumerate(c) if n == 1]
+    pairs = [r for r, n in enumerate(c) if n == 2]
+    k, z = forced
+    taken = (singles if z == 1 else pairs)[:k]
+    for r in taken:
+        c[r] = 0
+    singles, pairs = [r for r in singles if c[r]], [r for r in pairs if c[r]]
+    trios = [r for r, n in enumerate(c) if n == 3]
+    absorbed = _absorb(len(singles), len(pairs), tuple(sorted(planes)), len(trios))
+    kick_s = singles[:absorbed]
+    kick_p = pairs[:absorbed - len(kick_s)]
+    for r in trios + kick_s + kick_p:
+        out[2, r] = 1
+    for r in singles[len(kick_s):]:
+        out[0, r] = 1
+    for r in pairs[len(kick_p):]:
+        out[1, r] = 1
+    return out
+
+
 def min_turns(counts: np.ndarray | tuple[int, ...], kickers: int = 0, size: int = 1) -> int:
     """The fewest plays that empty a hand of ``counts`` (15 per-rank counts; the module doc),
     after ``kickers`` kickers of ``size`` cards (1 or 2) go with a play made before: a major's,
@@ -101,4 +170,4 @@ def min_turns(counts: np.ndarray | tuple[int, ...], kickers: int = 0, size: int 
     return int(_turns(tuple(int(c) for c in counts), 0, (), (int(kickers), int(size))))
 
 
-__all__ = ["min_turns"]
+__all__ = ["hand_split", "min_turns"]

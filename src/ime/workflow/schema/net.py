@@ -192,8 +192,9 @@ class Net(Section):
     such as its tie order; default true)."""
     features: list[str] | Literal["all"] | None = None
     """lookahead only: afterstate feature planes the game's encoder offers (Doudizhu:
-    ``hand_turns``), added to each afterstate (:mod:`ime.nets.lookahead`); ``all``: every one
-    it offers (the composition writes the list)."""
+    ``hand_turns``, ``hand_split``, with the seats observation ``seat_sizes``), added to each
+    afterstate (:mod:`ime.nets.lookahead`); ``all``: every one it offers (the composition writes
+    the list)."""
     later_heads: BranchLayers | None = None
     """lookahead only: the policy branch of the later heads of a play chosen in steps (Doudizhu,
     Big 2: each kicker), shared by them; one-head games ignore it."""
