@@ -155,7 +155,7 @@ def test_seat_sizes_compares_each_play_with_the_other_seats_cards_left() -> None
     assert enc.afterstate_features == ("hand_turns", "hand_split", "seat_sizes")
     assert "seat_sizes" not in get_encoder("doudizhu").afterstate_features
     seen = set()
-    for st in random_positions(GAME, 30, 7, (40, 100)):  # late: some seats hold few cards
+    for st in random_positions(GAME, 12, 7, (40, 90)):  # late: some seats hold few cards
         p = st.to_move
         legal = st.legal_actions()
         obs = enc.encode([st], [p], [legal[0]])

@@ -75,30 +75,12 @@ def _rest(counts: tuple[int, ...], airplanes: tuple[int, ...], forced: tuple[int
 
 
 @lru_cache(maxsize=1 << 20)
-def _turns(counts: tuple[int, ...], start: int, airplanes: tuple[int, ...],
-           forced: tuple[int, int]) -> int:
-    """Fewest plays for ``counts`` taking chains that start at rank ``start`` or above (chains
-    are taken in order of their lowest rank, so each set of chains is tried once)."""
-    best = _rest(counts, airplanes, forced)
-    for s in range(start, CHAIN_RANKS):
-        for need, shortest in CHAINS:
-            end = s
-            while end < CHAIN_RANKS and counts[end] >= need:
-                end += 1
-            for stop in range(s + shortest, end + 1):
-                left = list(counts)
-                for r in range(s, stop):
-                    left[r] -= need
-                more = tuple(sorted((*airplanes, stop - s))) if need == 3 else airplanes
-                best = min(best, 1 + _turns(tuple(left), s, more, forced))
-    return best
-
-
-@lru_cache(maxsize=1 << 20)
 def _split(counts: tuple[int, ...], start: int, airplanes: tuple[int, ...],
            forced: tuple[int, int]) -> tuple[int, tuple[tuple[int, int, int], ...]]:
-    """:func:`_turns` with the chains that reach it: ``(plays, ((first rank, end, cards a
-    rank), ...))``, the first such set in the search's order (fewest chains on a tie)."""
+    """The fewest plays for ``counts`` taking chains that start at rank ``start`` or above
+    (chains are taken in order of their lowest rank, so each set of chains is tried once), with
+    the chains that reach it: ``(plays, ((first rank, end, cards a rank), ...))``, the first
+    such set in the search's order (fewest chains on a tie)."""
     best: tuple[int, tuple[tuple[int, int, int], ...]] = (_rest(counts, airplanes, forced), ())
     for s in range(start, CHAIN_RANKS):
         for need, shortest in CHAINS:
@@ -167,7 +149,7 @@ def min_turns(counts: np.ndarray | tuple[int, ...], kickers: int = 0, size: int 
     """The fewest plays that empty a hand of ``counts`` (15 per-rank counts; the module doc),
     after ``kickers`` kickers of ``size`` cards (1 or 2) go with a play made before: a major's,
     not chosen yet, so the hand it leaves still holds them."""
-    return int(_turns(tuple(int(c) for c in counts), 0, (), (int(kickers), int(size))))
+    return int(_split(tuple(int(c) for c in counts), 0, (), (int(kickers), int(size)))[0])
 
 
 __all__ = ["hand_split", "min_turns"]
