@@ -5,7 +5,10 @@
 Extracts BOT's quick-scale logs (data/doudizhu/logs/quick/BOT/) with the encoder of
 ``game.params.observation=OBSERVATION`` (thesis | seats) into $OUT (default
 /tmp/ddz_seats/BOT-OBSERVATION), builds the dataset, and trains fold 0 of each NET with the
-train rule's trainer, as ../cpu-2026-12-06-ddz-lookahead/fold0_trial.py does.
+train rule's trainer, as ../cpu-2026-12-06-ddz-lookahead/fold0_trial.py does. ``TAG`` (default
+empty) is appended to each checkpoint's name, so trials of other overrides (session 51's
+"net.features=[...]", ../cpu-2026-12-06-ddz-split/) keep theirs; the printed line names the
+overrides.
 """
 import os
 import sys
@@ -20,6 +23,7 @@ from ime.workflow.compose import compose_plain
 bot, observation, nets, over = sys.argv[1], sys.argv[2], sys.argv[3].split(","), sys.argv[4:]
 params = {} if observation == "thesis" else {"observation": observation}
 out = Path(os.environ.get("OUT", f"/tmp/ddz_seats/{bot}-{observation}"))
+tag = os.environ.get("TAG", "")
 out.mkdir(parents=True, exist_ok=True)
 logs = sorted(Path(f"/work/main/data/doudizhu/logs/quick/{bot}").glob("shard*.jsonl"))
 parts, reports = [], []
@@ -39,11 +43,11 @@ c = compose_plain(["game=doudizhu", "imitator=lookahead",
 train = dict(c["train"])
 train["augment"] = c["game"]["augment"]
 train["device"] = "cpu"
-ms = [Member(dict(c["nets"][n]), 0, out / f"{n}.pt", out / f"{n}.json") for n in nets]
+ms = [Member(dict(c["nets"][n]), 0, out / f"{n}{tag}.pt", out / f"{n}{tag}.json") for n in nets]
 t = time.time()
 res = train_members(str(data), ms, train, bot=bot, progress=False)
 for n, r in zip(nets, res, strict=True):
-    print(bot, observation, n, {k: r.get(k) for k in ("val_acc", "val_acc_unseen", "val_acc_major",
+    print(bot, observation, n, over, {k: r.get(k) for k in ("val_acc", "val_acc_unseen", "val_acc_major",
                                                       "train_acc", "epochs", "val_rows")},
           flush=True)
 print("s", round(time.time() - t))
