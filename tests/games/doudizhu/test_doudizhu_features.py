@@ -1,6 +1,7 @@
-"""The hand feature of the lookahead imitator (``hand_turns``): the fewest plays that empty a
+"""The lookahead imitator's Doudizhu features. ``hand_turns``: the fewest plays that empty a
 hand, a bomb kept whole, against a brute force over the engine's own move generator (without
-the fours with kickers, as the feature's definition says)."""
+the fours with kickers, as the feature's definition says); ``hand_split``: how such a split
+plays each rank; ``seat_sizes``: the other seats' cards left against each play's."""
 
 from __future__ import annotations
 
