@@ -228,7 +228,8 @@ class KickerStepEncoder(Encoder):
         major. ``hand_turns``: the fewest plays that empty it (:meth:`hand_turns`), as a
         thermometer over the columns (capped at ``R``) in every row. ``hand_split``: how a
         fewest-plays split plays each rank (:meth:`hand_split`; rows: loose singles, loose
-        pairs, trios and airplanes with their kickers, chains). Why: a rule bot that leads
+        pairs, trios and airplanes with their kickers, chains). ``seat_sizes``: the other seats'
+        cards left against the whole play's (:meth:`seat_sizes`). Why: a rule bot that leads
         weighs what a play leaves by how many more leads it needs and by what stays loose, a
         combinatorial judgement that a small value net does not learn from the hand's planes
         (docs/imitators.md, measured)."""
@@ -238,11 +239,13 @@ class KickerStepEncoder(Encoder):
         if unknown:
             raise ValueError(f"the {self.game_name} encoder offers no afterstate feature "
                              f"{unknown[0]!r} (it offers: {list(self.afterstate_features)})")
-        idx = codes.cpu().numpy()
-        hands = (planes[:, 0].sum(dim=1) - self._after_tables(planes.device)[0][codes])
-        hands = hands.round().to(torch.int64).cpu().numpy()
-        need, size = self.codes.major_kickers[idx], self.codes.major_kicker_size[idx]
-        rows = list(zip(hands, need.tolist(), size.tolist(), strict=True))
+        majors, kick, size = self._after_tables(planes.device)
+        rows: list[tuple[Any, int, int]] = []
+        if any(f in ("hand_turns", "hand_split") for f in features):  # the hands, once
+            idx = codes.cpu().numpy()
+            hands = (planes[:, 0].sum(dim=1) - majors[codes]).round().to(torch.int64)
+            rows = list(zip(hands.cpu().numpy(), self.codes.major_kickers[idx].tolist(),
+                            self.codes.major_kicker_size[idx].tolist(), strict=True))
         out = []
         for name in features:
             if name == "hand_turns":
@@ -251,20 +254,14 @@ class KickerStepEncoder(Encoder):
                 t = torch.as_tensor(turns, device=planes.device)
                 out.append((cols[None, :] < t[:, None]).to(planes.dtype)[:, None, :]
                            .expand(-1, ROWS, -1))
-            elif name == "seat_sizes":
-                out.append(self.seat_sizes(planes, self._play_cards(codes)))
+            elif name == "seat_sizes":  # the whole play's cards, kickers counted
+                cards = majors[codes].sum(dim=1).round().to(torch.int64) + kick[codes] * size[codes]
+                out.append(self.seat_sizes(planes, cards))
             else:  # hand_split
                 split = np.stack([self.hand_split(h, k, z) for h, k, z in rows]) if rows else (
                     np.zeros((0, ROWS, self.codes.num_ranks), dtype=np.int8))
                 out.append(torch.as_tensor(split, device=planes.device).to(planes.dtype))
         return torch.stack(out, dim=1)
-
-    def _play_cards(self, codes: Any) -> Any:
-        """Cards in each major's whole play, kickers included (``Tensor[M]``)."""
-        import torch
-
-        counts, kick, size = self._after_tables(codes.device)
-        return counts[codes].sum(dim=1).round().to(torch.int64) + kick[codes] * size[codes]
 
     def seat_sizes(self, planes: Any, cards: Any) -> Any:
         """How the other seats' cards left compare with a play of ``cards`` cards,
