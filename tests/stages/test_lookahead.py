@@ -102,8 +102,8 @@ def test_a_play_in_steps_values_its_major_and_scores_its_kickers_with_one_shared
     assert isinstance(model, LookaheadNet) and isinstance(model.later, Branch)
     assert model.num_heads == 6 and len(model.later.starts) == 5
     assert "later heads x5 shared" in describe(cfg, enc.state_shape, enc.head_sizes)
-    assert "afterstate 10x4x15 with hand_turns, hand_split" in describe(cfg, enc.state_shape,
-                                                                         enc.head_sizes)
+    assert "afterstate 11x4x15 with hand_turns, hand_split, controls" in describe(
+        cfg, enc.state_shape, enc.head_sizes)
     states = get_plugin("doudizhu").tools.positions(40, 5)
     acts = [s.legal_actions(s.current_players()[0])[-1] for s in states]
     obs = enc.encode(states, [s.current_players()[0] for s in states], acts)
@@ -114,9 +114,10 @@ def test_a_play_in_steps_values_its_major_and_scores_its_kickers_with_one_shared
     with torch.no_grad():
         out = model(x, ms)
         rows, codes = torch.nonzero(ms[0] > 0, as_tuple=True)
-        assert model.features == ("hand_turns", "hand_split")  # lookahead.yaml: all offered
+        # lookahead.yaml: all offered
+        assert model.features == ("hand_turns", "hand_split", "controls")
         after = torch.cat([enc.afterstates(x[rows], codes), enc.afterstate_feature_planes(
-            x[rows], codes, ["hand_turns", "hand_split"])], 1)
+            x[rows], codes, ["hand_turns", "hand_split", "controls"])], 1)
         v0 = model.value(after).squeeze(1)
         later = model.later(x, ms[1:])
     assert len(out) == 6

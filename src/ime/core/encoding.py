@@ -124,9 +124,9 @@ class Encoder(ABC):
 
     afterstate_features: ClassVar[tuple[str, ...]] = ()
     """Feature planes the encoder can add to its afterstates, by name (``features`` of
-    ``config/net/lookahead.yaml``: Doudizhu's ``hand_turns``, ``hand_split`` and, with its seat
-    planes, ``seat_sizes``); empty: none. An instance may offer more than its class (a board
-    option's planes: it sets its own, as the dataclass has no such field)."""
+    ``config/net/lookahead.yaml``: Doudizhu's ``hand_turns``, ``hand_split``, ``controls`` and,
+    with its seat planes, ``seat_sizes``); empty: none. An instance may offer more than its
+    class (a board option's planes: it sets its own, as the dataclass has no such field)."""
 
     def afterstate_feature_planes(self, planes: Any, codes: Any, features: Sequence[str]) -> Any:
         """``features`` (names of :attr:`afterstate_features`) of the afterstates of ``planes``

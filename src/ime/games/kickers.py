@@ -229,10 +229,11 @@ class KickerStepEncoder(Encoder):
         thermometer over the columns (capped at ``R``) in every row. ``hand_split``: how a
         fewest-plays split plays each rank (:meth:`hand_split`; rows: loose singles, loose
         pairs, trios and airplanes with their kickers, chains). ``seat_sizes``: the other seats'
-        cards left against the whole play's (:meth:`seat_sizes`). Why: a rule bot that leads
-        weighs what a play leaves by how many more leads it needs and by what stays loose, a
-        combinatorial judgement that a small value net does not learn from the hand's planes
-        (docs/imitators.md, measured)."""
+        cards left against the whole play's (:meth:`seat_sizes`). ``controls``: which cards
+        kept, and whether the play itself, no unseen cards beat (:meth:`controls`). Why: a rule
+        bot that leads weighs what a play leaves by how many more leads it needs, by what stays
+        loose and by what nobody can answer, a combinatorial judgement that a small value net
+        does not learn from the hand's planes (docs/imitators.md, measured)."""
         import torch
 
         unknown = [f for f in features if f not in self.afterstate_features]
@@ -257,6 +258,8 @@ class KickerStepEncoder(Encoder):
             elif name == "seat_sizes":  # the whole play's cards, kickers counted
                 cards = majors[codes].sum(dim=1).round().to(torch.int64) + kick[codes] * size[codes]
                 out.append(self.seat_sizes(planes, cards))
+            elif name == "controls":
+                out.append(self.controls(planes, codes))
             else:  # hand_split
                 split = np.stack([self.hand_split(h, k, z) for h, k, z in rows]) if rows else (
                     np.zeros((0, ROWS, self.codes.num_ranks), dtype=np.int8))
@@ -268,6 +271,12 @@ class KickerStepEncoder(Encoder):
         ``Tensor[M, ROWS, R]`` (the game's, with its seat planes: offered where
         :attr:`afterstate_features` names ``seat_sizes``)."""
         raise ValueError(f"the {self.game_name} encoder has no seat_sizes")
+
+    def controls(self, planes: Any, codes: Any) -> Any:
+        """What the unseen cards cannot beat, for the majors ``codes`` played from ``planes``,
+        ``Tensor[M, ROWS, R]`` (the game's: offered where :attr:`afterstate_features` names
+        ``controls``)."""
+        raise ValueError(f"the {self.game_name} encoder has no controls")
 
     def hand_turns(self, counts: np.ndarray, kickers: int, size: int) -> int:
         """The fewest plays that empty a hand of per-rank ``counts``, ``kickers`` of its sets of

@@ -153,7 +153,7 @@ def test_seat_sizes_compares_each_play_with_the_other_seats_cards_left() -> None
     from ime.games.shedding.positions import random_positions
 
     enc = get_encoder("doudizhu", {"observation": "seats"})
-    assert enc.afterstate_features == ("hand_turns", "hand_split", "seat_sizes")
+    assert enc.afterstate_features == ("hand_turns", "hand_split", "controls", "seat_sizes")
     assert "seat_sizes" not in get_encoder("doudizhu").afterstate_features
     seen = set()
     for st in random_positions(GAME, 12, 7, (40, 90)):  # late: some seats hold few cards

@@ -54,6 +54,7 @@ from ime.core.game import Action, Game, State
 from ime.games.doudizhu.actions import CODES, encode_combo
 from ime.games.doudizhu.cards import LANDLORD, NUM_RANKS, RANK_OF
 from ime.games.doudizhu.combos import Combo
+from ime.games.doudizhu.controls import controls
 from ime.games.doudizhu.features import hand_split, min_turns
 from ime.games.kickers import MAJOR_PLANES, MINOR_PLANES, KickerStepEncoder, card_planes
 from ime.games.kickers import cell_plane as _cell_plane
@@ -117,7 +118,7 @@ class DoudizhuEncoder(KickerStepEncoder):
 
     game_name, play_noun = "doudizhu", "combination"
     seat_plane_count = SEAT_PLANES
-    afterstate_features = ("hand_turns", "hand_split")
+    afterstate_features = ("hand_turns", "hand_split", "controls")
 
     def __init__(self, keep_forced: bool = False, seats: bool = False) -> None:
         super().__init__(CODES, ENCODER_VERSION, "Table 5.2: the play without its kickers",
@@ -152,6 +153,10 @@ class DoudizhuEncoder(KickerStepEncoder):
 
     def hand_split(self, counts: np.ndarray, kickers: int, size: int) -> np.ndarray:
         return hand_split(counts, kickers, size)
+
+    def controls(self, planes: Any, codes: Any) -> Any:
+        """:func:`ime.games.doudizhu.controls.controls` over the own-hand and unseen planes."""
+        return controls(planes[:, 0].sum(dim=1), planes[:, 3].sum(dim=1), codes)
 
     def legal_plays(self, state: State, player: int) -> list[Combo]:
         return state.legal_combos(player)  # type: ignore[attr-defined]

@@ -192,7 +192,8 @@ class Net(Section):
     such as its tie order; default true)."""
     features: list[str] | Literal["all"] | None = None
     """lookahead only: afterstate feature planes the game's encoder offers (Doudizhu:
-    ``hand_turns``, ``hand_split``, with the seats observation ``seat_sizes``), added to each
+    ``hand_turns``, ``hand_split``, ``controls``, with the seats observation ``seat_sizes``),
+    added to each
     afterstate (:mod:`ime.nets.lookahead`); ``all``: every one it offers (the composition writes
     the list)."""
     later_heads: BranchLayers | None = None
