@@ -146,10 +146,11 @@ def open_parquet(path: str | Path) -> pq.ParquetFile:
 
 READ_ROWS = 4096
 """Rows :func:`read_parquet` decodes at a time. Why: decoding a row group of fixed-size-list
-columns (the states, the masks) at once takes about eight times the table's size on the side
-(a 189,000-row Doudizhu dataset: some 4 GB more resident memory in a train job, enough for two
-thesis-scale jobs to be killed for memory on a 24 GB box); in slices of this many rows it
-takes a few tens of MB, and is faster. The table is the same (tests/datasets)."""
+columns (the states, the masks) at once takes about eight times the table's size on the side:
+loading ddz1's 181,452-row thesis dataset into a train job peaked at 4.6 GB, against 2.7 GB in
+slices of this many rows, and two thesis-scale train jobs had been killed for memory on a 24 GB
+box (BENCHMARKS.md, "Memory of a thesis-scale train job"). It is also faster, and the table is
+the same (tests/reliability/test_corrupt_data.py)."""
 
 
 def read_parquet(path: str | Path, columns: Sequence[str] | None = None) -> pa.Table:
