@@ -148,9 +148,9 @@ READ_ROWS = 4096
 """Rows :func:`read_parquet` decodes at a time. Why: decoding a row group of fixed-size-list
 columns (the states, the masks) at once takes about eight times the table's size on the side:
 loading ddz1's 181,452-row thesis dataset into a train job peaked at 4.6 GB, against 2.7 GB in
-slices of this many rows, and two thesis-scale train jobs had been killed for memory on a 24 GB
-box (BENCHMARKS.md, "Memory of a thesis-scale train job"). It is also faster, and the table is
-the same (tests/reliability/test_corrupt_data.py)."""
+slices of this many rows, and a thesis-scale train job beside two others had been killed for
+memory on a 24 GB box (BENCHMARKS.md, "Memory of a thesis-scale train job"). It is also
+faster, and the table is the same (tests/reliability/test_corrupt_data.py)."""
 
 
 def read_parquet(path: str | Path, columns: Sequence[str] | None = None) -> pa.Table:
