@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -87,6 +89,31 @@ def test_train_fold_is_deterministic(tmp_path: Path) -> None:
     assert m["timing"]["samples_per_s"] > 0
     net = load_checkpoint(tmp_path / "0.pt")
     assert net.checkpoint["fold"] == 1 and net.checkpoint["encoder_version"]
+
+
+def test_determinism_switches_the_kernels_without_loading_inductor() -> None:
+    """set_determinism makes torch's kernels deterministic (warn-only off the CPU) and does not
+    import ``torch._inductor.config`` (1.5 s a train job; IME never calls torch.compile). In a
+    fresh interpreter, since this one may have loaded inductor already."""
+    code = """
+import json, sys, torch
+from ime.train.loop import set_determinism
+out = {"before": torch.are_deterministic_algorithms_enabled()}
+set_determinism(1, torch.device("cpu"))
+out["cpu"] = [torch.are_deterministic_algorithms_enabled(),
+              torch.is_deterministic_algorithms_warn_only_enabled()]
+out["inductor"] = "torch._inductor.config" in sys.modules
+set_determinism(1, torch.device("meta"))
+out["other"] = [torch.are_deterministic_algorithms_enabled(),
+                torch.is_deterministic_algorithms_warn_only_enabled()]
+print(json.dumps(out))
+"""
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    out = json.loads(run.stdout.strip().splitlines()[-1])
+    assert out == {"before": False, "cpu": [True, False], "inductor": False,
+                   "other": [True, True]}
 
 
 def test_validation_rows_seen_in_training_are_reported(tmp_path: Path) -> None:

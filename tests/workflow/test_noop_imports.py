@@ -37,6 +37,7 @@ for game in wf.games:
     encoder_shape(game, v.game_params)  # the decisions and training jobs' params
     encoder_heads(game, v.game_params)
     wf.index_spec(v.results_dir)
+    wf.index.metrics_paths(v)  # Table 4.4's inputs: which nets are imitator families
     for name in A.game_results(game):
         wf.result_inputs(v.results_dir, name)
 loaded = [m for m in sys.modules if m in ("numba", "torch") or m.startswith("ime.games.")]

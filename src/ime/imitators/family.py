@@ -34,13 +34,12 @@ from torch import nn
 from ime.core.seeding import derive_seed
 from ime.imitators.book import Book, attach_book, input_digest, prepare_book
 from ime.imitators.fit_state import FitState, fit_key, state_path_of
+from ime.imitators.kinds import FAMILY_KINDS, is_family  # noqa: F401 - re-exported
 from ime.imitators.mmto import subsample
 from ime.train.folds import Split
 
 log = logging.getLogger("ime.train")
 
-FAMILY_KINDS = ("search",)
-"""``kind`` values of ``config/net/`` that name an imitator family rather than a net."""
 TRAIN_KEYS = ("select_share", "max_select", "max_train_acc", "book")
 """Keys of ``net.search`` that the train stage reads (how a fold's training rows are split into
 fit and selection rows, how many score the fold's train_acc, and whether the fitted module gets
@@ -174,11 +173,6 @@ def search_logits(decide: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, n
                            device=mask.device)
     out[rows] = torch.where(legal[rows], logp, torch.tensor(-1.0e9))
     return out
-
-
-def is_family(config: Mapping[str, Any]) -> bool:
-    """Whether a ``config/net/`` entry names an imitator family (not a policy net)."""
-    return str(config.get("kind")) in FAMILY_KINDS
 
 
 def get_family(game: str, kind: str) -> ImitatorFamily:

@@ -19,7 +19,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import minimize
 
 LOSSES = ("softmax", "hinge")
 
@@ -192,6 +191,10 @@ def optimise(prob: Problem, u0: np.ndarray, l2: float, iters: int, loss: str = "
         fun, args = hinge_loss_and_grad, (prob.X, prob.pos, prob.chosen, need, l2)
     else:
         raise ValueError(f"loss must be one of {LOSSES}, got {loss!r}")
+    # imported here: a job that only loads a fitted imitator (scoring, tournaments) imports this
+    # module but never fits, and scipy.optimize costs it 0.3-0.5 s
+    from scipy.optimize import minimize
+
     r = minimize(fun, u0, args=args, jac=True, method="L-BFGS-B",
                  options={"maxiter": int(iters)})
     return np.asarray(r.x, dtype=np.float64)

@@ -26,6 +26,7 @@ import copy
 import dataclasses
 import json
 import logging
+import sys
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -74,9 +75,26 @@ def set_determinism(threads: int, device: torch.device) -> None:
         torch.set_num_interop_threads(1)
     except RuntimeError:  # already set in this process
         pass
-    torch.use_deterministic_algorithms(True, warn_only=device.type != "cpu")
+    deterministic_kernels(warn_only=device.type != "cpu")
     if device.type == "cuda":
         torch.backends.cudnn.benchmark = False
+
+
+def deterministic_kernels(warn_only: bool) -> None:
+    """``torch.use_deterministic_algorithms(True, warn_only=...)`` without its import of
+    ``torch._inductor.config``.
+
+    Why: that public call also sets inductor's ``deterministic`` flag, for ``torch.compile``,
+    and importing inductor's config costs a process about 1.5 s (torch 2.13), which every train
+    job paid, at every scale. IME never calls ``torch.compile``, so only the kernels' switch
+    (``torch._C._set_deterministic_algorithms``, what the public call sets for eager kernels) is
+    set. Where inductor is loaded already, or a torch lacks that switch, the public call runs.
+    """
+    switch = getattr(torch._C, "_set_deterministic_algorithms", None)
+    if switch is None or "torch._inductor.config" in sys.modules:
+        torch.use_deterministic_algorithms(True, warn_only=warn_only)
+    else:
+        switch(True, warn_only=warn_only)
 
 
 DECISION_SAMPLE = 200

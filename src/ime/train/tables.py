@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ime.imitators.family import is_family
+from ime.imitators.kinds import is_family
 from ime.nets import build_net, count_params, describe
 
 TABLE4_4_COLUMNS = ["bot", "baseline", "net", "train_acc_mean", "train_acc_std",

@@ -379,7 +379,7 @@ class WorkflowIndex:
         """Table 4.4's nets: ``train.nets``, and the imitators' own when it is another imitator
         family (``imitator=search`` or ``lookahead``: its rows beside the nets they are
         compared with)."""
-        from ime.imitators.family import is_family
+        from ime.imitators.kinds import is_family
 
         nets = list(v.cfg["train"]["nets"])
         own = v.cfg["evaluate"]["imitator"]["net"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ime.imitators.family import FAMILY_KINDS
+from ime.imitators.kinds import FAMILY_KINDS
 from ime.train.folds import trained_models
 from ime.workflow.schema.common import Section
 from ime.workflow.schema.dataset import Dataset
