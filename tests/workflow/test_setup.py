@@ -19,6 +19,8 @@ from ime.workflow.tags import without_runtime
 
 CONFIG = default_config_dir()
 GAMES = [g for g in game_options(CONFIG) if g in known_games()]
+DEFAULT_SCALE = "quick"
+"""config/config.yaml's ``scale`` (checked below)."""
 
 
 def _options(group: str) -> list[str]:
@@ -27,6 +29,7 @@ def _options(group: str) -> list[str]:
 
 def test_every_game_has_a_plugin() -> None:
     assert "reversi" in GAMES
+    assert make_plan([]).main.cfg["run"]["choices"]["scale"] == DEFAULT_SCALE
     assert set(game_options(CONFIG)) <= set(known_games())
 
 
@@ -34,13 +37,31 @@ def test_every_game_has_a_plugin() -> None:
 @pytest.mark.parametrize("scale", _options("scale"))
 @pytest.mark.slow
 def test_every_game_scale_and_net_composes(game: str, scale: str) -> None:
-    """Every net composes with every game and scale; an imitator family (net=search) only with
-    the games that offer it, the lookahead net only with games whose encoder gives afterstates,
-    and the others refuse them by name before any job."""
+    """Every net composes with every game at the default scale; at the other scales, the
+    game's own net and every net that is not a plain policy net (an imitator family, the
+    lookahead net: their checks read the scale's folds and split). An imitator family
+    (net=search) composes only with the games that offer it, the lookahead net only with games
+    whose encoder gives afterstates, and the others refuse them by name before any job.
+
+    Why not every net at every scale: a policy net's composition reads no scale setting, and the
+    180 compositions took 4-5 s a case on 2 cores (CI's budget, docs/development.md)."""
+    import yaml
+
     from ime.core.registry import get_encoder, get_plugin
+    from ime.imitators.kinds import FAMILY_KINDS
     from ime.workflow.errors import ConfigError
 
-    for net in _options("net"):
+    nets = _options("net")
+    if scale != DEFAULT_SCALE:
+        kinds = {n: yaml.safe_load((CONFIG / "net" / f"{n}.yaml").read_text()).get("kind")
+                 for n in nets}
+        nets = [n for n in nets if kinds[n] in (*FAMILY_KINDS, "lookahead")]
+        nets.append(None)  # the game's own net
+    for net in nets:
+        if net is None:
+            v = make_plan([f"game={game}", f"scale={scale}"]).main
+            assert v.cfg["run"]["choices"]["scale"] == scale
+            continue
         overrides = [f"game={game}", f"scale={scale}", f"net={net}"]
         if net == "search" and "search" not in get_plugin(game).imitators:
             with pytest.raises(ConfigError, match=f"game '{game}' offers no 'search'"):
