@@ -16,7 +16,8 @@ from ime.bots.imitator import ImitatorBot
 from ime.datasets.schema import make_table, write_table
 from ime.games.reversi.encode import ENCODER_VERSION, encode_boards
 from ime.imitators.book import book_entries, input_digest
-from ime.imitators.family import cap_rows, fit_member, get_family, is_family, select_split
+from ime.imitators.family import cap_rows, fit_member, get_family, select_split
+from ime.imitators.kinds import is_family
 from ime.imitators.reversi_family import ReversiSearchPolicy
 from ime.imitators.reversi_search import LinearSearch, SearchSettings
 from ime.nets import load_checkpoint

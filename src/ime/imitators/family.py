@@ -34,7 +34,6 @@ from torch import nn
 from ime.core.seeding import derive_seed
 from ime.imitators.book import Book, attach_book, input_digest, prepare_book
 from ime.imitators.fit_state import FitState, fit_key, state_path_of
-from ime.imitators.kinds import FAMILY_KINDS, is_family  # noqa: F401 - re-exported
 from ime.imitators.mmto import subsample
 from ime.train.folds import Split
 

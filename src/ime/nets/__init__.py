@@ -108,7 +108,8 @@ def build_net(
     """
     sizes = head_sizes(num_actions)
     kind = config.get("kind")
-    from ime.imitators.family import build_imitator, is_family
+    from ime.imitators.family import build_imitator
+    from ime.imitators.kinds import is_family
 
     if is_family(config):  # an imitator family's fitted module (ime.imitators.family)
         return build_imitator(config)  # type: ignore[return-value]

@@ -53,7 +53,8 @@ from tqdm.auto import tqdm
 
 from ime.core.registry import get_encoder
 from ime.core.seeding import derive_seed
-from ime.imitators.family import fit_members, is_family
+from ime.imitators.family import fit_members
+from ime.imitators.kinds import is_family
 from ime.nets import MaskedPolicyNet, MultiHeadPolicyNet, build_net
 from ime.train.augment import Symmetries
 from ime.train.folds import Split
