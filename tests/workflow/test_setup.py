@@ -77,10 +77,19 @@ def test_every_game_scale_and_net_composes(game: str, scale: str) -> None:
         assert "scales" not in v.cfg["game"]
 
 
-@pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize("experiment", _options("experiment"))
+def _experiment_game(name: str) -> str | None:
+    """The game an experiment is for when its name says so (``identify_hard_big2``,
+    ``snake_dataset_size``: it names that game's bots), else None (every game)."""
+    return next((g for g in GAMES if name.startswith(f"{g}_") or name.endswith(f"_{g}")), None)
+
+
+@pytest.mark.parametrize("game, experiment", [
+    (g, e) for e in _options("experiment") for g in GAMES if _experiment_game(e) in (None, g)])
 @pytest.mark.slow
 def test_every_game_experiment_plans(game: str, experiment: str) -> None:
+    """Every experiment plans with every game it is for: a generic one (a sweep) with each game,
+    one named after a game with that game (it names that game's bots; its comment asks for
+    ``game=<game>``)."""
     plan = make_plan([f"game={game}", f"experiment={experiment}"])
     if plan.sweep is not None:
         assert plan.sweep.points and plan.sweep.results_dir.startswith(f"results/{game}/")
