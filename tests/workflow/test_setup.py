@@ -48,14 +48,14 @@ def test_every_game_scale_and_net_composes(game: str, scale: str) -> None:
     import yaml
 
     from ime.core.registry import get_encoder, get_plugin
-    from ime.imitators.kinds import FAMILY_KINDS
+    from ime.report.imitator_table import FAMILY_KINDS  # search and lookahead: not policy nets
     from ime.workflow.errors import ConfigError
 
     nets = _options("net")
     if scale != DEFAULT_SCALE:
         kinds = {n: yaml.safe_load((CONFIG / "net" / f"{n}.yaml").read_text()).get("kind")
                  for n in nets}
-        nets = [n for n in nets if kinds[n] in (*FAMILY_KINDS, "lookahead")]
+        nets = [n for n in nets if kinds[n] in FAMILY_KINDS]
         nets.append(None)  # the game's own net
     for net in nets:
         overrides = [f"game={game}", f"scale={scale}", *([f"net={net}"] if net else [])]
