@@ -63,14 +63,18 @@ def test_a_deterministic_bot_agrees_with_itself_always(logged):
     assert out["decisions"] == len(rows) > 50 and out["matches"] == 6
     assert out["self_agreement"] == 100.0 and out["agree"] == len(rows)
     cols = ceiling_columns(out, bootstrap=200, ci=0.95, seed=0)
-    assert cols == {"self_agreement": 100.0, "self_agreement_lo": 100.0,
+    # every decision agrees: the exact interval over its 6 matches, not a zero-width one
+    assert cols == {"self_agreement": 100.0,
+                    "self_agreement_lo": round(100 * 0.025 ** (1 / 6), 2),
                     "self_agreement_hi": 100.0}
     # asked once, whatever repeats says: its top-1 ceiling is its self-agreement, CIs included
     again = self_agreement(GAME, "rev5", make_bot("reversi", "rev5"), [path], rows,
                            default_seed=SEED, repeats=4)
     assert again["repeats"] == 1 and again["rows"] == out["rows"]
     assert again["top1_mode"] == again["top1_max"] == again["self_agreement"] == 100.0
-    assert top1_columns(again, bootstrap=200, ci=0.95, seed=0) == {c: 100.0 for c in TOP1_COLUMNS}
+    top1 = top1_columns(again, bootstrap=200, ci=0.95, seed=0)
+    assert top1 == {c: cols["self_agreement_lo"] if c.endswith("_lo") else 100.0
+                    for c in TOP1_COLUMNS}
 
 
 def test_a_random_bot_agrees_about_as_often_as_chance(logged):
@@ -187,7 +191,9 @@ def test_the_unseen_ceiling_counts_only_decisions_on_positions_no_model_trained_
     ceiling = {"bot": "rev5", "self_agreement": 50.0,
                "rows": [[*k, int(k in want)] for k in keys]}
     cols = unseen_ceiling_columns(ceiling, got, bootstrap=200, ci=0.95, seed=0)
-    assert cols == {"self_agreement_unseen": 100.0, "self_agreement_unseen_lo": 100.0,
+    matches = len({k[0] for k in want})
+    assert cols == {"self_agreement_unseen": 100.0,
+                    "self_agreement_unseen_lo": round(100 * 0.025 ** (1 / matches), 2),
                     "self_agreement_unseen_hi": 100.0, "self_agreement_unseen_n": len(want)}
     nan = unseen_ceiling_columns(ceiling, None, bootstrap=200, ci=0.95, seed=0)
     assert set(nan) == set(UNSEEN_CEILING_COLUMNS) and np.isnan(nan["self_agreement_unseen"])

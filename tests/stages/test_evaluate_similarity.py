@@ -57,7 +57,9 @@ def test_similarity_of_target_with_itself_is_one_and_order_free():
         ["match_id", "ply", "seat", "action", "outcome"]].sample(frac=1.0, random_state=3)
     sim = similarity(keys, scores, agent="t", target="t", n_boot=200)
     assert sim.s1 == 1.0 and sim.s2 == 1.0
-    assert sim.s1_lo == 1.0 and sim.s1_hi == 1.0
+    # all 60 keys agree: the exact interval over the 20 matches, not a zero-width one
+    assert sim.s1_hi == 1.0 and sim.s1_lo == pytest.approx(0.025 ** (1 / 20))
+    assert (sim.s2_lo, sim.s2_hi) == (sim.s1_lo, sim.s1_hi)
     assert sim.baseline == pytest.approx((1 / keys["n_legal"]).mean())
     assert sim.n == len(keys) and sim.n_matches == 20
 
@@ -125,3 +127,16 @@ def test_bootstrap_ci_of_one_cluster_is_undefined_not_certain():
                                     np.r_[np.zeros(23, dtype=int), np.ones(5, dtype=int)],
                                     n_boot=200, seed=0)
     assert lo2 < hi2
+
+
+def test_bootstrap_ci_of_a_share_of_100_or_0_percent_is_exact_not_zero_width():
+    # ddz5's imitator agreed on all 128 held-out keys of 119 matches: resampling gives 100 %
+    # every time; the exact interval over the 119 matches bounds the share instead
+    clusters = np.r_[np.arange(119), np.arange(9)]
+    lo, hi = cluster_bootstrap_ci(np.ones(128), clusters, n_boot=200, seed=0)
+    assert hi == 1.0 and lo == pytest.approx(0.025 ** (1 / 119)) and 0.969 < lo < 0.970
+    lo, hi = cluster_bootstrap_ci(np.zeros(40), np.arange(40) // 2, n_boot=200, seed=0)
+    assert lo == 0.0 and hi == pytest.approx(1 - 0.025 ** (1 / 20))
+    # one disagreement among them: the bootstrap as before, not the exact interval
+    v = np.r_[np.zeros(1), np.ones(127)]
+    assert cluster_bootstrap_ci(v, clusters, n_boot=200, seed=0)[1] == 1.0

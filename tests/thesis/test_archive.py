@@ -110,3 +110,18 @@ def test_rereport_rewrites_the_report_from_the_archived_tables(tmp_path: Path) -
         assert f"| `{f}` | {(out / f).stat().st_size:,} | `{sha}` |" in manifest
     assert manifest.count("were rewritten at") == 1
     assert manifest.index("were rewritten at") < manifest.index("| file |")
+
+
+def test_the_rebuild_commands_overrides_are_read_as_the_snakefile_reads_them() -> None:
+    """A quoted list value stays one override: cut at its first ']', the Doudizhu lookahead
+    archive's command once lost ``scale=thesis``'s company and re-reported at quick scale."""
+    from ime.thesis.archive import _overrides
+
+    command = ("snakemake -j8 results/thesis/x/reproduction.md --config overrides='[game=doudizhu,"
+               "scale=thesis,\"net.features=[hand_turns,hand_split]\",\"train.nets=[ddz_conv1]\","
+               "run.name=x]' thesis_games='[doudizhu]'")
+    assert _overrides(command) == ["game=doudizhu", "scale=thesis",
+                                   "net.features=[hand_turns,hand_split]",
+                                   "train.nets=[ddz_conv1]", "run.name=x"]
+    assert _overrides("snakemake -j8 all --config overrides='[scale=thesis]'") == ["scale=thesis"]
+    assert _overrides("snakemake -j8 all") == []

@@ -92,6 +92,10 @@ def test_ci_comparisons() -> None:
     assert c.p == pytest.approx(0.4795, abs=1e-3)
     assert core.ci_cmp("a", 93.0, (93.0, 93.0), 50.0, None).p is None
     assert core.ci_cmp("a", 93.0, (None, None), 50.0, None).p is None
+    # a share of 100 % with its exact CI [96.08, 100]: all the width is on one side, SE 2
+    # (z = 2: p 0.0455), not half of it (z = 4: p 6e-05)
+    c = core.ci_cmp("a", 100.0, (96.08, 100.0), 96.0, None)
+    assert c.p == pytest.approx(0.0455, abs=1e-3)
 
 
 def test_the_three_way_rule() -> None:

@@ -47,7 +47,7 @@ def test_numbers_beside_the_thesis_with_heldout_keys(run: Path) -> None:
     assert s["heldout"].notna().all()  # keys from matches no fold trained on, beside in-sample
     known = s["ours_lo"].notna() & s["ours_hi"].notna()
     assert ((s["ours_lo"] <= s["ours"]) & (s["ours"] <= s["ours_hi"]))[known].all()
-    # no CI only where the spread is unknown: a share of 0 or 100 % whose bootstrap collapses
+    # no CI only where the spread is unknown: a share of 0 or 100 % over a single key match
     assert s.loc[~known, "ours"].isin([0.0, 100.0]).all(), s
     p = nums[nums["table"] == "Table 4.3"]
     assert p["agrees"].astype(bool).all()  # the nets' sizes are the thesis's at every scale

@@ -3,7 +3,8 @@
 Why here: a share of independent trials (identifications, games won) needs an interval that
 stays inside [0, 1] and behaves at 0 % and 100 %, which the normal approximation does not; the
 Wilson score interval does, and has no random draws, so the same counts always give the same
-bytes. (Connect Four's and Big-2's studies carry a 95 % copy of their own.)
+bytes. (Connect Four's and Big-2's studies carry a 95 % copy of their own.) A share of 0 or
+100 % that would otherwise get a collapsed bootstrap interval gets :func:`clopper_pearson`'s.
 """
 
 from __future__ import annotations
@@ -34,6 +35,30 @@ def wilson(successes: float, n: int, level: float = 0.95) -> tuple[float, float]
     mid = (p + z * z / (2.0 * n)) / den
     half = z * math.sqrt(p * (1.0 - p) / n + z * z / (4.0 * n * n)) / den
     return max(0.0, mid - half), min(1.0, mid + half)
+
+
+def clopper_pearson(successes: int, n: int, level: float = 0.95) -> tuple[float, float]:
+    """Clopper-Pearson's exact interval of the proportion ``successes / n``, as fractions.
+
+    Why beside :func:`wilson`: a share of 0 or 100 % that a bootstrap resamples gives the same
+    share every time, a zero-width interval that reads as certainty. The exact interval is the
+    one a referee expects there: at ``n`` of ``n`` its lower end is ``(alpha / 2) ** (1 / n)``
+    (128 of 128: 97.2 %), with no random draws. ``n == 0`` gives ``(nan, nan)``."""
+    if n < 0 or successes < 0 or successes > n:
+        raise ValueError(f"clopper_pearson: need 0 <= successes <= n, got {successes} of {n}")
+    if n == 0:
+        return float("nan"), float("nan")
+    half = (1.0 - level) / 2.0
+    if not 0.0 < half < 0.5:
+        raise ValueError(f"a CI level is strictly between 0 and 1, got {level}")
+    if successes == 0:
+        return 0.0, 1.0 - half ** (1.0 / n)
+    if successes == n:
+        return half ** (1.0 / n), 1.0
+    from scipy.stats import beta  # only between the ends: the ends have a closed form
+
+    return (float(beta.ppf(half, successes, n - successes + 1)),
+            float(beta.ppf(1.0 - half, successes + 1, n - successes)))
 
 
 def newcombe(successes1: float, n1: int, successes2: float, n2: int,

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ime.core.intervals import clopper_pearson
 from ime.core.seeding import derive_seed
 
 
@@ -78,6 +79,11 @@ def cluster_bootstrap_ci(
     every time, a zero-width interval that would read as certainty. It happens where a score
     rests on one match, as a quick run's held-out keys can (all 23 of snk14's are plies of
     one match), and the keys of one match are one observation, not 23.
+
+    Values that are all 1 (or all 0), a share of 100 % (or 0 %), get :func:`clopper_pearson`'s
+    exact interval over the clusters instead: their resampling would collapse to a zero-width
+    interval, and the checks would then read the spread as unknown although ``m`` clusters
+    that all agree do bound it (119 of 119 matches: [96.9, 100] %).
     """
     v = np.asarray(values, dtype=np.float64)
     if v.size == 0:
@@ -88,6 +94,12 @@ def cluster_bootstrap_ci(
     m = len(sums)
     if m < 2:
         return (float("nan"), float("nan"))
+    if (v == v[0]).all() and v[0] in (0.0, 1.0):
+        # every key agrees (or none does): resampling returns the same share every time, a
+        # zero-width interval that reads as certainty. Clopper-Pearson over the clusters, each
+        # one observation (conservative: a match's keys are not independent of each other)
+        k = m if v[0] == 1.0 else 0
+        return clopper_pearson(k, m, level)
     rng = np.random.default_rng(derive_seed("bootstrap", seed, salt))
     reps = np.empty(n_boot)
     step = max(1, 2_000_000 // max(m, 1))

@@ -115,9 +115,13 @@ REPORT_KEPT = ("reproduction.md", "numbers.csv", "conclusions.csv", "protocol.cs
 
 
 def _overrides(command: str) -> list[str]:
-    """The overrides of the report's rebuild command (``--config overrides='[a=1,b=2]'``)."""
-    m = re.search(r"overrides='\[([^\]]*)\]'", command)
-    return [o.strip() for o in m.group(1).split(",") if o.strip()] if m else []
+    """The overrides of the report's rebuild command (``--config overrides='[a=1,b=2]'``),
+    read as the Snakefile reads them (:func:`ime.workflow.compose.parse_overrides`), so that a
+    quoted list value (``"train.nets=[ddz_conv1]"``) stays one override."""
+    from ime.workflow.compose import parse_overrides
+
+    m = re.search(r"overrides='([^']*)'", command)
+    return parse_overrides(m.group(1)) if m else []
 
 
 def rereport(archive_dir: str | Path, *, root: str | Path | None = None) -> dict[str, int]:

@@ -86,7 +86,11 @@ def results_from_paths(game: str, paths: Mapping[str, str | Path],
                        specs: Mapping[str, Mapping[str, Any]], eval_net: str,
                        matches_per_target: int | None = None) -> GameResults:
     """The tables at ``paths`` (name -> file; a file that does not exist is left out)."""
-    tables = {n: pd.read_csv(p) for n, p in paths.items() if Path(p).is_file()}
+    from ime.thesis.boundary import exact_boundary_cis
+
+    # an archived run's collapsed CIs of 0/100 % shares, as a fresh run now writes them
+    tables = exact_boundary_cis({n: pd.read_csv(p) for n, p in paths.items()
+                                 if Path(p).is_file()})
     bots = bots_from_specs(specs)
     # a zoo whose specs name no class (Reversi's): the class the evaluation gave each target
     for name in ("difficulty_by_class.csv", "clusters.csv"):

@@ -148,8 +148,8 @@ def all_of(*verdicts: Verdict) -> Verdict:
 # --- significance -----------------------------------------------------------------------------
 SPREAD_UNKNOWN = ("spread unknown for {what} (no CI or a zero-width one: a single model whose "
                   "run predates the per-match counts that a bootstrap over validation matches "
-                  "needs, a share of 0 or 100 % whose bootstrap CI collapses, or a table "
-                  "printed without spread)")
+                  "needs, a share of 0 or 100 % over a single match, or a table printed "
+                  "without spread)")
 """Why a comparison decides nothing. A single model (Doudizhu's 9:1 split) has no fold spread;
 a run that recorded its validation matches' counts gets a bootstrap CI over them instead
 (:func:`acc_ci`), an archived run that did not keeps an unknown spread: never a certain one."""
@@ -198,12 +198,18 @@ def z_p(diff: float, se: float | None) -> float | None:
     return float(2 * stats.norm.sf(abs(diff) / se))
 
 
-def se_of_ci(lo: float | None, hi: float | None) -> float | None:
+def se_of_ci(lo: float | None, hi: float | None, x: float | None = None) -> float | None:
     """The standard error a 95 % CI implies (half-width / 1.96); None for a missing or
-    zero-width CI (unknown spread, not none)."""
+    zero-width CI (unknown spread, not none). With the estimate ``x`` at one end of its CI (a
+    share of 0 or 100 % with Clopper-Pearson's interval), all the width lies on one side, so
+    the whole width / 1.96: half of it would understate the spread where it matters."""
     if lo is None or hi is None or pd.isna(lo) or pd.isna(hi) or not hi > lo:
         return None
-    return (float(hi) - float(lo)) / 2 / 1.96
+    width = float(hi) - float(lo)
+    if x is not None and not pd.isna(x) and min(abs(float(x) - float(lo)),
+                                                abs(float(hi) - float(x))) < 1e-9:
+        return width / 1.96
+    return width / 2 / 1.96
 
 
 def ci_cmp(what: str, a: float, a_ci: tuple[float | None, float | None], b: float,
@@ -211,14 +217,14 @@ def ci_cmp(what: str, a: float, a_ci: tuple[float | None, float | None], b: floa
     """``a`` > ``b`` tested by a two-sided z-test from their 95 % CIs (SE = half-width /
     1.96, the two estimates taken as independent); ``b_ci`` None: ``b`` is a constant (a
     random-choice baseline, a stated threshold)."""
-    sa = se_of_ci(*a_ci)
-    sb = 0.0 if b_ci is None else se_of_ci(*b_ci)
+    sa = se_of_ci(*a_ci, a)
+    sb = 0.0 if b_ci is None else se_of_ci(*b_ci, b)
     se = None if sa is None or sb is None else math.hypot(sa, sb)
     return Cmp(what, float(a) - float(b), z_p(float(a) - float(b), se))
 
 
-CI_Z_TEST = ("two-sided z-test from the archived 95 % CIs (SE = half-width / 1.96; estimates "
-             "taken as independent)")
+CI_Z_TEST = ("two-sided z-test from the archived 95 % CIs (SE = half-width / 1.96, the whole "
+             "width for a share at 0 or 100 %; estimates taken as independent)")
 
 
 def tested(v: Verdict, cmps: list[Cmp], method: str, n: int | None) -> Verdict:
@@ -550,7 +556,9 @@ def fmt(x: float | None, nd: int = 1, sign: bool = False) -> str:
 
 NO_CI = "no CI (spread unknown)"
 """What the report prints in place of a CI whose spread is unknown (a single model without
-per-match counts, a share whose bootstrap collapsed): never a zero-width "[93.1, 93.1]"."""
+per-match counts, a share over a single match): never a zero-width "[93.1, 93.1]". A share
+of 0 or 100 % over two or more key matches has Clopper-Pearson's interval instead
+(:mod:`ime.thesis.boundary`)."""
 
 
 def ci_text(row: Mapping[str, Any], col: str) -> str:

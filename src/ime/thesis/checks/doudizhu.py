@@ -161,7 +161,8 @@ def _se_mean_pair(d: pd.DataFrame, r: pd.DataFrame, m: str) -> float | None:
     for t in (d, r):
         if f"{m}_lo" not in t.columns:
             return None
-        ses = [se_of_ci(lo, hi) for lo, hi in zip(t[f"{m}_lo"], t[f"{m}_hi"], strict=True)]
+        ses = [se_of_ci(lo, hi, x) for lo, hi, x in zip(t[f"{m}_lo"], t[f"{m}_hi"], t[m],
+                                                         strict=True)]
         if any(x is None for x in ses):
             return None
         out += sum(x * x for x in ses if x is not None) / len(ses) ** 2

@@ -119,7 +119,8 @@ def partition(groups: Mapping[str, object]) -> frozenset[frozenset[str]]:
 
 # --- clusters by imitation similarity -------------------------------------------------------
 CLUSTER_METHOD = ("parametric bootstrap: each bot's (S1, S2) redrawn from its 95 % CI (normal, "
-                  "SE = half-width / 1.96, independent) and clustered again by the pipeline's "
+                  "SE = half-width / 1.96, the whole width for a share at 0 or 100 %, "
+                  "independent) and clustered again by the pipeline's "
                   "clustering (ime.evaluate.clustering.cluster_points, average linkage, as "
                   "many clusters as clusters.csv)")
 
@@ -136,7 +137,7 @@ def cluster_draws(s1s2: pd.DataFrame, bots: Sequence[str], k: int, n: int = RESA
     for b in bots:
         row = []
         for m in ("S1", "S2"):
-            se = se_of_ci(t.loc[b].get(f"{m}_lo"), t.loc[b].get(f"{m}_hi"))
+            se = se_of_ci(t.loc[b].get(f"{m}_lo"), t.loc[b].get(f"{m}_hi"), t.loc[b, m])
             if se is None:
                 unknown.append(f"{b} {m}")
             row.append((float(t.loc[b, m]), se or 0.0))
