@@ -17,7 +17,7 @@ from ime.datasets.schema import make_table, write_table
 from ime.games.reversi.encode import ENCODER_VERSION, encode_boards
 from ime.imitators.book import book_entries, input_digest
 from ime.imitators.family import cap_rows, fit_member, get_family, select_split
-from ime.imitators.kinds import is_family
+from ime.imitators.kinds import is_fitted
 from ime.imitators.reversi_family import ReversiSearchPolicy
 from ime.imitators.reversi_search import LinearSearch, SearchSettings
 from ime.nets import load_checkpoint
@@ -64,7 +64,7 @@ def _dataset(path: Path, n: int = 1200, per_match: int = 20,
 def test_imitator_search_selects_the_search_family_and_names_the_variant() -> None:
     c = compose_plain(["imitator=search"])
     assert c["net"]["name"] == c["evaluate"]["imitator"]["net"] == "search"
-    assert is_family(c["net"]) and not is_family(c["nets"]["conv"])
+    assert is_fitted(c["net"]) and not is_fitted(c["nets"]["conv"])
     default = compose_plain([])
     assert default == compose_plain(["imitator=policy"])  # policy: the thesis's nets, unchanged
     v = make_plan(["imitator=search"]).main

@@ -48,14 +48,14 @@ def test_every_game_scale_and_net_composes(game: str, scale: str) -> None:
     import yaml
 
     from ime.core.registry import get_encoder, get_plugin
-    from ime.report.imitator_table import FAMILY_KINDS  # search and lookahead: not policy nets
+    from ime.imitators.kinds import IMITATOR_FAMILIES  # search and lookahead: not policy nets
     from ime.workflow.errors import ConfigError
 
     nets = _options("net")
     if scale != DEFAULT_SCALE:
         kinds = {n: yaml.safe_load((CONFIG / "net" / f"{n}.yaml").read_text()).get("kind")
                  for n in nets}
-        nets = [n for n in nets if kinds[n] in FAMILY_KINDS]
+        nets = [n for n in nets if kinds[n] in IMITATOR_FAMILIES]
         nets.append(None)  # the game's own net
     for net in nets:
         overrides = [f"game={game}", f"scale={scale}", *([f"net={net}"] if net else [])]

@@ -109,9 +109,9 @@ def build_net(
     sizes = head_sizes(num_actions)
     kind = config.get("kind")
     from ime.imitators.family import build_imitator
-    from ime.imitators.kinds import is_family
+    from ime.imitators.kinds import is_fitted
 
-    if is_family(config):  # an imitator family's fitted module (ime.imitators.family)
+    if is_fitted(config):  # an imitator family's fitted module (ime.imitators.family)
         return build_imitator(config)  # type: ignore[return-value]
     if kind == "branches":  # separate nets over plane slices (ime.nets.branches)
         from ime.nets.branches import build_branches

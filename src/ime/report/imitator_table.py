@@ -39,6 +39,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ime.imitators.kinds import family_of
+
 GOAL_DETERMINISTIC = 95.0
 """Unseen agreement and held-out S1 a deterministic target's imitator must reach (%)."""
 GOAL_GAP = 5.0
@@ -151,10 +153,6 @@ SPLIT_COLUMNS = ("keys_seen_share", "S1_heldout_unseen", "keys_unseen")
 """Maia's split of the held-out keys (:func:`_heldout_from_scores`)."""
 
 
-FAMILY_KINDS = ("search", "lookahead")
-"""Net kinds that are an imitator family of their own (the rest are the thesis's policy nets)."""
-
-
 def family_rows(rdir: str | Path, models: str | Path | None = None,
                 nets: Sequence[str] = ()) -> pd.DataFrame:
     """The rows of one results directory: its imitators' net, per bot, and Table 4.4's rows of
@@ -177,7 +175,7 @@ def family_rows(rdir: str | Path, models: str | Path | None = None,
     wanted = [net, *(n for n in nets if n != net)]
     for r in acc[acc.net.isin(wanted)].itertuples():
         kind = (cfg.get("nets") or {}).get(r.net, {}).get("kind")
-        family = kind if kind in FAMILY_KINDS else "policy"
+        family = family_of(kind)
         s = sim.loc[r.bot] if r.bot in sim.index and r.net == net else None
         ceiling = getattr(r, "self_agreement", math.nan)
         hi = getattr(r, "self_agreement_hi", math.nan)

@@ -54,7 +54,7 @@ from tqdm.auto import tqdm
 from ime.core.registry import get_encoder
 from ime.core.seeding import derive_seed
 from ime.imitators.family import fit_members
-from ime.imitators.kinds import is_family
+from ime.imitators.kinds import is_fitted
 from ime.nets import MaskedPolicyNet, MultiHeadPolicyNet, build_net
 from ime.train.augment import Symmetries
 from ime.train.folds import Split
@@ -132,9 +132,9 @@ def train_bots(jobs: Mapping[str, tuple[str | Path, Sequence[Member]]],
     files, exactly as if its bot were trained alone. The datasets are concatenated on the device
     (one gather per step for every member); they must share the encoder's shapes.
     """
-    families = [(bot, m) for bot, (_, ms) in jobs.items() for m in ms if is_family(m.net_config)]
+    families = [(bot, m) for bot, (_, ms) in jobs.items() for m in ms if is_fitted(m.net_config)]
     if families:  # imitator families are fitted (ime.imitators.family), the nets trained here
-        net_jobs = {bot: (path, [m for m in ms if not is_family(m.net_config)])
+        net_jobs = {bot: (path, [m for m in ms if not is_fitted(m.net_config)])
                     for bot, (path, ms) in jobs.items()}
         net_jobs = {bot: job for bot, job in net_jobs.items() if job[1]}
         trained = {bot: iter(ms) for bot, ms in (train_bots(

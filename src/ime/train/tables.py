@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ime.imitators.kinds import is_family
+from ime.imitators.kinds import is_fitted
 from ime.nets import build_net, count_params, describe
 
 TABLE4_4_COLUMNS = ["bot", "baseline", "net", "train_acc_mean", "train_acc_std",
@@ -30,7 +30,7 @@ def table4_3(nets: Mapping[str, Mapping[str, Any]], in_shape: Sequence[int],
     """
     rows = []
     for name, cfg in nets.items():
-        if is_family(cfg):  # fitted per target, not built from its config: no fixed size
+        if is_fitted(cfg):  # fitted per target, not built from its config: no fixed size
             rows.append({"net": name, "params": None, "thesis_params": None,
                          "layers": f"{cfg['kind']} imitator (fitted evaluation; "
                                    f"docs/imitators.md)"})

@@ -379,12 +379,12 @@ class WorkflowIndex:
         """Table 4.4's nets: ``train.nets``, and the imitators' own when it is another imitator
         family (``imitator=search`` or ``lookahead``: its rows beside the nets they are
         compared with)."""
-        from ime.imitators.kinds import is_family
+        from ime.imitators.kinds import IMITATOR_FAMILIES
 
         nets = list(v.cfg["train"]["nets"])
         own = v.cfg["evaluate"]["imitator"]["net"]
         arch = v.cfg["nets"][own]
-        if own not in nets and (arch.get("kind") == "lookahead" or is_family(arch)):
+        if own not in nets and arch.get("kind") in IMITATOR_FAMILIES:
             nets.append(own)
         return nets
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ime.imitators.kinds import FAMILY_KINDS
+from ime.imitators.kinds import FITTED_KINDS
 from ime.train.folds import trained_models
 from ime.workflow.schema.common import Section
 from ime.workflow.schema.dataset import Dataset
@@ -87,7 +87,7 @@ def cross_section_problems(c: Mapping[str, Any]) -> list[str]:
         problems.append(f"evaluate.imitator.fold={im['fold']} but only folds 0..{folds - 1} "
                         "are trained (train.folds / train.run_folds / train.split)")
     kind = c["net"].get("kind")
-    if kind in FAMILY_KINDS:
+    if kind in FITTED_KINDS:
         from ime.core.registry import get_plugin
 
         try:
