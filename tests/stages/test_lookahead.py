@@ -57,6 +57,27 @@ def test_a_game_without_afterstates_is_refused_before_any_job() -> None:
         make_plan(["game=doudizhu", "imitator=lookahead", "net.later_heads.kernel=2"])
 
 
+def test_channels_none_is_a_linear_value_of_the_afterstate_planes() -> None:
+    """``net.channels=[]`` with ``net.hidden=[]``: one weight per afterstate cell (feature
+    planes included) and a bias, the one-ply linear evaluation of a play (docs/imitators.md);
+    batch_norm, which follows the last convolution, must be off, not silently dropped."""
+    from ime.core.registry import get_encoder
+
+    c = compose_plain(["game=doudizhu", "imitator=lookahead", "net.channels=[]", "net.hidden=[]",
+                       "net.batch_norm=false"])
+    cfg = dict(c["nets"]["lookahead"])
+    enc = get_encoder("doudizhu")
+    model = build_net(cfg, enc.state_shape, enc.head_sizes, seed=2)
+    linear = [m for m in model.value.modules() if isinstance(m, torch.nn.Linear)]
+    assert [(m.in_features, m.out_features) for m in linear] == [(11 * 4 * 15, 1)]
+    assert not any(isinstance(m, torch.nn.Conv2d | torch.nn.BatchNorm2d)
+                   for m in model.value.modules())
+    with pytest.raises(ConfigError, match="no convolution for batch_norm to follow"):
+        make_plan(["game=doudizhu", "imitator=lookahead", "net.channels=[]"])
+    with pytest.raises(ConfigError, match="a conv net needs channels"):
+        make_plan(["net=conv", "net.channels=[]"])
+
+
 @pytest.mark.parametrize("game", ["reversi", "connect4", "snake"])
 def test_its_logits_are_the_afterstates_values_and_illegal_moves_are_masked(game: str) -> None:
     cfg = _lookahead(game)

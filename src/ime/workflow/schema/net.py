@@ -204,8 +204,10 @@ class Net(Section):
     branches: Annotated[list[Branch], Field(min_length=1)] | None = None
     """branches only: the branches, in head order."""
     hidden: list[PositiveInt] = []
-    channels: Annotated[list[PositiveInt], Field(min_length=1)] | None = None
-    """conv only: the convolutions' output channels."""
+    channels: list[PositiveInt] | None = None
+    """conv: the convolutions' output channels (at least one); lookahead: its value net's, and
+    ``[]`` for none (the value is then dense over the afterstate planes: linear with
+    ``hidden: []``, the one-ply evaluation of docs/imitators.md's "A linear lookahead")."""
     kernel: int | None = Field(default=None, ge=1)
     """conv only: an odd kernel size (same padding)."""
     kernels: Annotated[list[PositiveInt], Field(min_length=1)] | None = None
@@ -245,9 +247,13 @@ class Net(Section):
             raise ValueError("game, game_params, action_bias, depth, features and later_heads "
                              "are for kind: lookahead only")
         if self.kind == "lookahead":
-            if not self.channels or self.kernel is None or self.kernel % 2 != 1:
-                raise ValueError("a lookahead net needs channels (its value net's convolutions) "
-                                 "and an odd kernel")
+            if self.channels is None or self.kernel is None or self.kernel % 2 != 1:
+                raise ValueError("a lookahead net needs channels (its value net's convolutions, "
+                                 "[] for none) and an odd kernel")
+            if not self.channels and self.batch_norm:
+                raise ValueError("a lookahead net with channels: [] has no convolution for "
+                                 "batch_norm to follow: set batch_norm: false (e.g. "
+                                 "net.batch_norm=false)")
             if (self.mask_input or self.dropout or self.kernels or self.strides or self.padding
                     or self.batch_norm == "all"):
                 raise ValueError("a lookahead net takes channels, kernel, hidden, batch_norm, "
