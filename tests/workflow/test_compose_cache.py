@@ -133,6 +133,24 @@ def test_added_file_misses(cache: Path, hydra_calls: list, cdir: Path) -> None:
     assert C.cache_key(cdir, []) != key
 
 
+def test_a_copy_of_the_config_directory_hits_and_composes_the_same(
+        cache: Path, hydra_calls: list, cdir: Path, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The key names the files' bytes, not the directory's path: a composition holds no path
+    of it, so a copied workflow (or a new checkout) reuses the entry, and composing in the copy
+    without the cache gives the same config."""
+    overrides = ["game=doudizhu", "imitator=lookahead", "scale=tiny"]
+    here = C.compose_plain(overrides, cdir)
+    copy = tmp_path / "elsewhere" / "config"
+    shutil.copytree(cdir, copy)
+    assert C.cache_key(copy, overrides) == C.cache_key(cdir, overrides)
+    calls = len(hydra_calls)
+    assert C.compose_plain(overrides, copy) == here and len(hydra_calls) == calls  # a hit
+    assert str(cdir) not in json.dumps(here) and str(tmp_path) not in json.dumps(here)
+    monkeypatch.setenv(C.CACHE_ENV, "0")
+    assert C.compose_plain(overrides, copy) == here  # composed there, from nothing
+
+
 def test_removed_file_misses(cdir: Path) -> None:
     key = C.cache_key(cdir, [])
     (cdir / "experiment" / "lr_sweep.yaml").unlink()
