@@ -5,6 +5,7 @@ reads the plug-in again, and a test's own plug-in is never cached."""
 from __future__ import annotations
 
 import importlib
+import shutil
 from pathlib import Path
 
 import pytest
@@ -148,4 +149,10 @@ def test_checked_bot_specs_are_cached_per_file_and_a_bad_file_is_never(
     again["c4_uct2k"]["kind"] = "changed"  # a caller's change reaches no other caller
     assert load_specs("connect4") == specs
     path.write_text(good + "\nc4_more:\n  kind: uct\n  params: {simulations: 10}\n")
+    assert "c4_more" in load_specs("connect4") and calls == ["connect4"]
+    # a copy of the config directory (a copied workflow) with the same bytes: no new check
+    copy = tmp_path / "copy" / "config"
+    shutil.copytree(cdir, copy)
+    monkeypatch.setenv("IME_CONFIG_DIR", str(copy))
+    monkeypatch.setattr(W, "_MEMO", {})
     assert "c4_more" in load_specs("connect4") and calls == ["connect4"]

@@ -108,9 +108,11 @@ def checked_bot_specs(game: str, path: Path,
     """``check()`` (``game``'s bots file ``path`` loaded and validated against the bot-spec
     schema and the kinds the code knows), cached for this code and these bytes of the file:
     validating imports pydantic's schemas (0.2 s), which a no-op rerun need not. A file that
-    fails is never cached, so its error is raised every time."""
+    fails is never cached, so its error is raised every time. Not the file's path: the specs
+    are the file's bytes read (the check reads no other file), so a copied workflow's bots
+    file with the same bytes reuses the entry, as its compositions do."""
     data = path.read_bytes()
-    key = hashlib.blake2b(str(path.resolve()).encode() + b"\0" + data, digest_size=8).hexdigest()
+    key = hashlib.blake2b(data, digest_size=8).hexdigest()
     specs = _cached(game, f"bots-{key}", lambda: {"specs": check()})["facts"]["specs"]
     return copy.deepcopy(specs)  # the caller may change its specs; the cached ones stay
 
