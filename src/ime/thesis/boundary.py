@@ -38,6 +38,9 @@ def _exact(share: float, lo: float, hi: float, clusters: float) -> tuple[float, 
 
 
 def _fill(t: pd.DataFrame, share: str, clusters: pd.Series) -> pd.DataFrame:
+    """``t`` (changed in place) with the column ``share``'s collapsed CIs made exact, row by
+    row over ``clusters`` (one count a row, in ``t``'s order); a table without the share's CI
+    columns as it is."""
     lo, hi = f"{share}_lo", f"{share}_hi"
     if not {share, lo, hi} <= set(t.columns):
         return t
