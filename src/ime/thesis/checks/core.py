@@ -215,8 +215,9 @@ def se_of_ci(lo: float | None, hi: float | None, x: float | None = None) -> floa
 def ci_cmp(what: str, a: float, a_ci: tuple[float | None, float | None], b: float,
            b_ci: tuple[float | None, float | None] | None) -> Cmp:
     """``a`` > ``b`` tested by a two-sided z-test from their 95 % CIs (SE = half-width /
-    1.96, the two estimates taken as independent); ``b_ci`` None: ``b`` is a constant (a
-    random-choice baseline, a stated threshold)."""
+    1.96, the whole width for an estimate at an end of its CI: :func:`se_of_ci`; the two
+    estimates taken as independent); ``b_ci`` None: ``b`` is a constant (a random-choice
+    baseline, a stated threshold)."""
     sa = se_of_ci(*a_ci, a)
     sb = 0.0 if b_ci is None else se_of_ci(*b_ci, b)
     se = None if sa is None or sb is None else math.hypot(sa, sb)
