@@ -5,6 +5,7 @@
 # whose node has them as GRES. Root only (it installs packages and starts daemons).
 #
 #   bash scripts/slurm-local.sh up       # install what is missing, start what is not running
+#   bash scripts/slurm-local.sh install  # only install what is missing (no daemon is started)
 #   bash scripts/slurm-local.sh status   # each daemon's PID, then sinfo
 #   bash scripts/slurm-local.sh down     # stop every daemon it started, by PID (state is kept)
 #   bash scripts/slurm-local.sh purge    # down, then delete the state (accounting database...)
@@ -285,8 +286,11 @@ purge() {
 
 case ${1:-} in
   up) up ;;
+  install)
+    [[ $EUID -eq 0 ]] || die "run as root (it installs packages)"
+    install_packages ;;
   down) down ;;
   status) status ;;
   purge) purge ;;
-  *) echo "usage: $0 up|status|down|purge" >&2; exit 2 ;;
+  *) echo "usage: $0 up|install|status|down|purge" >&2; exit 2 ;;
 esac

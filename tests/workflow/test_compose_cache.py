@@ -290,3 +290,47 @@ def test_workflow_plans_are_the_same_with_the_cache(cache: Path,
     stored = plans()
     assert entries(cache)
     assert plans() == stored == uncached
+
+
+# --- the first Hydra run's findings, kept per process (a sweep's points compose once) --------
+@pytest.fixture
+def no_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No disk cache and an empty memo of the game's facts: every composition runs Hydra."""
+    monkeypatch.setenv(C.CACHE_ENV, "0")
+    monkeypatch.setattr(C, "_FACTS", {})
+
+
+def test_a_sweeps_later_points_run_hydra_once_and_compose_the_same(no_cache, hydra_calls: list
+                                                                    ) -> None:
+    point = ["game=snake", "scale=quick"]
+    C.compose_plain([*point, "train.lr=0.001"])
+    assert len(hydra_calls) == 2  # the game and scale first, then with snake's quick settings
+    later = C.compose_plain([*point, "train.lr=0.002"])
+    assert len(hydra_calls) == 3 and hydra_calls[-1][-1] == "train.lr=0.002"
+    C._FACTS.clear()
+    assert later == C.compose_plain([*point, "train.lr=0.002"])  # composed twice, as before
+    assert later["matches"]["per_target"] == 100 and later["train"]["lr"] == 0.002
+    # another option of a group, or a game.* value, is new: Hydra runs twice again
+    C.compose_plain([*point, "net=snake_mlp1"])
+    C.compose_plain([*point, "game.scales.quick.matches.per_target=7"])
+    assert len(hydra_calls) == 3 + 2 + 2 + 2
+
+
+def test_a_bad_value_after_a_kept_composition_names_the_users_override(no_cache) -> None:
+    C.compose_plain(["game=snake", "scale=quick", "train.lr=0.001"])
+    with pytest.raises(ConfigError) as kept:
+        C.compose_plain(["game=snake", "scale=quick", "train.lrr=0.001"])
+    C._FACTS.clear()
+    with pytest.raises(ConfigError) as fresh:
+        C.compose_plain(["game=snake", "scale=quick", "train.lrr=0.001"])
+    assert str(kept.value) == str(fresh.value)
+    assert "train.lrr" in str(kept.value) and "game.scales" not in str(kept.value)
+
+
+def test_an_edited_game_file_is_read_again(no_cache, cdir: Path) -> None:
+    over = ["game=snake", "scale=quick"]
+    assert C.compose_plain([*over, "train.lr=0.001"], cdir)["matches"]["per_target"] == 100
+    path = cdir / "game" / "snake.yaml"
+    path.write_text(path.read_text().replace("matches: {per_target: 100,", "matches: "
+                                             "{per_target: 77,", 1))
+    assert C.compose_plain([*over, "train.lr=0.002"], cdir)["matches"]["per_target"] == 77

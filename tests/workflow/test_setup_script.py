@@ -4,8 +4,8 @@
   unless ``-m slurm`` asks for it (``tests/conftest.py``);
 * the SLURM executor plugin is only in the ``slurm`` extra (installed with SLURM's tools, it
   makes every local ``snakemake`` call wait on ``scontrol``);
-* ``.ci/run`` installs bubblewrap before the README's test command, then runs the opt-in SLURM
-  test as a second step;
+* ``.ci/run`` installs bubblewrap before the README's test command, SLURM's packages in the
+  background while it runs, then the opt-in SLURM test as a second step;
 * ``scripts/setup.sh --check`` sees an externally managed Python (PEP 668) and would make
   ``.venv``; installs nothing;
 * ``CITATION.cff`` and ``LICENSE`` say what ``pyproject.toml`` says.
@@ -106,11 +106,14 @@ def test_ci_installs_bubblewrap_then_runs_the_readme_command_then_the_slurm_step
 
     update = first(r"apt-get update")
     bwrap = first(r"apt-get install .*\bbubblewrap\b")
+    # SLURM's packages go in while step 1 runs (no daemon starts), and step 2 waits for them
+    install = first(r"^bash scripts/slurm-local\.sh install .*&$")
     read = first(r"README_TESTS=\$\(awk .*## Two commands")
     tests = first(r'^eval "\$README_TESTS"$')
-    extra = first(r"pip install .*-e \"?'?\.\[slurm\]")
+    waited = first(r'^wait "\$SLURM_INSTALL_PID"')
+    extra = first(r"^python3 -m pip install .*-e \"?'?\.\[slurm\]")
     slurm = first(r"^python3 -m pytest -q -m slurm$")
-    assert update < bwrap < read < tests < extra < slurm
+    assert update < bwrap < install < read < tests < waited < extra < slurm
     assert not any(re.search(r"^(bash scripts/setup\.sh|python3 -m pytest -q)$", line)
                    for line in lines), ".ci/run runs a copy of the README's command"
 
@@ -203,3 +206,12 @@ def test_citation_cites_the_software_and_the_thesis() -> None:
     assert thesis["authors"] and all("family-names" in a for a in thesis["authors"])
     license_text = (ROOT / "LICENSE").read_text()
     assert license_text.startswith("MIT License") and "IME contributors" in license_text
+
+
+def test_slurm_local_names_its_actions_and_refuses_an_unknown_one() -> None:
+    """``install`` (what ``.ci/run`` runs in the background) is one of the script's actions; an
+    unknown action changes nothing and exits 2 with the usage line."""
+    run = subprocess.run(["bash", str(ROOT / "scripts" / "slurm-local.sh"), "instal"],
+                         capture_output=True, text=True)
+    assert run.returncode == 2
+    assert "usage:" in run.stderr and "up|install|status|down|purge" in run.stderr

@@ -31,6 +31,7 @@ import re
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -383,26 +384,84 @@ def _lookup(overrides: Sequence[str],
     return cfg, {}
 
 
+@dataclass(frozen=True)
+class _GameFacts:
+    """What :func:`_compose`'s first Hydra call is for: the choices and the game's settings of
+    other sections (``game.overrides``, ``game.scales.<scale>``) as overrides."""
+
+    game: str
+    scale: str | None
+    experiment_keys: frozenset[str]
+    imitator: str | None
+    scale_overrides: tuple[str, ...]
+
+
+_FACTS: dict[tuple, _GameFacts] = {}
+""":class:`_GameFacts` by (config directory, its files' stamp, :func:`_facts_key`): a sweep's
+points differ in values only, so all but the first of them compose once, not twice."""
+
+
+def _facts_key(overrides: Sequence[str]) -> tuple[str, ...]:
+    """The overrides that can change :class:`_GameFacts`: a group's option or a top-level key
+    (no dot), and any ``game.*`` or ``hydra.*`` value (``game.overrides.train.nets=...``). A
+    value of another section changes neither the defaults list (the choices) nor ``game``."""
+    def key(o: str) -> str:
+        return o.lstrip("+~").split("=", 1)[0]
+
+    return tuple(o for o in overrides
+                 if "." not in key(o) or key(o).startswith(("game.", "hydra.")))
+
+
+def _game_facts(cfg: DictConfig, cdir: Path) -> tuple[_GameFacts, bool]:
+    """The facts of a composed config, and whether they may be kept: not where its ``game``
+    node interpolates (it could then read a value that :func:`_facts_key` leaves out)."""
+    from omegaconf import OmegaConf
+
+    choices = cfg.hydra.runtime.choices
+    scale = choices.get("scale")
+    facts = _GameFacts(str(cfg.game.name), scale,
+                       frozenset(_experiment_keys(cdir, choices.get("experiment"))),
+                       choices.get("imitator"), tuple(_scale_overrides(cfg, scale)))
+    unresolved = json.dumps(OmegaConf.to_container(cfg.game, resolve=False), default=str)
+    return facts, "${" not in unresolved
+
+
 def _compose(cdir: Path, overrides: list[str]) -> DictConfig:
-    """:func:`compose` without the cache: Hydra, the game's per-scale overrides, validation."""
+    """:func:`compose` without the cache: Hydra, the game's per-scale overrides, validation.
+
+    Hydra runs twice where the game has settings for the scale: first to learn the game and the
+    scale, then with those settings before the user's overrides. The first run's findings are
+    kept per process (:data:`_FACTS`), so a sweep's later points skip it; an error in the second
+    run then runs the first after all, so that a bad override of the user's is named as such."""
     from omegaconf.errors import OmegaConfBaseException
 
     from ime.workflow.schema import validate
 
     refuse_hydra_sweeps(overrides)
-    cfg = _hydra(cdir, overrides)
-    scale = cfg.hydra.runtime.choices.get("scale")
+    memo = (str(cdir), config_stamp(str(cdir)), _facts_key(overrides))
+    cfg = None
+    facts = _FACTS.get(memo)
+    if facts is None:
+        cfg = _hydra(cdir, overrides)
+        facts, keep = _game_facts(cfg, cdir)
+        if keep:
+            _FACTS[memo] = facts
+    scale = facts.scale
     given = {o.lstrip("+~").split("=", 1)[0] for o in overrides}
-    given |= _experiment_keys(cdir, cfg.hydra.runtime.choices.get("experiment"))
-    if cfg.hydra.runtime.choices.get("imitator") not in (None, "policy"):
+    given |= facts.experiment_keys
+    if facts.imitator not in (None, "policy"):
         given.add("net")  # imitator=search selects net=search: a game's own net must not win
-    per_scale = [o for o in _scale_overrides(cfg, scale) if o.split("=", 1)[0] not in given]
+    per_scale = [o for o in facts.scale_overrides if o.split("=", 1)[0] not in given]
     if per_scale:
         try:
             cfg = _hydra(cdir, [*per_scale, *overrides])
         except ConfigError as e:
+            if cfg is None:  # the first run was skipped: it names a bad override of the user's
+                _hydra(cdir, overrides)
             raise ConfigError(f"game.overrides / game.scales.{scale} of "
-                              f"config/game/{cfg.game.name}.yaml: {e}") from None
+                              f"config/game/{facts.game}.yaml: {e}") from None
+    elif cfg is None:
+        cfg = _hydra(cdir, overrides)
     choices = {g: cfg.hydra.runtime.choices.get(g) for g in GROUPS}
     with _open(cfg):
         del cfg["hydra"]
@@ -426,8 +485,9 @@ CACHE_ENV = "IME_COMPOSE_CACHE"
 ``$XDG_CACHE_HOME/ime/compose`` (``~/.cache/ime/compose``), beside numba's ``ime/numba``."""
 CACHE_FORMAT = 1
 """Bumped when an entry's layout changes (part of the key, so old entries are never read)."""
-CACHE_MAX_ENTRIES = 512
-"""Entries kept (the least recently used go first); one is 5-20 KB, a run of every game ~21."""
+CACHE_MAX_ENTRIES = 2048
+"""Entries kept (the least recently used go first); one is 5-20 KB, a run of every game ~21,
+the docs' dry runs 353, the whole test suite more than 512."""
 _OFF = {"0", "off", "false", "no"}
 
 
@@ -568,6 +628,13 @@ def config_snapshot() -> Iterator[None]:
     finally:
         if outer is None:
             _SNAPSHOT = None
+
+
+def config_stamp(cdir: str) -> tuple:
+    """The config files' mtimes (the in-process memos' key); listed once per
+    :func:`config_snapshot`."""
+    return snapshot_memo("stamp", cdir, lambda: tuple(sorted(
+        (str(p), p.stat().st_mtime_ns) for p in Path(cdir).rglob("*.yaml"))))
 
 
 def snapshot_memo(kind: str, cdir: str, compute: Callable[[], Any]) -> Any:

@@ -23,7 +23,9 @@ from ime.workflow.compose import (
     default_config_dir,
     load_net_file,
     override_value,
-    snapshot_memo,
+)
+from ime.workflow.compose import (
+    config_stamp as _config_stamp,
 )
 from ime.workflow.errors import ConfigError
 from ime.workflow.sweeps import NEUTRAL as SWEEP_NEUTRAL
@@ -225,12 +227,6 @@ class Plan:
 
 _COMPOSED: dict[tuple, dict[str, Any]] = {}
 """Composed configs by (config dir, overrides, config files' mtimes): composing is ~0.2 s."""
-
-
-def _config_stamp(cdir: str) -> tuple:
-    """The config files' mtimes (the memo's key); listed once per :func:`config_snapshot`."""
-    return snapshot_memo("stamp", cdir, lambda: tuple(sorted(
-        (str(p), p.stat().st_mtime_ns) for p in Path(cdir).rglob("*.yaml"))))
 
 
 def _plain_copy(value: Any) -> Any:
