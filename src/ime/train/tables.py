@@ -10,7 +10,6 @@ import numpy as np
 import pandas as pd
 
 from ime.imitators.kinds import is_fitted
-from ime.nets import build_net, count_params, describe
 
 TABLE4_4_COLUMNS = ["bot", "baseline", "net", "train_acc_mean", "train_acc_std",
                     "val_acc_mean", "val_acc_std", "folds", "split", "pairs", "epochs_mean",
@@ -28,6 +27,8 @@ def table4_3(nets: Mapping[str, Mapping[str, Any]], in_shape: Sequence[int],
 
     ``in_shape`` and ``num_actions`` (one size, or every head's) are the game encoder's.
     """
+    from ime.nets import build_net, count_params, describe  # torch: only this table builds nets
+
     rows = []
     for name, cfg in nets.items():
         if is_fitted(cfg):  # fitted per target, not built from its config: no fixed size
