@@ -121,10 +121,10 @@ if ((CHECK)); then
   exit 0
 fi
 
-# --no-compile: Python writes each module's bytecode when it is first imported, so setup does not
-# compile the thousands of files of torch, scipy and pandas that IME never imports (torch alone:
-# 18.7 s of install with them compiled, 5.6 s without, on this 2-core box)
-PIP=("$PY" -m pip install --disable-pip-version-check --no-compile -q)
+# Not --no-compile: where PYTHONDONTWRITEBYTECODE is set (this box, many Docker images) Python
+# would then compile every imported module again in every process: the tiny run took 1,024 s
+# instead of 544 s inside the test suite (session 55)
+PIP=("$PY" -m pip install --disable-pip-version-check -q)
 if [[ -z $KEEP ]]; then
   "${PIP[@]}" -U "${TORCH_ARGS[@]}" "$TORCH" || die "could not install $TORCH. Where the PyTorch
   index cannot be reached, give pip a source that has it (a wheel: pip install <file>.whl, then
