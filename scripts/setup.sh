@@ -132,6 +132,11 @@ if [[ -z $KEEP ]]; then
   CUDA, several GB)"
 fi
 "${PIP[@]}" -e ".[dev]"
+# IME's own bytecode, written now: an editable install leaves src/ uncompiled, and where
+# PYTHONDONTWRITEBYTECODE is set (this box, many Docker images) Python would otherwise compile
+# every IME module it imports in every process, every Snakemake job included. compileall
+# writes it whatever that variable says; a module edited later is compiled in memory as before.
+"$PY" -m compileall -q src >/dev/null || say "compileall src failed: Python compiles on import"
 
 "$PY" - <<'EOF'
 import os, sys, sysconfig
