@@ -310,10 +310,16 @@ def test_a_sweeps_later_points_run_hydra_once_and_compose_the_same(no_cache, hyd
     C._FACTS.clear()
     assert later == C.compose_plain([*point, "train.lr=0.002"])  # composed twice, as before
     assert later["matches"]["per_target"] == 100 and later["train"]["lr"] == 0.002
-    # another option of a group, or a game.* value, is new: Hydra runs twice again
-    C.compose_plain([*point, "net=snake_mlp1"])
+    # a net is a group whose files stay in their own node: the facts hold, Hydra runs once
+    net = C.compose_plain([*point, "net=snake_mlp1"])
+    assert len(hydra_calls) == 5 + 1
+    C._FACTS.clear()
+    assert net == C.compose_plain([*point, "net=snake_mlp1"]) and net["net"]["name"] == "snake_mlp1"
+    # a game.* value, or the option of a group that can reach game (scale), is new: twice
+    calls = len(hydra_calls)
     C.compose_plain([*point, "game.scales.quick.matches.per_target=7"])
-    assert len(hydra_calls) == 3 + 2 + 2 + 2
+    C.compose_plain(["game=snake", "scale=tiny", "train.lr=0.002"])
+    assert len(hydra_calls) == calls + 2 + 2
 
 
 def test_a_bad_value_after_a_kept_composition_names_the_users_override(no_cache) -> None:

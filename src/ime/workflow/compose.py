@@ -401,15 +401,50 @@ _FACTS: dict[tuple, _GameFacts] = {}
 points differ in values only, so all but the first of them compose once, not twice."""
 
 
-def _facts_key(overrides: Sequence[str]) -> tuple[str, ...]:
-    """The overrides that can change :class:`_GameFacts`: a group's option or a top-level key
-    (no dot), and any ``game.*`` or ``hydra.*`` value (``game.overrides.train.nets=...``). A
-    value of another section changes neither the defaults list (the choices) nor ``game``."""
+def _facts_key(cdir: Path, overrides: Sequence[str]) -> tuple[str, ...]:
+    """The overrides that can change :class:`_GameFacts`: a top-level key (no dot) other than the
+    option of a group whose files all stay in their own node (``net=conv``: no
+    ``@package _global_``, so it cannot set ``game`` or another choice), and any ``game.*`` or
+    ``hydra.*`` value (``game.overrides.train.nets=...``). A value of another section changes
+    neither the defaults list (the choices) nor ``game``."""
+    local = _local_groups(cdir)
+
     def key(o: str) -> str:
         return o.lstrip("+~").split("=", 1)[0]
 
     return tuple(o for o in overrides
-                 if "." not in key(o) or key(o).startswith(("game.", "hydra.")))
+                 if ("." not in key(o) and key(o) not in local)
+                 or key(o).startswith(("game.", "hydra.")))
+
+
+def _local_groups(cdir: Path) -> frozenset[str]:
+    """The config groups whose option cannot change :class:`_GameFacts`: none of their files is
+    ``# @package _global_`` (so it sets only the group's own node), the group is not ``game``
+    (the node the facts read), and no game's settings give a mapping under the group's node
+    (``om_search: {...}``: :func:`_flatten_to_keys` reads the chosen option's values there)."""
+    import yaml
+
+    def compute() -> frozenset[str]:
+        nested: set[str] = set()
+        for path in (cdir / "game").glob("*.yaml"):
+            doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+            scales = doc.get("scales") or {}
+            for node in [doc.get("overrides") or {},
+                         *(scales.values() if isinstance(scales, Mapping) else [])]:
+                if isinstance(node, Mapping):
+                    nested |= {str(k) for k, v in node.items() if isinstance(v, Mapping)}
+        return frozenset(d.name for d in cdir.iterdir() if d.is_dir() and d.name != "game"
+                         and d.name not in nested
+                         and not any("@package _global_" in f.read_text(encoding="utf-8")
+                                     for f in d.glob("*.yaml")))
+
+    key = (str(cdir), config_stamp(str(cdir)))
+    if key not in _LOCAL_GROUPS:
+        _LOCAL_GROUPS[key] = compute()
+    return _LOCAL_GROUPS[key]
+
+
+_LOCAL_GROUPS: dict[tuple, frozenset[str]] = {}
 
 
 def _game_facts(cfg: DictConfig, cdir: Path) -> tuple[_GameFacts, bool]:
@@ -438,7 +473,7 @@ def _compose(cdir: Path, overrides: list[str]) -> DictConfig:
     from ime.workflow.schema import validate
 
     refuse_hydra_sweeps(overrides)
-    memo = (str(cdir), config_stamp(str(cdir)), _facts_key(overrides))
+    memo = (str(cdir), config_stamp(str(cdir)), _facts_key(cdir, overrides))
     cfg = None
     facts = _FACTS.get(memo)
     if facts is None:
