@@ -401,23 +401,27 @@ _FACTS: dict[tuple, _GameFacts] = {}
 points differ in values only, so all but the first of them compose once, not twice."""
 
 
-def _facts_key(cdir: Path, overrides: Sequence[str]) -> tuple[str, ...]:
+def _facts_key(overrides: Sequence[str], local: frozenset[str]) -> tuple[str, ...]:
     """The overrides that can change :class:`_GameFacts`: a top-level key (no dot) other than the
     option of a group whose files all stay in their own node (``net=conv``: no
     ``@package _global_``, so it cannot set ``game`` or another choice), and any ``game.*`` or
     ``hydra.*`` value (``game.overrides.train.nets=...``). A value of another section changes
-    neither the defaults list (the choices) nor ``game``."""
-    local = _local_groups(cdir)
-
-    def key(o: str) -> str:
-        return o.lstrip("+~").split("=", 1)[0]
-
-    return tuple(o for o in overrides
-                 if ("." not in key(o) and key(o) not in local)
-                 or key(o).startswith(("game.", "hydra.")))
+    neither the defaults list (the choices) nor ``game``. ``local``: :func:`_local_groups`."""
+    keys = [_override_key(o) for o in overrides]
+    return tuple(o for o, k in zip(overrides, keys, strict=True)
+                 if ("." not in k and k not in local) or k.startswith(("game.", "hydra.")))
 
 
-def _local_groups(cdir: Path) -> frozenset[str]:
+def _override_key(override: str) -> str:
+    """The dotted key an override sets (``+train.lr=1`` -> ``train.lr``)."""
+    return override.lstrip("+~").split("=", 1)[0]
+
+
+_LOCAL_GROUPS: dict[tuple, frozenset[str]] = {}
+""":func:`_local_groups` by (config directory, its files' stamp)."""
+
+
+def _local_groups(cdir: Path, stamp: tuple) -> frozenset[str]:
     """The config groups whose option cannot change :class:`_GameFacts`: none of their files is
     ``# @package _global_`` (so it sets only the group's own node), the group is not ``game``
     (the node the facts read), and no game's settings give a mapping under the group's node
@@ -438,13 +442,10 @@ def _local_groups(cdir: Path) -> frozenset[str]:
                          and not any("@package _global_" in f.read_text(encoding="utf-8")
                                      for f in d.glob("*.yaml")))
 
-    key = (str(cdir), config_stamp(str(cdir)))
+    key = (str(cdir), stamp)
     if key not in _LOCAL_GROUPS:
         _LOCAL_GROUPS[key] = compute()
     return _LOCAL_GROUPS[key]
-
-
-_LOCAL_GROUPS: dict[tuple, frozenset[str]] = {}
 
 
 def _game_facts(cfg: DictConfig, cdir: Path) -> tuple[_GameFacts, bool]:
@@ -473,7 +474,8 @@ def _compose(cdir: Path, overrides: list[str]) -> DictConfig:
     from ime.workflow.schema import validate
 
     refuse_hydra_sweeps(overrides)
-    memo = (str(cdir), config_stamp(str(cdir)), _facts_key(cdir, overrides))
+    stamp = config_stamp(str(cdir))
+    memo = (str(cdir), stamp, _facts_key(overrides, _local_groups(cdir, stamp)))
     cfg = None
     facts = _FACTS.get(memo)
     if facts is None:
@@ -482,7 +484,7 @@ def _compose(cdir: Path, overrides: list[str]) -> DictConfig:
         if keep:
             _FACTS[memo] = facts
     scale = facts.scale
-    given = {o.lstrip("+~").split("=", 1)[0] for o in overrides}
+    given = {_override_key(o) for o in overrides}
     given |= facts.experiment_keys
     if facts.imitator not in (None, "policy"):
         given.add("net")  # imitator=search selects net=search: a game's own net must not win
