@@ -20,12 +20,10 @@ from ime.workflow import paths as P
 from ime.workflow.compose import (
     bind_game,
     compose_plain,
+    config_stamp,
     default_config_dir,
     load_net_file,
     override_value,
-)
-from ime.workflow.compose import (
-    config_stamp as _config_stamp,
 )
 from ime.workflow.errors import ConfigError
 from ime.workflow.sweeps import NEUTRAL as SWEEP_NEUTRAL
@@ -261,7 +259,7 @@ def make_variant(
     cdir = str(Path(config_dir or default_config_dir()).resolve())
 
     def composed(ovr: tuple[str, ...]) -> dict[str, Any]:
-        key = (cdir, ovr, _config_stamp(cdir))
+        key = (cdir, ovr, config_stamp(cdir))
         if key not in cache:
             cache[key] = compose_plain(ovr, cdir)
         return _plain_copy(cache[key])
@@ -363,7 +361,7 @@ def make_plan(
 
 def _raw(overrides: Sequence[str], cdir: str) -> dict[str, Any]:
     """The composed config before :func:`as_point` (cached like the variants' compositions)."""
-    key = (cdir, tuple(overrides), _config_stamp(cdir))
+    key = (cdir, tuple(overrides), config_stamp(cdir))
     if key not in _COMPOSED:
         _COMPOSED[key] = compose_plain(tuple(overrides), cdir)
     return _COMPOSED[key]
