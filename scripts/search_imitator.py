@@ -116,6 +116,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--round-repeats", type=int, default=FitConfig.round_repeats,
                     help="the round-value stage runs again from its own result, at most this "
                          "many times in all, while the selection fold agrees more")
+    ap.add_argument("--round-settings", action="store_true",
+                    help="with a node budget, the round-value climb also moves the budget a "
+                         "rung of --budgets, the ordering and pv_first")
     ap.add_argument("--mcts-sims", type=_ints, default=(),
                     help="the Monte-Carlo stage's simulation counts (empty: no stage); with "
                          "--load, that stage alone is run on the loaded imitator")
@@ -169,6 +172,7 @@ def main(argv: list[str] | None = None) -> int:
                     round_refit_positions=args.round_refit_positions,
                     round_refit_passes=args.round_refit_passes,
                     round_repeats=args.round_repeats,
+                    round_settings=args.round_settings,
                     mcts_sims=args.mcts_sims, mcts_cs=args.mcts_cs,
                     mcts_depths=args.mcts_depths,
                     mcts_playouts=tuple(args.mcts_playouts.split(",")),

@@ -51,7 +51,8 @@ FIT_KEYS = ("depths", "passes", "patience", "pass_patience", "phases", "ties", "
             "pv_firsts", "budget_depth", "budget_passes", "budget_screen", "budget_keep",
             "max_fit", "inner_iters", "l2", "margin", "order_min", "loss", "hinge_margin",
             "round_evals", "round_positions", "round_extra_share",
-            "round_refit_positions", "round_refit_passes", "round_repeats", *MCTS_KEYS)
+            "round_refit_positions", "round_refit_passes", "round_repeats", "round_settings",
+            *MCTS_KEYS)
 """Keys of ``net.search`` that go to :class:`ime.imitators.search_fit.FitConfig` (the rest, e.g.
 ``select_share`` and ``max_select``, are the train stage's: ``family.TRAIN_KEYS``)."""
 

@@ -48,6 +48,20 @@ fit's positions with these moves, each scored by the imitator's own search:
   rev5's own table, 99.9 % (selection 95.1 % -> 99.7 %), in 1,000 scorings. The straight line
   from the stopped point to the table rises all the way; no single weight does.
 
+* with ``setting_moves`` (the caller's neighbours of a setting), at the climb's start and then
+  whenever the near moves stop, a *settings* round: the point's weights under each neighbouring
+  setting (for a Reversi search: the node budget a rung up or down, another move ordering, the
+  previous iteration's best move first or not), moved to the best if that agrees more, and
+  again from there while that helps. Why first: the weights drift under a wrong setting (in
+  the tests' toy the climb then ended 0.75 points short of the table; moved first, it reached
+  it in 12 scorings). Why at all: the settings are chosen before
+  the stage, under the surrogate's weights, where they hardly matter, and under wrong ones the
+  target's own table agrees no more than the surrogate's weights do, so the weights alone
+  cannot climb to it: rev2's thesis fold 0 chose 32,000 nodes and static ordering, where its
+  climbed weights and rev2's own table agree alike (85.5 and about 85 % of 600 unseen
+  positions), while rev2's table with 64,000 nodes, square ordering and the best move first
+  agrees 98.7 % (docs/imitators.md, "v17").
+
 The starts share the first :data:`EXPLORE` of the scorings; the one that then agrees most
 climbs on with the rest (the wide rounds need a few hundred scorings; splitting them three ways
 starved the one that mattered). With ``per_weight`` (the caller's share of one agreement on
@@ -137,7 +151,9 @@ def _wide(x: float, top: float) -> list[float]:
 
 def climb(starts: Sequence[tuple[np.ndarray, Hashable] | tuple[np.ndarray, Hashable, Any]],
           score: Callable[[np.ndarray, Hashable], float], max_evals: int,
-          say: Callable[[str], None] | None = None, per_weight: float = 0.0) -> dict[str, Any]:
+          say: Callable[[str], None] | None = None, per_weight: float = 0.0,
+          setting_moves: Callable[[Hashable], Sequence[Hashable]] | None = None
+          ) -> dict[str, Any]:
     """Hill-climb ``score(weights, setting)`` (an agreement in %) from each of ``starts`` in
     turn (each put on the ladder at its best scale of :data:`TOPS`) with the moves of the
     module doc (near moves first improvement taken, then a rescale, a wide round, a pair round),
@@ -146,9 +162,11 @@ def climb(starts: Sequence[tuple[np.ndarray, Hashable] | tuple[np.ndarray, Hasha
     highest climb then goes on to ``max_evals``. The best climb wins (a start that scores less
     at first may climb higher: a sparse table start below a dense one). The starts are scored in any
     case, one per start and scale. ``setting`` is the start's own (e.g. its phase count) and
-    stays fixed; an optional third element, a bool mask, names the only weights the
-    one-weight moves of that start try (a square-table start moves its squares, not the 40
-    features it holds at 0: a sweep then costs a fifth of the scorings). Returns ``weights``,
+    stays fixed unless ``setting_moves`` gives a setting's neighbours (the settings round of
+    the module doc; the returned ``setting`` is then the climb's last); an optional third
+    element, a bool mask, names the only weights the one-weight moves of that start try (a
+    square-table start moves its squares, not the 40 features it holds at 0: a sweep then
+    costs a fifth of the scorings). Returns ``weights``,
     ``setting``, ``score``, ``evals``, ``seconds``,
     ``start_scores`` and ``climbs`` (each start's final score). The climb that goes on after
     the shared scorings is the one with the highest score less ``per_weight`` for each nonzero
@@ -175,7 +193,7 @@ def climb(starts: Sequence[tuple[np.ndarray, Hashable] | tuple[np.ndarray, Hasha
         firsts.append((scaled[int(np.argmax(scores))], setting, max(scores)))
     log(f"round values: {len(start_scores)} starts {min(start_scores):.2f}-"
         f"{max(start_scores):.2f}%")
-    climbs = [_Climb(w, setting, a, f, cache, free)
+    climbs = [_Climb(w, setting, a, f, cache, free, setting_moves)
               for (w, setting, a), free in zip(firsts, frees, strict=True)]
     explore = max(len(cache), int(max_evals * EXPLORE)) if len(climbs) > 1 else max_evals
     for n, c in enumerate(climbs):
@@ -198,7 +216,7 @@ def climb(starts: Sequence[tuple[np.ndarray, Hashable] | tuple[np.ndarray, Hasha
         log(f"round values: start {best + 1} went on {was:.2f} -> {lead.score:.2f}% "
             f"({int(np.count_nonzero(lead.w))} nonzero weights), {len(cache)} "
             f"scorings, {time.perf_counter() - t0:.0f}s")
-    return {"weights": lead.w, "setting": firsts[best][1], "score": lead.score,
+    return {"weights": lead.w, "setting": lead.setting, "score": lead.score,
             "evals": len(cache), "seconds": time.perf_counter() - t0,
             "start_scores": start_scores, "climbs": [c.score for c in climbs]}
 
@@ -208,13 +226,17 @@ class _Climb:
     ``setting``, paused whenever the shared ``cache`` holds the budget's scorings and resumed
     by a later :meth:`run` exactly where it stopped (a restarted sweep would rescore every
     weight's neighbours at the new point); ``done`` once a whole round of moves finds none.
-    ``free``: the weights the one-weight moves try (None: all)."""
+    ``free``: the weights the one-weight moves try (None: all); ``setting_moves``: a setting's
+    neighbours for the settings round (None: the setting stays)."""
 
     def __init__(self, w: np.ndarray, setting: Hashable, score: float,
                  f: Callable[[np.ndarray, Hashable], float],
                  cache: dict[tuple[Hashable, bytes], float],
-                 free: np.ndarray | None = None) -> None:
+                 free: np.ndarray | None = None,
+                 setting_moves: Callable[[Hashable], Sequence[Hashable]] | None = None
+                 ) -> None:
         self.w, self.setting, self.score = w.copy(), setting, float(score)
+        self.setting_moves = setting_moves
         self.free = np.ones(len(w), dtype=bool) if free is None else free
         self.f, self.cache = f, cache
         self.budget = 0
@@ -227,11 +249,14 @@ class _Climb:
         if not self.done and next(self._steps, "done") == "done":
             self.done = True
 
-    def _score(self, v: np.ndarray) -> Generator[bool, None, float]:
-        """``v``'s score, pausing while the budget is spent (a cached point costs nothing)."""
-        while (self.setting, v.tobytes()) not in self.cache and len(self.cache) >= self.budget:
+    def _score(self, v: np.ndarray, setting: Hashable | None = None
+               ) -> Generator[bool, None, float]:
+        """``v``'s score under ``setting`` (None: the climb's), pausing while the budget is
+        spent (a cached point costs nothing)."""
+        setting = self.setting if setting is None else setting
+        while (setting, v.tobytes()) not in self.cache and len(self.cache) >= self.budget:
             yield False
-        return self.f(v, self.setting)
+        return self.f(v, setting)
 
     def _take(self, v: np.ndarray) -> Generator[bool, None, bool]:
         """Score ``v`` (pausing while the budget is spent) and move there if it agrees more;
@@ -245,14 +270,41 @@ class _Climb:
         return False
 
     def _moves(self) -> Generator[bool, None, None]:
+        yield from self._settings_round()  # the start's own settings, before its weights drift
         while True:
             yield from self._near()
+            if (yield from self._settings_round()):
+                continue
             if (yield from self._rescale()):
                 continue
             if (yield from self._wide_round()):
                 continue
             if not (yield from self._pair_round()):
                 return
+
+    def _settings_round(self) -> Generator[bool, None, bool]:
+        """The settings round (module doc): the point's weights under each neighbouring
+        setting, moved to the one that agrees most if it agrees more than the point, and again
+        from there while that helps (a budget two rungs off is reached without a sweep of the
+        weights between); the value says whether it moved. Nothing without
+        ``setting_moves``."""
+        if self.setting_moves is None:
+            return False
+        moved = False
+        while True:
+            best, best_score = None, self.score
+            for setting in self.setting_moves(self.setting):
+                if best_score >= 100.0 - 1e-9:
+                    break
+                if setting == self.setting:
+                    continue
+                a = yield from self._score(self.w, setting)
+                if a > best_score + 1e-9:
+                    best, best_score = setting, a
+            if best is None:
+                return moved
+            self.setting, self.score = best, best_score
+            moved = True
 
     def _pair_round(self) -> Generator[bool, None, bool]:
         """One pair round (module doc): two free weights moved by the same step, the pairs of

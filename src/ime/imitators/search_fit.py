@@ -41,6 +41,12 @@ from typing import Any
 import numpy as np
 
 from ime.games.reversi.bitboard import PASS, legal_moves
+from ime.imitators.climb_settings import (
+    ClimbSetting,
+    applied,
+    climb_setting,
+    setting_neighbours,
+)
 from ime.imitators.data import Decisions, empties
 from ime.imitators.fit_state import FitState
 from ime.imitators.mcts_fit import MctsGrid, fit_mcts
@@ -137,6 +143,8 @@ class FitConfig:
     this many passes (:func:`_masked_refit`); ``round_repeats``: the stage runs again from its
     own result, at most this many times in all, while the selection fold agrees more (each run's
     table and sparse starts are then refitted from climbed weights, not the surrogate's);
+    ``round_settings``: under a node budget, the stage's climb also moves the budget a rung of
+    ``budgets``, the ordering and ``pv_first`` (:mod:`ime.imitators.climb_settings`);
     ``mcts_sims`` (empty: no such stage) and the other ``mcts_*`` lists: the Monte-Carlo stage
     last, UCT over the chosen weights with its settings fitted by a coordinate ascent on
     ``mcts_positions`` selection positions for at most ``mcts_rounds`` rounds, then with
@@ -177,6 +185,7 @@ class FitConfig:
     round_refit_positions: int = 4000
     round_refit_passes: int = REFIT_PASSES
     round_repeats: int = 2
+    round_settings: bool = False
     mcts_sims: Sequence[int] = ()
     mcts_cs: Sequence[float] = MctsGrid.c
     mcts_depths: Sequence[int] = MctsGrid.depth
@@ -668,8 +677,16 @@ def _round_values(best: dict[str, Any], P: np.ndarray, O: np.ndarray, A: np.ndar
     positions (the solver's moves computed once), then scores the result on the selection
     fold. It climbs from the weights as fitted, from their phases averaged into one (a table
     does not change with the phase), and from a square table (the most common hand-written
-    Reversi evaluation): the surrogate refitted with the square-class features alone."""
+    Reversi evaluation): the surrogate refitted with the square-class features alone. With
+    ``cfg.round_settings`` and a node budget, the climb moves the budget, ordering and
+    ``pv_first`` too (its settings round), and the candidate carries the ones it ended on."""
     settings = _settings_of(best, cfg)
+    moves = (setting_neighbours(cfg.budgets, cfg.orderings, cfg.pv_firsts)
+             if cfg.round_settings and settings.budget > 0 else None)
+
+    def setting(phases: int) -> int | ClimbSetting:
+        return phases if moves is None else climb_setting(settings, phases)
+
     rows = subsample(len(P), cfg.round_positions, cfg.seed + 2)
     Pr, Or, Ar = P[rows], O[rows], A[rows]
     score = round_scorer(Pr, Or, Ar, settings)
@@ -690,41 +707,51 @@ def _round_values(best: dict[str, Any], P: np.ndarray, O: np.ndarray, A: np.ndar
     table = refitted(squares)
     # each start with one more coordinate, a disc-count weight (0 at first; see with_disc);
     # the table start moves its squares and the disc only
-    starts: list[tuple[np.ndarray, int] | tuple[np.ndarray, int, np.ndarray]] = [
-        (np.append(flat, 0.0), 1), (np.append(table, 0.0), 1, np.append(squares, True))]
+    starts: list[tuple[np.ndarray, int | ClimbSetting]
+                 | tuple[np.ndarray, int | ClimbSetting, np.ndarray]] = [
+        (np.append(flat, 0.0), setting(1)),
+        (np.append(table, 0.0), setting(1), np.append(squares, True))]
     sparse = squares | leading_features(flat, one, P[rows], O[rows], cfg.round_extra_share)
     if sparse.sum() > squares.sum():  # a share of 0 leads to none
         say("round values: the sparse start's other features: "
             + ", ".join(BASE_NAMES[i] for i in np.flatnonzero(sparse & ~squares)))
         table_plus = refitted(sparse)
-        starts.append((np.append(table_plus, 0.0), 1, np.append(sparse, True)))
+        starts.append((np.append(table_plus, 0.0), setting(1), np.append(sparse, True)))
     if settings.phases > 1:
-        starts.insert(0, (np.append(w, 0.0), settings.phases))
+        starts.insert(0, (np.append(w, 0.0), setting(settings.phases)))
     # the climb that goes on: each nonzero weight costs one agreement (round_values)
-    out = climb(starts, score, cfg.round_evals, say, per_weight=100.0 / len(rows))
-    s = replace(settings, phases=int(out["setting"]))
+    out = climb(starts, score, cfg.round_evals, say, per_weight=100.0 / len(rows),
+                setting_moves=moves)
+    s = applied(settings, out["setting"])
+    if moves is not None:
+        say(f"round values: the climb ended on {s.budget} nodes, ordering {s.ordering}, "
+            f"pv_first {s.pv_first} (it began on {settings.budget}, {settings.ordering}, "
+            f"{settings.pv_first})")
     weights = with_disc(out["weights"], s.phases)
     acc = float(np.mean(predict(weights, s, select.P, select.O) == select.action)) * 100
     say(f"round values: select acc {acc:.2f}% (surrogate's weights {best['acc']:.2f}%), "
         f"{out['evals']} scorings on {len(rows)} fit positions in {out['seconds']:.0f}s")
-    return {**best, "acc": acc, "weights": weights, "phases": s.phases,
+    return {**best, "acc": acc, "weights": weights, "phases": s.phases, "budget": s.budget,
+            "ordering": s.ordering, "pv_first": s.pv_first,
             "stage": "round", "train_acc_before": out["score"]}
 
 
 def round_scorer(P: np.ndarray, O: np.ndarray, A: np.ndarray,
-                 settings: SearchSettings) -> Callable[[np.ndarray, int], float]:
-    """The round-value climb's score: ``score(v, phases)``, the agreement in % of the search
-    under ``settings`` (with ``phases``) with the moves ``A`` on positions ``(P, O)``, for the
-    climb's point ``v`` (:func:`with_disc`). The solver's best moves are computed once here;
-    the pick among them may order by the weights, so it is made per scoring."""
+                 settings: SearchSettings
+                 ) -> Callable[[np.ndarray, int | ClimbSetting], float]:
+    """The round-value climb's score: ``score(v, setting)``, the agreement in % of the search
+    under ``settings`` with the climb's setting (a phase count, or a :class:`ClimbSetting`) with
+    the moves ``A`` on positions ``(P, O)``, for the climb's point ``v`` (:func:`with_disc`).
+    The solver's best moves are computed once here; the pick among them may order by the
+    weights, so it is made per scoring."""
     threshold = solver_threshold(settings)
     end = np.flatnonzero(empties(P, O) <= threshold) if threshold else np.zeros(0, int)
     best_moves = [endgame_moves(P[i], O[i], str(solver_mode(settings, int(e))))
                   for i, e in zip(end, empties(P[end], O[end]), strict=True)]
 
-    def score(v: np.ndarray, phases: int) -> float:
-        s = replace(settings, phases=phases)
-        w = with_disc(v, phases)
+    def score(v: np.ndarray, setting: int | ClimbSetting) -> float:
+        s = applied(settings, setting)
+        w = with_disc(v, s.phases)
         out = choices(search_all(P, O, w, s, margin=s.decide_margin), s.tie)
         if len(end):
             full = search_all(P[end], O[end], w, s)

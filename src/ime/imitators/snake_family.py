@@ -43,7 +43,7 @@ FIT_KEYS = ("depths", "passes", "patience", "inner_iters", "l2", "loss", "hinge_
 IGNORED_KEYS = ("ties", "endgames", "endgame_modes", "endgames_wld", "endgame_picks",
                 "orderings", "pv_firsts", "budget_screen", "budget_keep",
                 "margin", "order_min", "round_extra_share",
-                "round_refit_positions", "round_refit_passes", "round_repeats",
+                "round_refit_positions", "round_refit_passes", "round_repeats", "round_settings",
                 "phases", "pass_patience")
 """Keys of ``net.search`` that are the other games' searches'."""
 

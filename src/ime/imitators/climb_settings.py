@@ -1,0 +1,60 @@
+"""The search settings that the round-value climb may move with the weights (its settings round).
+
+Why a module of its own: the climb (:mod:`ime.imitators.round_values`) knows nothing of a
+search; it climbs ``score(weights, setting)`` and, given a setting's neighbours, tries them in
+its settings round. Here a Reversi search's setting is its phase count (fixed for a climb) and
+the budgeted search's node budget, move ordering and ``pv_first``, and its neighbours are the
+budget one rung up or down the fit's own ladder (``FitConfig.budgets``) with every ordering
+and ``pv_first`` of the fit's grid. Nothing here reads a target's config: the ladder and the
+grid are the fit's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import NamedTuple
+
+from ime.imitators.reversi_search import SearchSettings
+
+
+class ClimbSetting(NamedTuple):
+    """A climb's setting when the settings round is on: the phases, which stay, and the
+    budgeted search's settings, which it may move."""
+
+    phases: int
+    budget: int
+    ordering: str
+    pv_first: bool
+
+
+def climb_setting(settings: SearchSettings, phases: int | None = None) -> ClimbSetting:
+    """``settings``' climb setting (with ``phases`` in place of its own, if given)."""
+    return ClimbSetting(settings.phases if phases is None else phases, settings.budget,
+                        settings.ordering, settings.pv_first)
+
+
+def applied(settings: SearchSettings, setting: int | ClimbSetting) -> SearchSettings:
+    """``settings`` with a climb's setting: a phase count, or a :class:`ClimbSetting`."""
+    if isinstance(setting, ClimbSetting):
+        return replace(settings, **setting._asdict())
+    return replace(settings, phases=int(setting))
+
+
+def setting_neighbours(budgets: Sequence[int], orderings: Sequence[str],
+                       pv_firsts: Sequence[bool]) -> Callable[[ClimbSetting], list[ClimbSetting]]:
+    """A setting's neighbours: the budget itself and one rung either side on the ladder of the
+    positive ``budgets`` (a budget not on it stays), each with every ordering and ``pv_first``
+    of the grid, less the setting itself; the setting's own budget first (its scorings are the
+    cheapest of the larger ones and need no deeper search)."""
+    ladder = sorted({int(b) for b in budgets if int(b) > 0})
+
+    def neighbours(s: ClimbSetting) -> list[ClimbSetting]:
+        near = [s.budget]
+        if s.budget in ladder:
+            i = ladder.index(s.budget)
+            near += ladder[max(0, i - 1):i] + ladder[i + 1:i + 2]
+        return [ClimbSetting(s.phases, b, o, bool(pv)) for b in near for o in orderings
+                for pv in pv_firsts if (b, o, bool(pv)) != (s.budget, s.ordering, s.pv_first)]
+
+    return neighbours
