@@ -7,7 +7,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ime.imitators.climb_settings import ClimbSetting, applied, climb_setting, setting_neighbours
+from ime.imitators.climb_settings import (
+    ClimbSetting,
+    applied,
+    budget_ladder,
+    climb_setting,
+    setting_neighbours,
+)
 from ime.imitators.reversi_search import SearchSettings
 from ime.imitators.round_values import climb
 
@@ -45,18 +51,25 @@ def test_the_settings_round_moves_the_setting_where_the_weights_alone_cannot_cli
     assert stay["setting"] == 1 and stay["score"] == 100.0 and stay["evals"] < 20
 
 
+def test_the_budget_ladder_is_the_fits_budgets_and_the_round_numbers_between() -> None:
+    assert budget_ladder([0, 16000, 32000, 24000, 64000]) == [
+        16000, 20000, 24000, 25000, 30000, 32000, 40000, 50000, 60000, 64000]
+    assert budget_ladder([0, 250, 1000]) == [250, 300, 400, 500, 600, 700, 800, 1000]
+    assert budget_ladder([0]) == [] and budget_ladder([4000]) == [4000]
+
+
 def test_a_settings_neighbours_are_one_budget_rung_with_every_ordering_and_pv_first() -> None:
     moves = setting_neighbours([0, 16000, 32000, 24000, 64000], ("static", "square"),
                                (False, True))
     got = moves(ClimbSetting(2, 24000, "static", False))
     assert ClimbSetting(2, 24000, "static", False) not in got
     assert len(got) == 3 * 2 * 2 - 1 and len(set(got)) == len(got)
-    assert {s.budget for s in got} == {16000, 24000, 32000} and {s.phases for s in got} == {2}
+    assert {s.budget for s in got} == {20000, 24000, 25000} and {s.phases for s in got} == {2}
     assert [s.budget for s in got[:3]] == [24000] * 3  # its own budget first
     top = moves(ClimbSetting(1, 64000, "square", True))
-    assert {s.budget for s in top} == {32000, 64000}
-    off = moves(ClimbSetting(1, 50000, "static", True))  # a budget not on the ladder stays
-    assert {s.budget for s in off} == {50000} and len(off) == 3
+    assert {s.budget for s in top} == {60000, 64000}
+    off = moves(ClimbSetting(1, 45000, "static", True))  # a budget not on the ladder stays
+    assert {s.budget for s in off} == {45000} and len(off) == 3
 
 
 def test_a_climb_setting_round_trips_through_the_search_settings() -> None:
