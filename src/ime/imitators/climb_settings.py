@@ -33,6 +33,11 @@ class ClimbSetting(NamedTuple):
     ordering: str
     pv_first: bool
 
+    def __str__(self) -> str:
+        """What the climb's log says of it (the phases are the start's own)."""
+        return (f"{self.budget} nodes, {self.ordering} ordering"
+                f"{', best move first' if self.pv_first else ''}")
+
 
 def climb_setting(settings: SearchSettings, phases: int | None = None) -> ClimbSetting:
     """``settings``' climb setting (with ``phases`` in place of its own, if given)."""

@@ -199,7 +199,8 @@ def climb(starts: Sequence[tuple[np.ndarray, Hashable] | tuple[np.ndarray, Hasha
     for n, c in enumerate(climbs):
         c.run(len(cache) + max(0, (explore - len(cache)) // (len(climbs) - n)))
         log(f"round values: start {n + 1} of {len(firsts)} climbed {firsts[n][2]:.2f} -> "
-            f"{c.score:.2f}% ({int(np.count_nonzero(c.w))} nonzero weights), "
+            f"{c.score:.2f}% ({int(np.count_nonzero(c.w))} nonzero weights"
+            f"{_setting_note(c, firsts[n][1], setting_moves)}), "
             f"{len(cache)} scorings, {time.perf_counter() - t0:.0f}s")
 
     def merit(c: _Climb) -> tuple[float, float]:
@@ -214,11 +215,19 @@ def climb(starts: Sequence[tuple[np.ndarray, Hashable] | tuple[np.ndarray, Hasha
         was = lead.score
         lead.run(max_evals)
         log(f"round values: start {best + 1} went on {was:.2f} -> {lead.score:.2f}% "
-            f"({int(np.count_nonzero(lead.w))} nonzero weights), {len(cache)} "
+            f"({int(np.count_nonzero(lead.w))} nonzero weights"
+            f"{_setting_note(lead, firsts[best][1], setting_moves)}), {len(cache)} "
             f"scorings, {time.perf_counter() - t0:.0f}s")
     return {"weights": lead.w, "setting": lead.setting, "score": lead.score,
             "evals": len(cache), "seconds": time.perf_counter() - t0,
             "start_scores": start_scores, "climbs": [c.score for c in climbs]}
+
+
+def _setting_note(c: _Climb, began: Hashable, setting_moves: Any) -> str:
+    """A climb's log note on its setting: where it is now, if the settings round may move it."""
+    if setting_moves is None:
+        return ""
+    return f", setting {c.setting}" + ("" if c.setting == began else f" (began {began})")
 
 
 class _Climb:
