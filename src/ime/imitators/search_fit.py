@@ -144,7 +144,8 @@ class FitConfig:
     own result, at most this many times in all, while the selection fold agrees more (each run's
     table and sparse starts are then refitted from climbed weights, not the surrogate's);
     ``round_settings``: under a node budget, the stage's climb also moves the budget a rung of
-    ``budgets``, the ordering and ``pv_first`` (:mod:`ime.imitators.climb_settings`);
+    ``budgets`` and the round numbers between them, the ordering and ``pv_first``
+    (:mod:`ime.imitators.climb_settings`);
     ``mcts_sims`` (empty: no such stage) and the other ``mcts_*`` lists: the Monte-Carlo stage
     last, UCT over the chosen weights with its settings fitted by a coordinate ascent on
     ``mcts_positions`` selection positions for at most ``mcts_rounds`` rounds, then with
