@@ -304,20 +304,9 @@ class _Climb:
         if self.setting_moves is None:
             return False
         moved = False
-        while True:
-            best, best_score = None, self.score
-            for setting in self.setting_moves(self.setting):
-                if best_score >= 100.0 - 1e-9:
-                    break
-                if setting == self.setting:
-                    continue
-                a = yield from self._score(self.w, setting)
-                if a > best_score + 1e-9:
-                    best, best_score = setting, a
-            if best is None:
-                return moved
-            self.setting, self.score = best, best_score
+        while (yield from self._best_of((self.w, s) for s in self.setting_moves(self.setting))):
             moved = True
+        return moved
 
     def _pair_round(self) -> Generator[bool, None, bool]:
         """One pair round (module doc): two free weights moved by the same step, the pairs of
@@ -335,22 +324,25 @@ class _Climb:
                         return True
         return False
 
-    def _best_of(self, candidates: Iterable[np.ndarray]) -> Generator[bool, None, bool]:
-        """Score each of ``candidates`` (pausing while the budget is spent; none more once one
-        agrees 100 %) and move to the one that agrees most, if it agrees more than the point;
-        the value says whether it moved. The rescale and each weight of a wide round."""
+    def _best_of(self, candidates: Iterable[np.ndarray | tuple[np.ndarray, Hashable]]
+                 ) -> Generator[bool, None, bool]:
+        """Score each of ``candidates``, weights under the climb's setting or ``(weights,
+        setting)`` pairs (pausing while the budget is spent; none more once one agrees 100 %),
+        and move to the one that agrees most, if it agrees more than the point; the value says
+        whether it moved. The rescale, each weight of a wide round, and the settings round."""
         best, best_score = None, self.score
-        for v in candidates:
+        for c in candidates:
+            v, setting = c if isinstance(c, tuple) else (c, self.setting)
             if best_score >= 100.0 - 1e-9:
                 break
-            if (v == self.w).all():
+            if setting == self.setting and (v == self.w).all():
                 continue
-            a = yield from self._score(v)
+            a = yield from self._score(v, setting)
             if a > best_score + 1e-9:
-                best, best_score = v, a
+                best, best_score = (v, setting), a
         if best is None:
             return False
-        self.w, self.score = best, best_score
+        (self.w, self.setting), self.score = best, best_score
         return True
 
     def _rescale(self) -> Generator[bool, None, bool]:
