@@ -14,7 +14,7 @@ import tempfile
 
 import pytest
 
-# The composition cache (ime.workflow.compose) writes to the user's cache by default; the tests
+# The composition cache (ime.workflow.compose_cache) writes to the user's cache by default; the tests
 # (and the Snakemake runs they start, which inherit the environment) use a throw-away one, so
 # the test command leaves nothing behind in ~/.cache. The process that makes it (pytest's main
 # process; xdist's workers inherit the variable) removes it at exit, so nothing is left in /tmp

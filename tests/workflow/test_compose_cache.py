@@ -21,6 +21,7 @@ from omegaconf import OmegaConf
 from ime.workflow.errors import ConfigError
 
 C = importlib.import_module("ime.workflow.compose")  # the package exports compose(), the function
+K = importlib.import_module("ime.workflow.compose_cache")
 
 REPO_CONFIG = Path(__file__).resolve().parents[2] / "config"
 
@@ -29,7 +30,7 @@ REPO_CONFIG = Path(__file__).resolve().parents[2] / "config"
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty cache directory, set through ``IME_COMPOSE_CACHE``."""
     where = tmp_path / "cache"
-    monkeypatch.setenv(C.CACHE_ENV, str(where))
+    monkeypatch.setenv(K.CACHE_ENV, str(where))
     return where
 
 
@@ -71,9 +72,9 @@ def test_hit_gives_the_composed_config(cache: Path, hydra_calls: list, overrides
     assert len(hydra_calls) == composed  # both from the cache
     expected = C.to_plain(first)
     # the same values with the same types (== alone takes 1 for 1.0 and True)
-    assert C._same(C.to_plain(again), expected)
-    assert C._same(plain, expected)
-    assert C._same(OmegaConf.to_container(again), OmegaConf.to_container(first))
+    assert K.same_values(C.to_plain(again), expected)
+    assert K.same_values(plain, expected)
+    assert K.same_values(OmegaConf.to_container(again), OmegaConf.to_container(first))
     assert OmegaConf.is_struct(again)  # as Hydra returns it: a misspelt key raises
     with pytest.raises(Exception, match="trian"):
         again.trian  # noqa: B018
@@ -84,13 +85,13 @@ def test_cached_equals_uncached_for_every_game(cache: Path, monkeypatch: pytest.
                                                ) -> None:
     """What the workflow holds (compose_plain) is what composing without a cache gives."""
     for game in C.game_options(REPO_CONFIG):
-        monkeypatch.setenv(C.CACHE_ENV, "0")
+        monkeypatch.setenv(K.CACHE_ENV, "0")
         uncached = C.compose_plain([f"game={game}"], REPO_CONFIG)
-        monkeypatch.setenv(C.CACHE_ENV, str(cache))
+        monkeypatch.setenv(K.CACHE_ENV, str(cache))
         C.compose_plain([f"game={game}"], REPO_CONFIG)  # stores
         hit = C.compose_plain([f"game={game}"], REPO_CONFIG)
         assert json.dumps(hit) == json.dumps(uncached), game
-        assert C._same(hit, uncached), game
+        assert K.same_values(hit, uncached), game
 
 
 @pytest.mark.slow
@@ -122,15 +123,15 @@ def test_changed_yaml_misses(cache: Path, hydra_calls: list, cdir: Path) -> None
 
 def test_added_file_misses(cache: Path, hydra_calls: list, cdir: Path) -> None:
     C.compose([], cdir)
-    key = C.cache_key(cdir, [])
+    key = K.cache_key(cdir, [])
     (cdir / "net" / "extra.yaml").write_text("name: extra\n")  # a file no composition reads
-    assert C.cache_key(cdir, []) != key
+    assert K.cache_key(cdir, []) != key
     calls = len(hydra_calls)
     C.compose([], cdir)
     assert len(hydra_calls) > calls and len(entries(cache)) == 2
-    key = C.cache_key(cdir, [])
+    key = K.cache_key(cdir, [])
     (cdir / ".notes").write_text("any file counts, hidden or not, YAML or not\n")
-    assert C.cache_key(cdir, []) != key
+    assert K.cache_key(cdir, []) != key
 
 
 def test_a_copy_of_the_config_directory_hits_and_composes_the_same(
@@ -143,18 +144,18 @@ def test_a_copy_of_the_config_directory_hits_and_composes_the_same(
     here = C.compose_plain(overrides, cdir)
     copy = tmp_path / "elsewhere" / "config"
     shutil.copytree(cdir, copy)
-    assert C.cache_key(copy, overrides) == C.cache_key(cdir, overrides)
+    assert K.cache_key(copy, overrides) == K.cache_key(cdir, overrides)
     calls = len(hydra_calls)
     assert C.compose_plain(overrides, copy) == here and len(hydra_calls) == calls  # a hit
     assert str(cdir) not in json.dumps(here) and str(tmp_path) not in json.dumps(here)
-    monkeypatch.setenv(C.CACHE_ENV, "0")
+    monkeypatch.setenv(K.CACHE_ENV, "0")
     assert C.compose_plain(overrides, copy) == here  # composed there, from nothing
 
 
 def test_removed_file_misses(cdir: Path) -> None:
-    key = C.cache_key(cdir, [])
+    key = K.cache_key(cdir, [])
     (cdir / "experiment" / "lr_sweep.yaml").unlink()
-    assert C.cache_key(cdir, []) != key
+    assert K.cache_key(cdir, []) != key
 
 
 def test_a_snapshot_reads_the_config_files_once(cdir: Path,
@@ -162,18 +163,18 @@ def test_a_snapshot_reads_the_config_files_once(cdir: Path,
     """Within one ``config_snapshot`` (one workflow setup) the config directory is digested
     once for every key; the next snapshot, and any call outside one, reads it again."""
     digests: list[Path] = []
-    real = C._dir_digest
-    monkeypatch.setattr(C, "_dir_digest", lambda d: digests.append(d) or real(d))
-    with C.config_snapshot():
-        key = C.cache_key(cdir, [])
-        assert C.cache_key(cdir, ["net=mlp1"]) != key
-        with C.config_snapshot():  # nested: the same snapshot
+    real = K._dir_digest
+    monkeypatch.setattr(K, "_dir_digest", lambda d: digests.append(d) or real(d))
+    with K.config_snapshot():
+        key = K.cache_key(cdir, [])
+        assert K.cache_key(cdir, ["net=mlp1"]) != key
+        with K.config_snapshot():  # nested: the same snapshot
             (cdir / "net" / "extra.yaml").write_text("name: extra\n")
-            assert C.cache_key(cdir, []) == key  # read at the snapshot's start
+            assert K.cache_key(cdir, []) == key  # read at the snapshot's start
     assert len(digests) == 1
-    assert C.cache_key(cdir, []) != key  # outside: read now
-    with C.config_snapshot():
-        assert C.cache_key(cdir, []) != key  # a new snapshot: read again
+    assert K.cache_key(cdir, []) != key  # outside: read now
+    with K.config_snapshot():
+        assert K.cache_key(cdir, []) != key  # a new snapshot: read again
     assert len(digests) == 3
 
 
@@ -184,8 +185,8 @@ def test_other_overrides_miss(cache: Path, hydra_calls: list) -> None:
     assert len(hydra_calls) > calls
     assert other["train"]["lr"] == 0.0042 != base["train"]["lr"]
     # the order of the overrides is part of the key (the later one wins in Hydra)
-    assert (C.cache_key(REPO_CONFIG, ["net=mlp1", "net=conv"])
-            != C.cache_key(REPO_CONFIG, ["net=conv", "net=mlp1"]))
+    assert (K.cache_key(REPO_CONFIG, ["net=mlp1", "net=conv"])
+            != K.cache_key(REPO_CONFIG, ["net=conv", "net=mlp1"]))
     assert len(entries(cache)) == 2
 
 
@@ -204,14 +205,14 @@ def test_disabled_by_the_env_var(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     home = tmp_path / "home"
     monkeypatch.setenv("XDG_CACHE_HOME", str(home))
     for off in ("0", "off", "false", "no"):
-        monkeypatch.setenv(C.CACHE_ENV, off)
-        assert C.cache_dir() is None
+        monkeypatch.setenv(K.CACHE_ENV, off)
+        assert K.cache_dir() is None
         calls = len(hydra_calls)
         C.compose([], REPO_CONFIG)
         assert len(hydra_calls) > calls  # composed again every time
     assert not home.exists()
-    monkeypatch.delenv(C.CACHE_ENV)
-    assert C.cache_dir() == home / "ime" / "compose"  # the default place
+    monkeypatch.delenv(K.CACHE_ENV)
+    assert K.cache_dir() == home / "ime" / "compose"  # the default place
     C.compose([], REPO_CONFIG)
     assert len(entries(home / "ime" / "compose")) == 1
 
@@ -245,16 +246,16 @@ def test_unreadable_entry_is_a_miss_and_rewritten(cache: Path, hydra_calls: list
     (entry,) = entries(cache)
     entry.write_text("{not json")
     calls = len(hydra_calls)
-    assert C._same(C.compose_plain([], REPO_CONFIG), expected)
+    assert K.same_values(C.compose_plain([], REPO_CONFIG), expected)
     assert len(hydra_calls) > calls
-    assert json.loads(entry.read_text())["format"] == C.CACHE_FORMAT
+    assert json.loads(entry.read_text())["format"] == K.CACHE_FORMAT
 
 
 def test_pruned_to_the_most_recently_used(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(C, "CACHE_MAX_ENTRIES", 2)
+    monkeypatch.setattr(K, "CACHE_MAX_ENTRIES", 2)
     for age, lr in ((20, "0.001"), (10, "0.002")):
         C.compose([f"train.lr={lr}"], REPO_CONFIG)
-        path = cache / f"{C.cache_key(REPO_CONFIG, [f'train.lr={lr}'])}.json"
+        path = cache / f"{K.cache_key(REPO_CONFIG, [f'train.lr={lr}'])}.json"
         os.utime(path, (time.time() - age, time.time() - age))  # used 20 s and 10 s ago
     C.compose(["train.lr=0.001"], REPO_CONFIG)  # a hit: used now
     C.compose(["train.lr=0.003"], REPO_CONFIG)  # a third entry: the least recently used goes
@@ -266,7 +267,7 @@ def test_unwritable_cache_still_composes(tmp_path: Path, monkeypatch: pytest.Mon
                                          ) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("")
-    monkeypatch.setenv(C.CACHE_ENV, str(blocker / "cache"))  # under a file: cannot be made
+    monkeypatch.setenv(K.CACHE_ENV, str(blocker / "cache"))  # under a file: cannot be made
     assert C.compose_plain([], REPO_CONFIG)["game"]["name"] == "reversi"
 
 
@@ -284,9 +285,9 @@ def test_workflow_plans_are_the_same_with_the_cache(cache: Path,
         return json.dumps({g: [vars(v) for v in p.variants()] for g, p in wf.plans.items()},
                           sort_keys=True, default=str)
 
-    monkeypatch.setenv(C.CACHE_ENV, "0")
+    monkeypatch.setenv(K.CACHE_ENV, "0")
     uncached = plans()
-    monkeypatch.setenv(C.CACHE_ENV, str(cache))
+    monkeypatch.setenv(K.CACHE_ENV, str(cache))
     stored = plans()
     assert entries(cache)
     assert plans() == stored == uncached
@@ -296,7 +297,7 @@ def test_workflow_plans_are_the_same_with_the_cache(cache: Path,
 @pytest.fixture
 def no_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     """No disk cache and an empty memo of the game's facts: every composition runs Hydra."""
-    monkeypatch.setenv(C.CACHE_ENV, "0")
+    monkeypatch.setenv(K.CACHE_ENV, "0")
     monkeypatch.setattr(C, "_FACTS", {})
 
 

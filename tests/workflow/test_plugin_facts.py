@@ -15,7 +15,7 @@ from ime.core.registry import _PLUGINS as REGISTERED
 from ime.core.registry import GamePlugin, GameType, PluginInfo, get_encoder, get_plugin
 from ime.workflow import plugins as W
 
-C = importlib.import_module("ime.workflow.compose")
+K = importlib.import_module("ime.workflow.compose_cache")
 REPO_CONFIG = Path(__file__).resolve().parents[2] / "config"
 GAMES = sorted(p.stem for p in (REPO_CONFIG / "game").glob("*.yaml"))
 
@@ -23,7 +23,7 @@ GAMES = sorted(p.stem for p in (REPO_CONFIG / "game").glob("*.yaml"))
 @pytest.fixture
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty cache directory and no facts remembered by this process."""
-    monkeypatch.setenv(C.CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.setenv(K.CACHE_ENV, str(tmp_path / "cache"))
     monkeypatch.setattr(W, "_MEMO", {})
     return tmp_path / "cache" / "plugins"
 
@@ -76,7 +76,7 @@ def test_another_code_digest_reads_the_plugin_again(cache: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     W.plugin_info("connect4")
     monkeypatch.setattr(W, "_MEMO", {})
-    monkeypatch.setattr(C, "_code_digest", lambda: "another-code")
+    monkeypatch.setattr(K, "code_digest", lambda: "another-code")
     calls = []
     real = W.get_plugin
     monkeypatch.setattr(W, "get_plugin", lambda g: calls.append(g) or real(g))
@@ -109,7 +109,7 @@ def test_a_tests_own_plugin_is_read_directly_and_never_cached(
 
 def test_no_cache_with_the_composition_cache_off(tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(C.CACHE_ENV, "0")
+    monkeypatch.setenv(K.CACHE_ENV, "0")
     monkeypatch.setattr(W, "_MEMO", {})
     assert W.plugin_info("gongzhu") == PluginInfo.of(get_plugin("gongzhu"))
     assert W._cache_path("gongzhu-plugin") is None

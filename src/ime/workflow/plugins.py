@@ -9,7 +9,7 @@ Importing the plug-ins for them imported all six engines and numba (0.5 s of the
 function of IME's code (and of the bots file's bytes), so they are kept on disk beside the
 composition cache (``<compose cache>/plugins/<code digest>-f<format>-<game>-<what>.json``),
 keyed by the same digest of every ``.py`` file of the package and the library versions
-(:func:`ime.workflow.compose.cache_key`'s code part): any change of the code reads them from
+(:func:`ime.workflow.compose_cache.cache_key`'s code part): any change of the code reads them from
 the plug-in again. A plug-in registered in this process that is not its package's own (a
 test's) is read directly, and ``IME_COMPOSE_CACHE=0`` turns this cache off with the
 composition cache.
@@ -54,12 +54,12 @@ def _cached(game: str, what: str, compute: Callable[[], dict[str, Any]]) -> dict
 
 def _cache_path(name: str) -> Path | None:
     """Where the facts ``name`` are cached for this code, or None (cache off)."""
-    from ime.workflow.compose import _code_digest, cache_dir
+    from ime.workflow.compose_cache import cache_dir, code_digest
 
     where = cache_dir()
     if where is None:
         return None
-    return where / "plugins" / f"{_code_digest()}-f{CACHE_FORMAT}-{name}.json"
+    return where / "plugins" / f"{code_digest()}-f{CACHE_FORMAT}-{name}.json"
 
 
 def _foreign(game: str) -> bool:
@@ -135,13 +135,13 @@ def _read(path: Path, game: str) -> dict[str, Any] | None:
 def _write(path: Path, data: dict[str, Any]) -> None:
     """Store ``data`` atomically; a cache that cannot be written (read-only home) is skipped."""
     from ime.matches.rawlog import atomic_write_text
-    from ime.workflow.compose import _same
+    from ime.workflow.compose_cache import same_values
 
     try:
         text = json.dumps(data, allow_nan=False)
     except (TypeError, ValueError):
         return
-    if not _same(json.loads(text), data):  # JSON would not give back the same values
+    if not same_values(json.loads(text), data):  # JSON would not give back the same values
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

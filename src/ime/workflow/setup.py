@@ -36,12 +36,12 @@ from ime.workflow import artifacts as A
 from ime.workflow import paths as P
 from ime.workflow.compose import (
     config_arg,
-    config_snapshot,
     game_options,
     override_value,
     parse_overrides,
     refuse_hydra_sweeps,
 )
+from ime.workflow.compose_cache import config_snapshot
 from ime.workflow.errors import ConfigError, config_exit, did_you_mean, nearest
 from ime.workflow.evalplan import EvalIndex
 from ime.workflow.index import WorkflowIndex, alternatives, regex_tree

@@ -20,11 +20,11 @@ from ime.workflow import paths as P
 from ime.workflow.compose import (
     bind_game,
     compose_plain,
-    config_stamp,
     default_config_dir,
     load_net_file,
     override_value,
 )
+from ime.workflow.compose_cache import config_stamp
 from ime.workflow.errors import ConfigError
 from ime.workflow.sweeps import NEUTRAL as SWEEP_NEUTRAL
 from ime.workflow.sweeps import Sweep, axes_of, point_overrides, sweep_dir_name
