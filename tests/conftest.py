@@ -14,8 +14,8 @@ import tempfile
 
 import pytest
 
-# The composition cache (ime.workflow.compose_cache) writes to the user's cache by default; the tests
-# (and the Snakemake runs they start, which inherit the environment) use a throw-away one, so
+# The composition cache (ime.workflow.compose_cache) writes to the user's cache by default; the
+# tests (and the Snakemake runs they start, which inherit the environment) use a throw-away one, so
 # the test command leaves nothing behind in ~/.cache. The process that makes it (pytest's main
 # process; xdist's workers inherit the variable) removes it at exit, so nothing is left in /tmp
 # either (tests/test_conftest_cleanup.py).
