@@ -118,8 +118,8 @@ def main(argv: list[str] | None = None) -> int:
                          "many times in all, while the selection fold agrees more")
     ap.add_argument("--round-settings", action="store_true",
                     help="with a node budget, the round-value climb also moves the budget a "
-                         "rung of --budgets and the round numbers between them, the ordering "
-                         "and pv_first")
+                         "rung of --budgets and the round numbers between them, the ordering, "
+                         "pv_first and the tie rule among --ties")
     ap.add_argument("--mcts-sims", type=_ints, default=(),
                     help="the Monte-Carlo stage's simulation counts (empty: no stage); with "
                          "--load, that stage alone is run on the loaded imitator")

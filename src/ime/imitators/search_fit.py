@@ -144,8 +144,8 @@ class FitConfig:
     own result, at most this many times in all, while the selection fold agrees more (each run's
     table and sparse starts are then refitted from climbed weights, not the surrogate's);
     ``round_settings``: under a node budget, the stage's climb also moves the budget a rung of
-    ``budgets`` and the round numbers between them, the ordering and ``pv_first``
-    (:mod:`ime.imitators.climb_settings`);
+    ``budgets`` and the round numbers between them, the ordering, ``pv_first`` and the tie rule
+    among ``ties`` (:mod:`ime.imitators.climb_settings`);
     ``mcts_sims`` (empty: no such stage) and the other ``mcts_*`` lists: the Monte-Carlo stage
     last, UCT over the chosen weights with its settings fitted by a coordinate ascent on
     ``mcts_positions`` selection positions for at most ``mcts_rounds`` rounds, then with
@@ -679,10 +679,11 @@ def _round_values(best: dict[str, Any], P: np.ndarray, O: np.ndarray, A: np.ndar
     fold. It climbs from the weights as fitted, from their phases averaged into one (a table
     does not change with the phase), and from a square table (the most common hand-written
     Reversi evaluation): the surrogate refitted with the square-class features alone. With
-    ``cfg.round_settings`` and a node budget, the climb moves the budget, ordering and
-    ``pv_first`` too (its settings round), and the candidate carries the ones it ended on."""
+    ``cfg.round_settings`` and a node budget, the climb moves the budget, ordering,
+    ``pv_first`` and tie rule too (its settings round), and the candidate carries the ones it
+    ended on."""
     settings = _settings_of(best, cfg)
-    moves = (setting_neighbours(cfg.budgets, cfg.orderings, cfg.pv_firsts)
+    moves = (setting_neighbours(cfg.budgets, cfg.orderings, cfg.pv_firsts, cfg.ties)
              if cfg.round_settings and settings.budget > 0 else None)
 
     def setting(phases: int) -> int | ClimbSetting:
@@ -726,14 +727,14 @@ def _round_values(best: dict[str, Any], P: np.ndarray, O: np.ndarray, A: np.ndar
     s = applied(settings, out["setting"])
     if moves is not None:
         say(f"round values: the climb ended on {s.budget} nodes, ordering {s.ordering}, "
-            f"pv_first {s.pv_first} (it began on {settings.budget}, {settings.ordering}, "
-            f"{settings.pv_first})")
+            f"pv_first {s.pv_first}, tie {s.tie} (it began on {settings.budget}, "
+            f"{settings.ordering}, {settings.pv_first}, {settings.tie})")
     weights = with_disc(out["weights"], s.phases)
     acc = float(np.mean(predict(weights, s, select.P, select.O) == select.action)) * 100
     say(f"round values: select acc {acc:.2f}% (surrogate's weights {best['acc']:.2f}%), "
         f"{out['evals']} scorings on {len(rows)} fit positions in {out['seconds']:.0f}s")
     return {**best, "acc": acc, "weights": weights, "phases": s.phases, "budget": s.budget,
-            "ordering": s.ordering, "pv_first": s.pv_first,
+            "ordering": s.ordering, "pv_first": s.pv_first, "tie": s.tie,
             "stage": "round", "train_acc_before": out["score"]}
 
 

@@ -116,8 +116,8 @@ class SearchFit(Section):
     all, while the selection fold agrees more."""
     round_settings: bool
     """Reversi, with a node budget: the round-value climb also moves the budget a rung of
-    ``budgets`` and the round numbers between them, the move ordering and ``pv_first`` (its
-    settings round; ime.imitators.climb_settings)."""
+    ``budgets`` and the round numbers between them, the move ordering, ``pv_first`` and the tie
+    rule among ``ties`` (its settings round; ime.imitators.climb_settings)."""
     mcts_sims: list[PositiveInt]
     """Reversi: the Monte-Carlo stage's simulation counts ([]: no stage; ime.imitators.mcts_fit):
     UCT over the fitted evaluation above ``mcts_aboves`` empties, kept if the selection fold
