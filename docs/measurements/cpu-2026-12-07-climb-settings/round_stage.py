@@ -21,8 +21,11 @@ mdir = Path(run)
 cfg = json.loads((mdir / f"fold{fold}.json").read_text())["config"]
 net, train_cfg = cfg["net"], cfg["train"]
 out.mkdir(parents=True, exist_ok=True)
-st = json.loads((mdir / f"fold{fold}.pt.fitstate.json").read_text())
-keep = {k: v for k, v in st["stages"].items() if not k.startswith(("round", "outputs"))}
+src_state = Path(sys.argv[9]) if len(sys.argv) > 9 else mdir / f"fold{fold}.pt.fitstate.json"
+st = json.loads(src_state.read_text())
+keep_rounds = len(sys.argv) > 9  # a diagnostic state of this script: its round stages go on
+keep = {k: v for k, v in st["stages"].items()
+        if not k.startswith("outputs") and (keep_rounds or not k.startswith("round"))}
 (out / "state.json").write_text(json.dumps({"key": "diag", "stages": keep}))
 state = FitState(out / "state.json", "diag", say)
 ds = sys.argv[8]
