@@ -197,15 +197,24 @@ def snapshot_memo(kind: str, cdir: str, compute: Callable[[], Any]) -> Any:
 def read_entry(path: Path) -> dict[str, Any] | None:
     """The cache entry at ``path`` (``config``: the container, ``plain``: its resolved values
     or None), or None: absent, unreadable, or not an entry of this format."""
+    return read_cached_json(path, lambda e: e.get("format") == CACHE_FORMAT
+                            and isinstance(e.get("config"), dict))
+
+
+def read_cached_json(path: Path, accept: Callable[[dict[str, Any]], bool]
+                     ) -> dict[str, Any] | None:
+    """The JSON object at ``path`` if ``accept`` takes it, touched (recently used: kept by the
+    pruning, which drops the least recently used); None when absent, unreadable, not an object
+    or not accepted. The composition cache's and the plug-in facts' (:mod:`ime.workflow.plugins`)
+    reads."""
     try:
         entry = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if (not isinstance(entry, dict) or entry.get("format") != CACHE_FORMAT
-            or not isinstance(entry.get("config"), dict)):
+    if not isinstance(entry, dict) or not accept(entry):
         return None
     try:
-        os.utime(path)  # recently used: kept by the pruning
+        os.utime(path)
     except OSError:
         pass
     return entry

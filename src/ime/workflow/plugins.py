@@ -20,7 +20,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -119,17 +118,9 @@ def checked_bot_specs(game: str, path: Path,
 
 def _read(path: Path, game: str) -> dict[str, Any] | None:
     """The entry at ``path``, or None: absent, unreadable or not ``game``'s."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("game") != game or "facts" not in data:
-        return None
-    try:
-        os.utime(path)  # recently used: kept by the pruning
-    except OSError:
-        pass
-    return data
+    from ime.workflow.compose_cache import read_cached_json
+
+    return read_cached_json(path, lambda d: d.get("game") == game and "facts" in d)
 
 
 def _write(path: Path, data: dict[str, Any]) -> None:
