@@ -51,20 +51,19 @@ fit's positions with these moves, each scored by the imitator's own search:
 * with ``setting_moves`` (the caller's neighbours of a setting), at the climb's start and then
   whenever the near moves stop, a *settings* round: the point's weights under each neighbouring
   setting (for a Reversi search: the node budget a rung up or down, another move ordering, the
-  previous iteration's best move first or not), moved to the best if that agrees more, and
-  again from there while that helps. Why first: the weights drift under a wrong setting (in
-  the tests' toy the climb then ended 0.75 points short of the table; moved first, it reached
-  it in 12 scorings). Why at all: the settings are chosen before the stage, under the
-  surrogate's weights, where they hardly matter (rev2's thesis fold 0: its surrogate weights
-  agree on 81.6-84.5 % of 1,000 unseen positions at every budget from 16,000 to 96,000 nodes),
-  but under the target's own evaluation they matter a great deal (rev2's: 93.2 % of 600 unseen
-  positions at the 32,000 nodes and static ordering that fold chose, 100.0 % at 60,000 nodes,
-  square ordering and the best move first). That fold's round stage, begun on its chosen
-  settings, ended at 81.5 % of its selection positions; with the settings round on the fit's
-  own budgets as rungs it moved to 64,000 nodes, square ordering and the best move first and
-  reached 87.6 % (unseen 85.8 % against 81.4 %); with the round numbers between them as rungs
-  too and two runs of the stage, 83.9 % (unseen 84.3 %), another start having gone on
-  (docs/imitators.md, "v17").
+  previous iteration's best move first or not, another tie rule), moved to the best if that agrees
+  more, and again from there while that helps. Why first: the weights drift under a wrong setting
+  (in the tests' toy the climb then ended 0.75 points short of the table; moved first, it reached
+  it in 12 scorings). Why at all: the settings are chosen before the stage, under the surrogate's
+  weights, where they hardly matter (rev2's thesis fold 0: its surrogate weights agree on
+  81.6-84.5 % of 1,000 unseen positions at every budget from 16,000 to 96,000 nodes), but under
+  the target's own evaluation they matter a great deal (rev2's: 93.2 % of 600 unseen positions at
+  the 32,000 nodes and static ordering that fold chose, 100.0 % at 60,000 nodes, square ordering
+  and the best move first). That fold's round stage, begun on its chosen settings, ended at 81.5 %
+  of its selection positions; with the settings round on the fit's own budgets as rungs it moved
+  to 64,000 nodes, square ordering and the best move first and reached 87.6 % (unseen 85.8 %
+  against 81.4 %); with the round numbers between them as rungs too and two runs of the stage,
+  83.9 % (unseen 84.3 %), another start having gone on (docs/imitators.md, "v17").
 
 The starts share the first :data:`EXPLORE` of the scorings; the one that then agrees most
 climbs on with the rest (the wide rounds need a few hundred scorings; splitting them three ways
