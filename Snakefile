@@ -74,14 +74,13 @@ wildcard_constraints:
     **WF.constraints(),
 
 
-# Before the first job (never on a no-op or a dry run): compile the numba kernels of each game
-# whose jobs will run, in one process, so that the first wave of jobs loads them instead of each
-# compiling them side by side (ime.workflow.warm; a stat when this code's cache is warm already).
+# Before the first job (never on a no-op or a dry run): compile the game's numba kernels in one
+# process, so that the first wave of jobs loads them instead of each compiling them side by side
+# (ime.workflow.warm; a stat when this code's cache is warm already).
 onstart:
-    from ime.workflow.warm import run_games, warm_numba_cache
+    from ime.workflow.warm import warm_numba_cache
 
-    for game in run_games(workflow, WF.games, WF.default_game):
-        warm_numba_cache(game)
+    warm_numba_cache(WF.default_game)
 
 
 # After a Ctrl-C: remove the stopped jobs' partial files and incomplete marks, which Snakemake 9

@@ -6,10 +6,8 @@ change to the engine, the first wave of jobs (``snakemake -j8`` starts eight mat
 once) would each compile the same kernels side by side: about 26 CPU-s each for Reversi's bots
 on the 2-core box, so 8 x 26 CPU-s spent on one compilation. The Snakefile's ``onstart`` hook
 (which runs only when there are jobs to run, never on a no-op or a dry run) calls
-:func:`warm_numba_cache` for each game whose jobs the run will run (:func:`run_games`: a run of
-``all_games`` or of the reproduction report has jobs of several games): one process makes every
-zoo bot decide once (``ime bench <game> --quick --only bots``), and the jobs then load the
-compiled code.
+:func:`warm_numba_cache` for the run's game: one process makes every zoo bot decide once
+(``ime bench <game> --quick --only bots``), and the jobs then load the compiled code.
 
 A marker file in the cache's directory says the game was warmed for this code, so later runs pay
 only a ``stat``. The warm-up changes no result (it only fills the cache), and a failure is logged
@@ -22,27 +20,13 @@ import logging
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 log = logging.getLogger("ime.workflow")
 
-__all__ = ["marker_path", "run_games", "warm_numba_cache"]
-
-
-def run_games(workflow: Any, known: Iterable[str], default: str) -> list[str]:
-    """The games of ``known`` whose jobs this Snakemake run will run (a job's ``game``
-    wildcard), sorted; ``[default]`` when the DAG cannot be read (another Snakemake's API: the
-    warm-up only saves time, so it must never stop a run). ``workflow``: the Snakefile's
-    ``workflow`` object, whose DAG is built when the ``onstart`` hook runs."""
-    try:
-        jobs = list(workflow.dag.needrun_jobs())
-        games = {str(j.wildcards_dict["game"]) for j in jobs if "game" in j.wildcards_dict}
-    except Exception as e:  # noqa: BLE001 - see the docstring
-        log.warning("numba warm-up: cannot read the run's jobs (%s); warming %s", e, default)
-        return [default]
-    return sorted(games & set(known))
+__all__ = ["marker_path", "warm_numba_cache"]
 
 
 def marker_path(game: str, cache_dir: str | Path | None = None) -> Path:
