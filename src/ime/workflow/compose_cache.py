@@ -257,7 +257,7 @@ def write_entry(path: Path, overrides: list[str], container: dict[str, Any],
 
     try:
         atomic_write_text(path, text)
-        _prune(path.parent)
+        prune(path.parent, CACHE_MAX_ENTRIES)
     except OSError:
         return
 
@@ -273,12 +273,13 @@ def same_values(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def _prune(where: Path) -> None:
-    """Keep the :data:`CACHE_MAX_ENTRIES` most recently used entries (a hit touches its file)."""
+def prune(where: Path, keep: int) -> None:
+    """Keep the ``keep`` most recently used ``*.json`` entries of ``where`` (a hit touches its
+    file: :func:`read_cached_json`); the composition cache's and the plug-in facts'."""
     entries = list(where.glob("*.json"))
-    if len(entries) <= CACHE_MAX_ENTRIES:
+    if len(entries) <= keep:
         return
-    for old in sorted(entries, key=_mtime)[:len(entries) - CACHE_MAX_ENTRIES]:
+    for old in sorted(entries, key=_mtime)[:len(entries) - keep]:
         old.unlink(missing_ok=True)
 
 

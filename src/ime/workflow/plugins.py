@@ -126,7 +126,7 @@ def _read(path: Path, game: str) -> dict[str, Any] | None:
 def _write(path: Path, data: dict[str, Any]) -> None:
     """Store ``data`` atomically; a cache that cannot be written (read-only home) is skipped."""
     from ime.matches.rawlog import atomic_write_text
-    from ime.workflow.compose_cache import same_values
+    from ime.workflow.compose_cache import prune, same_values
 
     try:
         text = json.dumps(data, allow_nan=False)
@@ -137,18 +137,9 @@ def _write(path: Path, data: dict[str, Any]) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(path, text)
-        entries = sorted(path.parent.glob("*.json"), key=_mtime)
-        for old in entries[:max(0, len(entries) - CACHE_MAX_ENTRIES)]:
-            old.unlink(missing_ok=True)
+        prune(path.parent, CACHE_MAX_ENTRIES)
     except OSError:
         return
-
-
-def _mtime(path: Path) -> int:
-    try:
-        return path.stat().st_mtime_ns
-    except OSError:
-        return 0
 
 
 __all__ = ["checked_bot_specs", "encoder_info", "plugin_info"]
