@@ -131,8 +131,12 @@ def test_the_stage_is_read_from_net_search_only_where_it_can_run() -> None:
     assert without_idle_stages(on) == on
     for fam in (snake_family, connect4_family):
         fam.fit_config(arch["search"], seed=0)  # the keys are known, and ignored when off
-        with pytest.raises(ValueError, match="no Monte-Carlo mode"):
-            fam.fit_config(on["search"], seed=0)
+    with pytest.raises(ValueError, match="no Monte-Carlo mode"):
+        snake_family.fit_config(on["search"], seed=0)
+    # Connect Four has its own stage: it reads the lists, and refuses Reversi's weight climb
+    assert connect4_family.fit_config(on["search"], seed=0).mcts_sims == (500,)
+    with pytest.raises(ValueError, match="mcts_climb_evals"):
+        connect4_family.fit_config({**on["search"], "mcts_climb_evals": 100}, seed=0)
 
 
 def test_the_fit_runs_the_stage_last_and_keeps_it_where_it_agrees_more() -> None:

@@ -13,7 +13,10 @@ softmax of the root values, the nets' mask value on full columns.
 
 Config: ``config/net/search.yaml``'s ``search:`` section. Connect Four reads ``depths``,
 ``passes``, ``patience``, ``pass_patience``, ``phases`` (1 or 2), ``inner_iters``, ``l2``,
-``loss``, ``hinge_margin``, ``max_fit``, ``select_share`` and ``max_select``; it always tries
+``loss``, ``hinge_margin``, ``max_fit``, ``select_share``, ``max_select`` and its Monte-Carlo
+stage's ``mcts_sims`` (empty: no stage), ``mcts_cs``, ``mcts_positions`` and ``mcts_rounds``
+(:func:`ime.imitators.connect4_fit.fit_mcts`; the stage's move rules are always its own
+three); it always tries
 its own four tie rules (column orders: ``first``, ``last``, ``centre``, ``centre_right``) rather
 than ``ties`` (Reversi's square orders), and has no endgame solve, node budget or root window, so
 it ignores those keys (a nonzero budget is refused: it cannot honour one).
@@ -31,13 +34,18 @@ from torch import nn
 from ime.games.connect4.board import Geometry
 from ime.imitators.connect4_features import feature_names, num_features
 from ime.imitators.connect4_fit import Connect4FitConfig, Connect4Settings, decide, fit
-from ime.imitators.family import MCTS_KEYS, TRAIN_KEYS, DecisionMemo, refuse_mcts, search_logits
+from ime.imitators.family import MCTS_KEYS, TRAIN_KEYS, DecisionMemo, search_logits
 from ime.imitators.fit_state import FitState
 from ime.imitators.mmto import root_softmax
 
 FIT_KEYS = ("depths", "passes", "patience", "pass_patience", "phases", "inner_iters", "l2",
             "loss", "hinge_margin", "max_fit")
 """Keys of ``net.search`` that go to :class:`Connect4FitConfig`."""
+MCTS_FIT_KEYS = ("mcts_sims", "mcts_cs", "mcts_positions", "mcts_rounds")
+"""Keys of ``net.search`` of the Monte-Carlo stage that Connect Four reads; the other
+:data:`ime.imitators.family.MCTS_KEYS` are Reversi's (playout lengths and rules, leaf scales,
+the empties threshold, the weight climb and the tree fit) and are ignored, except a nonzero
+``mcts_climb_evals`` with the stage on, which is refused."""
 IGNORED_KEYS = ("ties", "endgames", "endgame_modes", "endgames_wld", "endgame_picks",
                 "budgets", "orderings", "pv_firsts", "budget_depth", "budget_passes",
                 "budget_screen", "budget_keep",
@@ -112,7 +120,9 @@ def fit_config(config: Mapping[str, Any], seed: int) -> Connect4FitConfig:
     if config.get("round_evals"):
         raise ValueError("Connect Four's search imitator has no round-value stage (Reversi's only: "
                          "net.search.round_evals must be 0)")
-    refuse_mcts(config, "Connect Four")
+    if config.get("mcts_sims") and int(config.get("mcts_climb_evals") or 0):
+        raise ValueError("Connect Four's Monte-Carlo mode has no weight climb (Reversi's only: "
+                         "net.search.mcts_climb_evals must be 0)")
     if any(int(b) for b in config.get("budgets") or ()):
         raise ValueError("Connect Four's search imitator has no node budget (net.search.budgets "
                          "must be [0])")
@@ -122,7 +132,11 @@ def fit_config(config: Mapping[str, Any], seed: int) -> Connect4FitConfig:
             kw[k] = tuple(int(x) for x in kw[k])
     if "passes" in kw and not isinstance(kw["passes"], int):
         kw["passes"] = tuple(int(x) for x in kw["passes"])
-    return Connect4FitConfig(**kw, seed=seed)
+    mcts = {k: config[k] for k in MCTS_FIT_KEYS if config.get(k) is not None}
+    for k, cast in (("mcts_sims", int), ("mcts_cs", float)):
+        if k in mcts:
+            mcts[k] = tuple(cast(x) for x in mcts[k])
+    return Connect4FitConfig(**kw, **mcts, seed=seed)
 
 
 class Connect4SearchFamily:

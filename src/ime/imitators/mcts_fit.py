@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from ime.imitators.ascent import coordinate_ascent
 from ime.imitators.data import Decisions, empties
 from ime.imitators.fit_state import FitState
 from ime.imitators.mmto import subsample
@@ -270,22 +271,10 @@ def _ascent(w: np.ndarray, base: SearchSettings, start: dict[str, Any], grid: Mc
         return acc
 
     base_acc = 100.0 * float(np.mean(ab == A))
-    cur = dict(start)
-    best = score(cur)
     say(f"{stage}: the search alone {base_acc:.2f}% on {len(A)} selection positions; UCT from "
-        f"{cur}: {best:.2f}%")
-    for r in range(grid.rounds):
-        changed = False
-        for k in KNOBS:
-            for x in getattr(grid, k):
-                if x == cur[k]:
-                    continue
-                acc = score({**cur, k: x})
-                if acc > best + 1e-9:
-                    best, cur, changed = acc, {**cur, k: x}, True
-            say(f"{stage} round {r} {k}: {cur} {best:.2f}%")
-        if not changed:
-            break
+        f"{dict(start)}: {score(dict(start)):.2f}%")
+    cur, _ = coordinate_ascent(start, {k: getattr(grid, k) for k in KNOBS}, score,
+                               rounds=grid.rounds, say=say, stage=stage)
     return _with_knobs(base, [cur[k] for k in KNOBS], seed)
 
 

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from ime.core.bits import ctpop, cttz
+from ime.core.bits import ctpop, cttz, position_seed
 from ime.games.reversi.bitboard import PASS, flips_inline, legal_moves_inline
 from ime.imitators.reversi_features import evaluate
 
@@ -216,16 +216,6 @@ def uct_root(P, O, sims, c, depth, playout, scale, w, phases, seed, buf, nP, nO,
         k += 1
         ch = sib[ch]
     return k
-
-
-@njit(cache=True)
-def position_seed(P, O, seed):
-    """A 31-bit seed from the position and the imitator's seed (splitmix64)."""
-    z = P ^ ((O << U64(1)) | (O >> U64(63))) ^ (U64(seed) * U64(0x9E3779B97F4A7C15))
-    z = (z ^ (z >> U64(30))) * U64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> U64(27))) * U64(0x94D049BB133111EB)
-    z = z ^ (z >> U64(31))
-    return np.int64(z & U64(0x7FFFFFFF))
 
 
 @njit(cache=True)
