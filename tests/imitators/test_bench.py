@@ -26,3 +26,4 @@ def test_connect4s_search_imitator_benchmark_runs(capsys: pytest.CaptureFixture[
     assert "fit_s_per_1000_positions_by_depth" in out and "decision_ms_by_depth" in out
     agreement = float(out.split("synthetic_target_agreement_pct:")[1].split()[0])
     assert agreement >= 70.0  # chance is about 16 % (6-7 legal columns)
+    assert "uct_decision_ms_by_sims" in out  # the Monte-Carlo mode's decisions are timed

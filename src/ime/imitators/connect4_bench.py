@@ -5,8 +5,9 @@ the fit chooses sets the train job's time and every later stage's. Measured on s
 positions (:func:`ime.games.connect4.tools.random_positions`) and a synthetic target (this
 imitator's own search at depth 3 with seeded weights, so no bot is involved), one core: the
 fit's seconds per pass per 1,000 positions at each depth, the milliseconds per decision of the
-search at several depths, and the fitted imitator's agreement with the target on held-out
-positions.
+search at several depths and of the Monte-Carlo mode at several simulation counts (the move
+rules at their dearest, decisive and anti-decisive), and the fitted imitator's agreement with
+the target on held-out positions.
 """
 
 from __future__ import annotations
@@ -17,10 +18,12 @@ import numpy as np
 
 from ime.imitators.connect4_features import num_features
 from ime.imitators.connect4_fit import Connect4FitConfig, Connect4Settings, decide, fit
+from ime.imitators.connect4_mcts import uct_moves
 
 
 def bench_search_imitator(quick: bool) -> dict:
-    """Fit seconds per pass per 1,000 positions by depth, and ms per decision by depth."""
+    """Fit seconds per pass per 1,000 positions by depth, ms per decision by depth and by the
+    Monte-Carlo mode's simulations."""
     from ime.games.connect4.game import GAME
     from ime.games.connect4.tools import random_positions
 
@@ -45,10 +48,17 @@ def bench_search_imitator(quick: bool) -> dict:
         t = time.perf_counter()
         decide(w, s, me[:200], opp[:200], geo)
         decide_ms[d] = (time.perf_counter() - t) / 200 * 1000
+    uct_ms = {}
+    for sims in (500, 2000) if quick else (500, 2000, 8000):
+        kw = {"sims": sims, "c": 0.707, "tree": "anti_decisive", "playout": "anti_decisive"}
+        uct_moves(me[:5], opp[:5], geo, **kw)  # compiled before the clock
+        t = time.perf_counter()
+        uct_moves(me[:200], opp[:200], geo, **kw)
+        uct_ms[sims] = (time.perf_counter() - t) / 200 * 1000
     result = fit(me[fit_rows], opp[fit_rows], cols[fit_rows], me[sel], opp[sel], cols[sel], geo,
                  Connect4FitConfig(depths=(1, 2, 3, 4), passes=2, phases=(2,)))
     chosen, _ = decide(result.weights, result.settings, me[test], opp[test], geo)
     return {"positions": n, "fit_s_per_1000_positions_by_depth": fit_s,
-            "decision_ms_by_depth": decide_ms,
+            "decision_ms_by_depth": decide_ms, "uct_decision_ms_by_sims": uct_ms,
             "chosen_depth": result.settings.depth,
             "synthetic_target_agreement_pct": float(np.mean(chosen == cols[test])) * 100}
