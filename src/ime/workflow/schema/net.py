@@ -119,9 +119,12 @@ class SearchFit(Section):
     ``budgets`` and the round numbers between them, the move ordering, ``pv_first`` and the tie
     rule among ``ties`` (its settings round; ime.imitators.climb_settings)."""
     mcts_sims: list[PositiveInt]
-    """Reversi: the Monte-Carlo stage's simulation counts ([]: no stage; ime.imitators.mcts_fit):
-    UCT over the fitted evaluation above ``mcts_aboves`` empties, kept if the selection fold
-    agrees more. Each ``mcts_*`` list's first value is the ascent's start."""
+    """Reversi and Connect Four: the Monte-Carlo stage's simulation counts ([]: no stage;
+    ime.imitators.mcts_fit, ime.imitators.connect4_fit.fit_mcts): UCT over the fitted evaluation
+    above ``mcts_aboves`` empties (Connect Four: UCT playing out to the end, every position),
+    kept if the selection fold agrees more. Each ``mcts_*`` list's first value is the ascent's
+    start; Connect Four reads ``mcts_sims``, ``mcts_cs``, ``mcts_positions`` and
+    ``mcts_rounds`` only, and tries its own move rules."""
     mcts_cs: Annotated[list[Annotated[float, Field(ge=0)]], Field(min_length=1)]
     """UCB1 exploration constants tried."""
     mcts_depths: Annotated[list[NonNegativeInt], Field(min_length=1)]
