@@ -120,6 +120,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="with a node budget, the round-value climb also moves the budget a "
                          "rung of --budgets and the round numbers between them, the ordering, "
                          "pv_first and the tie rule among --ties")
+    ap.add_argument("--round-enter-shares", type=_floats, default=(),
+                    help="the round-value climb's near moves of a weight at 0 also try these "
+                         "shares of the largest weight, either sign (empty: off; e.g. "
+                         "0.05,0.1,0.2)")
     ap.add_argument("--mcts-sims", type=_ints, default=(),
                     help="the Monte-Carlo stage's simulation counts (empty: no stage); with "
                          "--load, that stage alone is run on the loaded imitator")
@@ -174,6 +178,7 @@ def main(argv: list[str] | None = None) -> int:
                     round_refit_passes=args.round_refit_passes,
                     round_repeats=args.round_repeats,
                     round_settings=args.round_settings,
+                    round_enter_shares=args.round_enter_shares,
                     mcts_sims=args.mcts_sims, mcts_cs=args.mcts_cs,
                     mcts_depths=args.mcts_depths,
                     mcts_playouts=tuple(args.mcts_playouts.split(",")),

@@ -128,7 +128,12 @@ def test_the_stage_is_read_from_net_search_only_where_it_can_run() -> None:
     # off: the train job's params lose the stage's keys (models fitted before it keep theirs)
     assert not any(k.startswith("mcts_") for k in without_idle_stages(arch)["search"])
     on = {**arch, "search": {**arch["search"], "mcts_sims": [500]}}
-    assert without_idle_stages(on) == on
+    assert without_idle_stages(on)["search"] == {k: x for k, x in on["search"].items()
+                                                  if k != "round_enter_shares"}
+    # an idle option (round_enter_shares: []) is left out too; set, it is a param
+    assert "round_enter_shares" not in without_idle_stages(arch)["search"]
+    shares = {**arch, "search": {**arch["search"], "round_enter_shares": [0.1]}}
+    assert without_idle_stages(shares)["search"]["round_enter_shares"] == [0.1]
     for fam in (snake_family, connect4_family):
         fam.fit_config(arch["search"], seed=0)  # the keys are known, and ignored when off
     with pytest.raises(ValueError, match="no Monte-Carlo mode"):

@@ -184,6 +184,24 @@ def test_a_wide_round_crosses_a_plateau_that_stops_the_near_moves() -> None:
         assert score(v, None) == 60.0  # every near move of the small weights is flat
 
 
+def test_a_term_enters_at_its_size_with_enter_shares() -> None:
+    """A term that counts only at a tenth of the largest weight or more (rev2's parity: 15 % of
+    its corner) is flat at every rung the near, wide and pair moves try from 0 (1 and 2; shares
+    up to 5 %), so the climb ends without it; with ``enter_shares`` the near moves from 0 try
+    its size and it enters."""
+    def score(w: np.ndarray, _setting: object) -> float:
+        if w[0] <= 0 or w[0] < np.abs(w).max():
+            return 50.0  # the corner must stay the largest weight
+        return 100.0 if w[2] >= 0.12 * w[0] else 60.0
+
+    start = np.array([1000.0, 300.0, 0.0])
+    plain = climb([(start, "table")], score, max_evals=300)
+    assert plain["score"] == 60.0 and plain["weights"][2] < 120, plain
+    entered = climb([(start, "table")], score, max_evals=300, enter_shares=(0.05, 0.1, 0.2))
+    assert entered["score"] == 100.0, entered
+    assert entered["weights"][2] >= 120 and entered["evals"] < plain["evals"]
+
+
 def test_a_pair_round_moves_two_weights_that_help_only_together() -> None:
     """Two weights a table gives the same value: either moved alone loses (on rev5's thesis fold
     1 no single weight, near or far, helped at the stopped point), both moved together by the

@@ -50,7 +50,8 @@ IGNORED_KEYS = ("ties", "endgames", "endgame_modes", "endgames_wld", "endgame_pi
                 "budgets", "orderings", "pv_firsts", "budget_depth", "budget_passes",
                 "budget_screen", "budget_keep",
                 "margin", "order_min", "round_evals", "round_positions", "round_extra_share",
-                "round_refit_positions", "round_refit_passes", "round_repeats", "round_settings")
+                "round_refit_positions", "round_refit_passes", "round_repeats", "round_settings",
+                "round_enter_shares")
 """Keys of ``net.search`` that are Reversi's search's (square-order ties, the endgame solver,
 node budgets, root windows)."""
 

@@ -52,7 +52,7 @@ FIT_KEYS = ("depths", "passes", "patience", "pass_patience", "phases", "ties", "
             "max_fit", "inner_iters", "l2", "margin", "order_min", "loss", "hinge_margin",
             "round_evals", "round_positions", "round_extra_share",
             "round_refit_positions", "round_refit_passes", "round_repeats", "round_settings",
-            *MCTS_KEYS)
+            "round_enter_shares", *MCTS_KEYS)
 """Keys of ``net.search`` that go to :class:`ime.imitators.search_fit.FitConfig` (the rest, e.g.
 ``select_share`` and ``max_select``, are the train stage's: ``family.TRAIN_KEYS``)."""
 
@@ -133,7 +133,8 @@ class ReversiSearchFamily:
                              f"{', '.join(FIT_KEYS + TRAIN_KEYS)})")
         kw = {k: config[k] for k in FIT_KEYS if config.get(k) is not None}
         for k in ("depths", "phases", "ties", "endgames", "endgame_modes", "endgames_wld",
-                  "endgame_picks", "budgets", "orderings", "pv_firsts", "mcts_sims", "mcts_cs",
+                  "endgame_picks", "budgets", "orderings", "pv_firsts", "round_enter_shares",
+                  "mcts_sims", "mcts_cs",
                   "mcts_depths", "mcts_playouts", "mcts_scales", "mcts_aboves"):
             if k in kw:
                 kw[k] = tuple(kw[k])

@@ -65,6 +65,16 @@ fit's positions with these moves, each scored by the imitator's own search:
   against 81.4 %); with the round numbers between them as rungs too and two runs of the stage,
   83.9 % (unseen 84.3 %), another start having gone on (docs/imitators.md, "v17").
 
+* with ``enter_shares`` (off by default), the near moves of a weight at 0 also try each of
+  these shares of the largest weight, either sign: a term *enters at its size*. Why: from 0 the
+  near moves try the rungs 1 and 2, on a scale whose largest weight is 1,000-8,000, so a term
+  whose own weight is a tenth of the largest is flat there and never enters, and the wide
+  round, which comes only after the near, settings and rescale moves stop, tries at most 5 %
+  of it. rev2's evaluation has a parity term worth 15 % of its corner; its thesis fold 0's climb
+  ended without one, and with the near moves from 0 also trying 5, 10 and 20 % parity (and a
+  tempo term) entered at 100 on a corner of 2,000 and unseen agreement went 88.67 -> 89.27 %
+  (docs/imitators.md, "v18"; a diagnostic patch there, this knob since).
+
 The starts share the first :data:`EXPLORE` of the scorings; the one that then agrees most
 climbs on with the rest (the wide rounds need a few hundred scorings; splitting them three ways
 starved the one that mattered). With ``per_weight`` (the caller's share of one agreement on
@@ -155,8 +165,8 @@ def _wide(x: float, top: float) -> list[float]:
 def climb(starts: Sequence[tuple[np.ndarray, Hashable] | tuple[np.ndarray, Hashable, Any]],
           score: Callable[[np.ndarray, Hashable], float], max_evals: int,
           say: Callable[[str], None] | None = None, per_weight: float = 0.0,
-          setting_moves: Callable[[Hashable], Sequence[Hashable]] | None = None
-          ) -> dict[str, Any]:
+          setting_moves: Callable[[Hashable], Sequence[Hashable]] | None = None,
+          enter_shares: Sequence[float] = ()) -> dict[str, Any]:
     """Hill-climb ``score(weights, setting)`` (an agreement in %) from each of ``starts`` in
     turn (each put on the ladder at its best scale of :data:`TOPS`) with the moves of the
     module doc (near moves first improvement taken, then a rescale, a wide round, a pair round),
@@ -173,7 +183,8 @@ def climb(starts: Sequence[tuple[np.ndarray, Hashable] | tuple[np.ndarray, Hasha
     ``setting``, ``score``, ``evals``, ``seconds``,
     ``start_scores`` and ``climbs`` (each start's final score). The climb that goes on after
     the shared scorings is the one with the highest score less ``per_weight`` for each nonzero
-    weight (module doc; ties: the higher score)."""
+    weight (module doc; ties: the higher score). ``enter_shares``: the near moves of a weight
+    at 0 also try these shares of the largest weight, either sign (module doc)."""
     log = say or (lambda _line: None)
     t0 = time.perf_counter()
     cache: dict[tuple[Hashable, bytes], float] = {}
@@ -196,7 +207,7 @@ def climb(starts: Sequence[tuple[np.ndarray, Hashable] | tuple[np.ndarray, Hasha
         firsts.append((scaled[int(np.argmax(scores))], setting, max(scores)))
     log(f"round values: {len(start_scores)} starts {min(start_scores):.2f}-"
         f"{max(start_scores):.2f}%")
-    climbs = [_Climb(w, setting, a, f, cache, free, setting_moves)
+    climbs = [_Climb(w, setting, a, f, cache, free, setting_moves, enter_shares)
               for (w, setting, a), free in zip(firsts, frees, strict=True)]
     explore = max(len(cache), int(max_evals * EXPLORE)) if len(climbs) > 1 else max_evals
     for n, c in enumerate(climbs):
@@ -239,16 +250,18 @@ class _Climb:
     by a later :meth:`run` exactly where it stopped (a restarted sweep would rescore every
     weight's neighbours at the new point); ``done`` once a whole round of moves finds none.
     ``free``: the weights the one-weight moves try (None: all); ``setting_moves``: a setting's
-    neighbours for the settings round (None: the setting stays)."""
+    neighbours for the settings round (None: the setting stays); ``enter_shares``: the shares
+    of the largest weight a weight at 0 also tries among its near moves."""
 
     def __init__(self, w: np.ndarray, setting: Hashable, score: float,
                  f: Callable[[np.ndarray, Hashable], float],
                  cache: dict[tuple[Hashable, bytes], float],
                  free: np.ndarray | None = None,
-                 setting_moves: Callable[[Hashable], Sequence[Hashable]] | None = None
-                 ) -> None:
+                 setting_moves: Callable[[Hashable], Sequence[Hashable]] | None = None,
+                 enter_shares: Sequence[float] = ()) -> None:
         self.w, self.setting, self.score = w.copy(), setting, float(score)
         self.setting_moves = setting_moves
+        self.enter_shares = tuple(float(q) for q in enter_shares)
         self.free = np.ones(len(w), dtype=bool) if free is None else free
         self.f, self.cache = f, cache
         self.budget = 0
@@ -365,6 +378,17 @@ class _Climb:
         v[k] = x
         return v
 
+    def _near_values(self, x: float) -> list[float]:
+        """A weight's near moves from ``x``: :func:`_neighbours`, and from 0 also each of
+        ``enter_shares`` of the largest weight, either sign (a term entering at its size)."""
+        out = _neighbours(x)
+        if x == 0 and self.enter_shares:
+            top = float(np.abs(self.w).max())
+            far = snap(np.array([sign * q * top for q in self.enter_shares
+                                 for sign in (1.0, -1.0)]))
+            out = list(dict.fromkeys([*out, *(float(v) for v in far if v != 0)]))
+        return out
+
     def _near(self) -> Generator[bool, None, None]:
         """The near moves' rounds until one finds no improvement."""
         improved = True
@@ -373,7 +397,7 @@ class _Climb:
             for k in np.argsort(-np.abs(self.w), kind="stable"):
                 if not self.free[k]:
                     continue
-                for x in _neighbours(float(self.w[k])):
+                for x in self._near_values(float(self.w[k])):
                     if (yield from self._take(self._with(k, x))):
                         improved = True
                         break

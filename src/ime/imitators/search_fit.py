@@ -145,7 +145,9 @@ class FitConfig:
     table and sparse starts are then refitted from climbed weights, not the surrogate's);
     ``round_settings``: under a node budget, the stage's climb also moves the budget a rung of
     ``budgets`` and the round numbers between them, the ordering, ``pv_first`` and the tie rule
-    among ``ties`` (:mod:`ime.imitators.climb_settings`);
+    among ``ties`` (:mod:`ime.imitators.climb_settings`); ``round_enter_shares``: the climb's
+    near moves of a weight at 0 also try these shares of the largest weight (a term entering at
+    its size; :mod:`ime.imitators.round_values`);
     ``mcts_sims`` (empty: no such stage) and the other ``mcts_*`` lists: the Monte-Carlo stage
     last, UCT over the chosen weights with its settings fitted by a coordinate ascent on
     ``mcts_positions`` selection positions for at most ``mcts_rounds`` rounds, then with
@@ -187,6 +189,7 @@ class FitConfig:
     round_refit_passes: int = REFIT_PASSES
     round_repeats: int = 2
     round_settings: bool = False
+    round_enter_shares: Sequence[float] = ()
     mcts_sims: Sequence[int] = ()
     mcts_cs: Sequence[float] = MctsGrid.c
     mcts_depths: Sequence[int] = MctsGrid.depth
@@ -723,7 +726,7 @@ def _round_values(best: dict[str, Any], P: np.ndarray, O: np.ndarray, A: np.ndar
         starts.insert(0, (np.append(w, 0.0), setting(settings.phases)))
     # the climb that goes on: each nonzero weight costs one agreement (round_values)
     out = climb(starts, score, cfg.round_evals, say, per_weight=100.0 / len(rows),
-                setting_moves=moves)
+                setting_moves=moves, enter_shares=cfg.round_enter_shares)
     s = applied(settings, out["setting"])
     if moves is not None:
         say(f"round values: the climb ended on {s.budget} nodes, ordering {s.ordering}, "

@@ -44,6 +44,7 @@ IGNORED_KEYS = ("ties", "endgames", "endgame_modes", "endgames_wld", "endgame_pi
                 "orderings", "pv_firsts", "budget_screen", "budget_keep",
                 "margin", "order_min", "round_extra_share",
                 "round_refit_positions", "round_refit_passes", "round_repeats", "round_settings",
+                "round_enter_shares",
                 "phases", "pass_patience")
 """Keys of ``net.search`` that are the other games' searches'."""
 

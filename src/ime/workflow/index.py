@@ -30,15 +30,24 @@ from ime.workflow.tags import (
 )
 from ime.workflow.variants import Plan, Variant, unique
 
+IDLE_SEARCH_KEYS = {"round_enter_shares": []}
+"""Keys of a search family's settings that are left out of a train job's params at these
+values (an option off), as the Monte-Carlo stage's are when ``mcts_sims`` is empty."""
+
 
 def without_idle_stages(arch: Mapping[str, Any]) -> dict[str, Any]:
     """A search family's settings without the Monte-Carlo stage's keys when that stage is off
-    (``mcts_sims: []``): the fit reads the same defaults, and models fitted before the stage
-    existed keep their train jobs' params (nothing re-trains)."""
+    (``mcts_sims: []``), and without each key of :data:`IDLE_SEARCH_KEYS` at its idle value:
+    the fit reads the same defaults, and models fitted before the stage or option existed keep
+    their train jobs' params (nothing re-trains)."""
     search = arch.get("search")
-    if not isinstance(search, Mapping) or search.get("mcts_sims"):
+    if not isinstance(search, Mapping):
         return dict(arch)
-    return {**arch, "search": {k: x for k, x in search.items() if not k.startswith("mcts_")}}
+    keep = {k: x for k, x in search.items()
+            if not (k in IDLE_SEARCH_KEYS and list(x or []) == IDLE_SEARCH_KEYS[k])}
+    if not search.get("mcts_sims"):
+        keep = {k: x for k, x in keep.items() if not k.startswith("mcts_")}
+    return {**arch, "search": keep}
 
 BotSpecs = Mapping[str, Mapping[str, Any]]
 

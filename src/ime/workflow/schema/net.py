@@ -115,6 +115,10 @@ class SearchFit(Section):
     """Reversi: the round-value stage runs again from its own result, at most this many times in
     all, while the selection fold agrees more."""
     round_settings: bool
+    round_enter_shares: list[Annotated[float, Field(gt=0, le=1)]]
+    """Reversi: the round-value climb's near moves of a weight at 0 also try these shares of the
+    largest weight, either sign, so a term enters at its size ([]: off; e.g. [0.05, 0.1, 0.2];
+    ime.imitators.round_values)."""
     """Reversi, with a node budget: the round-value climb also moves the budget a rung of
     ``budgets`` and the round numbers between them, the move ordering, ``pv_first`` and the tie
     rule among ``ties`` (its settings round; ime.imitators.climb_settings)."""
