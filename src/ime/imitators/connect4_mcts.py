@@ -32,8 +32,6 @@ pure function of (position, settings, seed): it replays exactly on any worker. B
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import njit
 
@@ -48,6 +46,7 @@ from ime.games.connect4.board import (
     random_bit,
     winning_cells,
 )
+from ime.imitators.uct import ucb_child
 
 RULES = ("any", "decisive", "anti_decisive")
 """Move rules of the tree and the playouts, in the kernel's codes 0, 1, 2."""
@@ -113,17 +112,7 @@ def uct_root(me, opp, g, sims, c, tree, playout, seed, nMe, nOpp, parent, child,
     for _ in range(sims):
         node = 0
         while flag[node] == 0 and untried[node] == ZERO and child[node] != -1:  # selection
-            lnN = math.log(N[node])
-            best = -1
-            bestv = -1e300
-            ch = child[node]
-            while ch != -1:
-                u = W[ch] / N[ch] + c * math.sqrt(2.0 * lnN / N[ch])
-                if u > bestv:
-                    bestv = u
-                    best = ch
-                ch = sib[ch]
-            node = best
+            node = ucb_child(node, child, sib, N, W, c)
         if flag[node] == 1:  # a finished game: its value again
             v = 1.0 if mv[node] >= 2 * 64 else 0.5
         else:

@@ -41,6 +41,7 @@ from numba import njit
 from ime.core.bits import ctpop, cttz, position_seed
 from ime.games.reversi.bitboard import PASS, flips_inline, legal_moves_inline
 from ime.imitators.reversi_features import evaluate
+from ime.imitators.uct import ucb_child
 
 U64 = np.uint64
 ZERO = U64(0)
@@ -152,17 +153,7 @@ def uct_root(P, O, sims, c, depth, playout, scale, w, phases, seed, buf, nP, nO,
                 break
             if untried[node] != ZERO or flag[node] == 1:
                 break
-            lnN = math.log(N[node])
-            best = -1
-            bestv = -1e300
-            ch = child[node]
-            while ch != -1:
-                u = W[ch] / N[ch] + c * math.sqrt(2.0 * lnN / N[ch])
-                if u > bestv:
-                    bestv = u
-                    best = ch
-                ch = sib[ch]
-            node = best
+            node = ucb_child(node, child, sib, N, W, c)
         if flag[node] != 2:  # expansion
             p, o = nP[node], nO[node]
             new = n_nodes
