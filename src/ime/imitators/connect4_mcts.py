@@ -93,9 +93,9 @@ def uct_root(me, opp, g, sims, c, tree, playout, seed, nMe, nOpp, parent, child,
              flag, N, W, mv, out_col, out_n):
     """Run ``sims`` simulations from (``me`` to move, ``opp``); write the root's children
     (column, visits plus a win-rate tiebreak below 1e-3) into ``out_col`` / ``out_n`` and return
-    their number. Node arrays hold ``sims + 1`` nodes; ``flag`` 1 marks a finished game (its
-    value for the side that moved into it in ``W[node] / N[node]`` at its first visit: ``mv``
-    holds it as 2 a win, 1 a draw, not a column)."""
+    their number. Node arrays hold ``sims + 1`` nodes; ``flag`` 1 marks a finished game, whose
+    ``mv`` is its column plus 128 (a win for the side that moved into it) or plus 64 (a draw),
+    so a later visit values it again without a playout."""
     np.random.seed(seed)
     cells = np.int64(g[G_CELLS])
     nMe[0] = me
