@@ -83,6 +83,8 @@ CHILD = textwrap.dedent('''
                 "phases": [1], "ties": ["first"], "endgames": [0], "endgame_modes": ["exact"],
                 "endgames_wld": [0], "budgets": [0], "max_fit": None, "inner_iters": 40,
                 "l2": 1e-4, "margin": 12.0, "order_min": 2, "select_share": 0.2}
+        if C4:  # its Monte-Carlo stage too (its own UCT: no bot module may load for it)
+            fast.update(mcts_sims=[100, 400], mcts_cs=[0.707], mcts_positions=100)
         m = fit_member(sys.argv[1], {"name": "search", "kind": "search", "search": fast}, 0,
                        sys.argv[2], sys.argv[3], {"split": "kfold", "folds": 4, "seed": 0,
                                                   "holdout": 0.1, "run_folds": None},
@@ -187,8 +189,9 @@ def test_fits_with_the_zoo_unavailable(tmp_path: Path, path: str) -> None:
 
 @pytest.mark.slow
 def test_connect4_fits_with_the_zoo_unavailable(tmp_path: Path) -> None:
-    """Connect Four's search family through the train stage (fit_member), the zoo's configs
-    unreadable and no Connect Four bot module loaded: it learns a hidden depth-2 search."""
+    """Connect Four's search family through the train stage (fit_member), its Monte-Carlo
+    stage on, the zoo's configs unreadable and no Connect Four bot module loaded: it learns a
+    hidden depth-2 search (and keeps it: UCT agrees less with a minimax target)."""
     from ime.games.connect4.encode import ENCODER_VERSION as C4_VERSION
     from ime.games.connect4.encode import encode_boards as c4_encode
     from ime.imitators.connect4_features import num_features as c4_features
@@ -220,6 +223,7 @@ def test_connect4_fits_with_the_zoo_unavailable(tmp_path: Path) -> None:
     result = json.loads(out.stdout.strip().splitlines()[-1])
     assert result["refused"] == [] and result["bot_modules"] == []
     assert result["settings"]["depth"] == 2 and result["settings"]["tie"] == "centre", result
+    assert "mcts_sims" not in result["settings"], result
     assert result["agree"] >= 0.9, result
 
 
