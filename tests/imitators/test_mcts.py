@@ -144,6 +144,23 @@ def test_the_stage_is_read_from_net_search_only_where_it_can_run() -> None:
         connect4_family.fit_config({**on["search"], "mcts_climb_evals": 100}, seed=0)
 
 
+def test_an_idle_option_renames_no_model_folder() -> None:
+    """A search option at its idle value (``round_enter_shares: []``) is left out of an
+    overridden model folder's digest, so adding it to the YAML moved no folder; set, it names
+    another folder."""
+    import yaml
+
+    from ime.workflow.variants import overridden_net_dir
+
+    arch = yaml.safe_load((ROOT / "config" / "net" / "search.yaml").read_text())
+    arch["search"]["mcts_sims"] = [500]
+    before = {**arch, "search": {k: x for k, x in arch["search"].items()
+                                 if k != "round_enter_shares"}}
+    assert overridden_net_dir("search", arch) == overridden_net_dir("search", before)
+    shares = {**arch, "search": {**arch["search"], "round_enter_shares": [0.1]}}
+    assert overridden_net_dir("search", shares) != overridden_net_dir("search", arch)
+
+
 def test_the_fit_runs_the_stage_last_and_keeps_it_where_it_agrees_more() -> None:
     positions = random_positions(700, seed=48, min_ply=4, max_ply=44)
     w = hidden_weights(positions)

@@ -123,10 +123,10 @@ class Connect4FitConfig:
 
     def __post_init__(self) -> None:
         if self.mcts_sims:
+            if not self.mcts_cs:
+                raise ValueError("net.search.mcts_cs: at least one value")
             for sims in self.mcts_sims:
-                for c in self.mcts_cs or (None,):
-                    if c is None:
-                        raise ValueError("net.search.mcts_cs: at least one value")
+                for c in self.mcts_cs:
                     check_uct(int(sims), float(c), RULES[0], RULES[0])
             if self.mcts_positions < 1 or self.mcts_rounds < 1:
                 raise ValueError(f"net.search.mcts_positions and mcts_rounds must be >= 1, got "

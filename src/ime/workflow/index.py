@@ -26,25 +26,22 @@ from ime.workflow.tags import (
     results_key,
     train_key,
     unused_split_keys,
+    without_idle_options,
     without_runtime,
 )
 from ime.workflow.variants import Plan, Variant, unique
 
-IDLE_SEARCH_KEYS = {"round_enter_shares": []}
-"""Keys of a search family's settings that are left out of a train job's params at these
-values (an option off), as the Monte-Carlo stage's are when ``mcts_sims`` is empty."""
-
 
 def without_idle_stages(arch: Mapping[str, Any]) -> dict[str, Any]:
     """A search family's settings without the Monte-Carlo stage's keys when that stage is off
-    (``mcts_sims: []``), and without each key of :data:`IDLE_SEARCH_KEYS` at its idle value:
-    the fit reads the same defaults, and models fitted before the stage or option existed keep
-    their train jobs' params (nothing re-trains)."""
+    (``mcts_sims: []``), and without each key of :data:`ime.workflow.tags.IDLE_SEARCH_KEYS` at
+    its idle value: the fit reads the same defaults, and models fitted before the stage or
+    option existed keep their train jobs' params (nothing re-trains)."""
+    arch = without_idle_options(arch)
     search = arch.get("search")
     if not isinstance(search, Mapping):
         return dict(arch)
-    keep = {k: x for k, x in search.items()
-            if not (k in IDLE_SEARCH_KEYS and list(x or []) == IDLE_SEARCH_KEYS[k])}
+    keep = dict(search)
     if not search.get("mcts_sims"):
         keep = {k: x for k, x in keep.items() if not k.startswith("mcts_")}
     return {**arch, "search": keep}

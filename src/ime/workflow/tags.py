@@ -208,6 +208,22 @@ def results_key(c: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+IDLE_SEARCH_KEYS = {"round_enter_shares": []}
+"""Keys of a search family's settings (``net.search``) that count as absent at these values (an
+option off): a train job's params and a model folder's digest leave them out, so adding such an
+option to ``config/net/search.yaml`` re-trains and renames nothing."""
+
+
+def without_idle_options(arch: Mapping[str, Any]) -> dict[str, Any]:
+    """A net's settings without the :data:`IDLE_SEARCH_KEYS` at their idle values."""
+    search = arch.get("search")
+    if not isinstance(search, Mapping):
+        return dict(arch)
+    return {**arch, "search": {k: x for k, x in search.items()
+                               if not (k in IDLE_SEARCH_KEYS
+                                       and list(x or []) == IDLE_SEARCH_KEYS[k])}}
+
+
 def digest(obj: Any, n: int = 10) -> str:
     """A short stable hash of a JSON-able value."""
     blob = json.dumps(obj, sort_keys=True, separators=(",", ":"), default=str)

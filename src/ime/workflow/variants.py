@@ -39,6 +39,7 @@ from ime.workflow.tags import (
     split_game_params,
     tag,
     train_key,
+    without_idle_options,
 )
 
 RAW_PATTERNS = ("*.jsonl", "*.matches", "*.json")
@@ -191,8 +192,10 @@ class Variant:
 
 def overridden_net_dir(name: str, arch: dict[str, Any]) -> str:
     """The model folder of net ``name`` whose resolved settings ``arch`` differ from the
-    scale's own (an override): ``<name>-<digest>``, so two settings never share a folder."""
-    return f"{name}-{digest(arch, 8)}"
+    scale's own (an override): ``<name>-<digest>``, so two settings never share a folder. The
+    digest leaves out the search options at their idle values
+    (:func:`ime.workflow.tags.without_idle_options`), so adding one renames no folder."""
+    return f"{name}-{digest(without_idle_options(arch), 8)}"
 
 
 def raw_part_name(path: str) -> str:
