@@ -99,6 +99,8 @@ def test_fit_and_decision_times_are_read_from_an_overridden_nets_folder(tmp_path
         for k, s in enumerate((seconds, seconds + 2)):
             timing = {"train_seconds": s, "ms_per_decision": 0.5}
             (d / f"fold{k}.json").write_text(json.dumps({"timing": timing}))
+        # a stopped fit's state beside them is no fold's metrics (it has no timing)
+        (d / "fold2.pt.fitstate.json").write_text(json.dumps({"stages": {}}))
 
     folds(overridden_net_dir("conv", arch), 10.0)
     folds("conv", 20.0)

@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -74,7 +75,10 @@ def _timing(models: Path | None, game: str, ttag: str, net: str, bot: str,
         return {}
     files: list[Path] = []
     for netdir in _net_dirs(net, arch):
-        files = files or sorted((models / game / "models" / ttag / netdir / bot).glob("fold*.json"))
+        # a fold's metrics file (fold0.json), not a fit state left by a stopped fit
+        # (fold2.pt.fitstate.json)
+        files = files or sorted(f for f in (models / game / "models" / ttag / netdir / bot)
+                                .glob("fold*.json") if re.fullmatch(r"fold\d+\.json", f.name))
     if not files:
         return {}
     t = [json.loads(f.read_text()).get("timing") or {} for f in files]
