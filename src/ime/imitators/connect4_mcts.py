@@ -46,7 +46,7 @@ from ime.games.connect4.board import (
     random_bit,
     winning_cells,
 )
-from ime.imitators.uct import ucb_child
+from ime.imitators.uct import reset_root, ucb_child
 
 RULES = ("any", "decisive", "anti_decisive")
 """Move rules of the tree and the playouts, in the kernel's codes 0, 1, 2."""
@@ -100,12 +100,7 @@ def uct_root(me, opp, g, sims, c, tree, playout, seed, nMe, nOpp, parent, child,
     cells = np.int64(g[G_CELLS])
     nMe[0] = me
     nOpp[0] = opp
-    parent[0] = -1
-    child[0] = -1
-    sib[0] = -1
-    N[0] = 0.0
-    W[0] = 0.0
-    mv[0] = -1
+    reset_root(parent, child, sib, N, W, mv)
     untried[0] = _allowed(me, opp, g, tree)
     flag[0] = 0
     n_nodes = 1

@@ -41,7 +41,7 @@ from numba import njit
 from ime.core.bits import ctpop, cttz, position_seed
 from ime.games.reversi.bitboard import PASS, flips_inline, legal_moves_inline
 from ime.imitators.reversi_features import evaluate
-from ime.imitators.uct import ucb_child
+from ime.imitators.uct import reset_root, ucb_child
 
 U64 = np.uint64
 ZERO = U64(0)
@@ -137,12 +137,7 @@ def uct_root(P, O, sims, c, depth, playout, scale, w, phases, seed, buf, nP, nO,
     np.random.seed(seed)
     nP[0] = P
     nO[0] = O
-    parent[0] = -1
-    child[0] = -1
-    sib[0] = -1
-    N[0] = 0.0
-    W[0] = 0.0
-    mv[0] = -1
+    reset_root(parent, child, sib, N, W, mv)
     untried[0] = legal_moves_inline(P, O)
     flag[0] = 0
     n_nodes = 1

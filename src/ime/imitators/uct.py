@@ -1,5 +1,6 @@
-"""UCT's selection step (numba), shared by the search imitators' Monte-Carlo modes (Reversi's
-:mod:`ime.imitators.reversi_mcts`, Connect Four's :mod:`ime.imitators.connect4_mcts`).
+"""UCT's root reset and selection step (numba), shared by the search imitators' Monte-Carlo
+modes (Reversi's :mod:`ime.imitators.reversi_mcts`, Connect Four's
+:mod:`ime.imitators.connect4_mcts`).
 
 Both keep their tree in flat arrays: a node's first child ``child[node]`` and its next sibling
 ``sib[child]`` (``-1`` ends a list), its visits ``N`` and its results ``W`` for the side that
@@ -12,6 +13,17 @@ from __future__ import annotations
 import math
 
 from numba import njit
+
+
+@njit(cache=True, inline="always")
+def reset_root(parent, child, sib, N, W, mv):
+    """Node 0 as a fresh root: no parent, children or siblings, no visits, no move into it."""
+    parent[0] = -1
+    child[0] = -1
+    sib[0] = -1
+    N[0] = 0.0
+    W[0] = 0.0
+    mv[0] = -1
 
 
 @njit(cache=True, inline="always")
