@@ -46,7 +46,7 @@ from ime.games.connect4.board import (
     random_bit,
     winning_cells,
 )
-from ime.imitators.uct import reset_root, ucb_child
+from ime.imitators.uct import add_child, reset_root, ucb_child
 
 RULES = ("any", "decisive", "anti_decisive")
 """Move rules of the tree and the playouts, in the kernel's codes 0, 1, 2."""
@@ -120,12 +120,7 @@ def uct_root(me, opp, g, sims, c, tree, playout, seed, nMe, nOpp, parent, child,
             n_nodes += 1
             nMe[new] = o
             nOpp[new] = mine
-            parent[new] = node
-            child[new] = -1
-            sib[new] = child[node]
-            child[node] = new
-            N[new] = 0.0
-            W[new] = 0.0
+            add_child(node, new, parent, child, sib, N, W)
             col = bit_column(m, g)
             mv[new] = col
             flag[new] = 0

@@ -41,7 +41,7 @@ from numba import njit
 from ime.core.bits import ctpop, cttz, position_seed
 from ime.games.reversi.bitboard import PASS, flips_inline, legal_moves_inline
 from ime.imitators.reversi_features import evaluate
-from ime.imitators.uct import reset_root, ucb_child
+from ime.imitators.uct import add_child, reset_root, ucb_child
 
 U64 = np.uint64
 ZERO = U64(0)
@@ -164,12 +164,7 @@ def uct_root(P, O, sims, c, depth, playout, scale, w, phases, seed, buf, nP, nO,
                 cp, co = o ^ f, p | f | (ONE << U64(sq))
             nP[new] = cp
             nO[new] = co
-            parent[new] = node
-            child[new] = -1
-            sib[new] = child[node]
-            child[node] = new
-            N[new] = 0.0
-            W[new] = 0.0
+            add_child(node, new, parent, child, sib, N, W)
             mv[new] = sq
             m = legal_moves_inline(cp, co)
             untried[new] = m

@@ -1,5 +1,5 @@
-"""UCT's root reset and selection step (numba), shared by the search imitators' Monte-Carlo
-modes (Reversi's :mod:`ime.imitators.reversi_mcts`, Connect Four's
+"""UCT's root reset, expansion link and selection step (numba), shared by the search
+imitators' Monte-Carlo modes (Reversi's :mod:`ime.imitators.reversi_mcts`, Connect Four's
 :mod:`ime.imitators.connect4_mcts`).
 
 Both keep their tree in flat arrays: a node's first child ``child[node]`` and its next sibling
@@ -24,6 +24,18 @@ def reset_root(parent, child, sib, N, W, mv):
     N[0] = 0.0
     W[0] = 0.0
     mv[0] = -1
+
+
+@njit(cache=True, inline="always")
+def add_child(node, new, parent, child, sib, N, W):
+    """Node ``new`` as ``node``'s newest child (first in its list), with no children and no
+    visits yet."""
+    parent[new] = node
+    child[new] = -1
+    sib[new] = child[node]
+    child[node] = new
+    N[new] = 0.0
+    W[new] = 0.0
 
 
 @njit(cache=True, inline="always")
