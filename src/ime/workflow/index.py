@@ -39,12 +39,9 @@ def without_idle_stages(arch: Mapping[str, Any]) -> dict[str, Any]:
     option existed keep their train jobs' params (nothing re-trains)."""
     arch = without_idle_options(arch)
     search = arch.get("search")
-    if not isinstance(search, Mapping):
-        return dict(arch)
-    keep = dict(search)
-    if not search.get("mcts_sims"):
-        keep = {k: x for k, x in keep.items() if not k.startswith("mcts_")}
-    return {**arch, "search": keep}
+    if not isinstance(search, Mapping) or search.get("mcts_sims"):
+        return arch
+    return {**arch, "search": {k: x for k, x in search.items() if not k.startswith("mcts_")}}
 
 BotSpecs = Mapping[str, Mapping[str, Any]]
 
