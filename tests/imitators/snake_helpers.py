@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ime.games.snake import board as B
 from ime.games.snake.board import grows
 from ime.games.snake.encode import make_encoder
 from ime.games.snake.game import SnakeGame
-from ime.imitators.snake_features import BODY, FREE, SnakePosition, features
+from ime.imitators.snake_features import BODY, FREE, WALL, SnakePosition, features
 from ime.imitators.snake_search import TERMINAL
 
 GAME = SnakeGame(width=11, height=10)
@@ -119,3 +120,19 @@ def maximin_root(pos: SnakePosition, w: np.ndarray, depth: int, root: list[int],
                                                                 strict=True)]
     vals = our_turn(pos.grid, pos.me, tuple(int(c) for c in pos.my_tail), opps, depth, 0)
     return {d: vals[d] for d in root}
+
+
+def true_position(S: np.ndarray, me: int) -> SnakePosition:
+    """The search's position of the engine's state ``S`` for snake ``me`` with everything the
+    planes leave open given: the opponent's true head, both tails' true orders (the position a
+    bot that reads the whole state searches)."""
+    stride, height = int(S[B.I_STRIDE]), int(S[B.I_H])
+    cells = S[B.OFF_CELLS:B.OFF_CELLS + (height + 2) * stride]
+    wall = (cells == B.BORDER) | (cells == B.OBSTACLE)
+    grid = np.where(cells == B.EMPTY, FREE, np.where(wall, WALL, BODY)).astype(np.int8)
+    length = int(S[B.I_LEN + me])
+    keep = min(3, length - 1)
+    mine = tuple(int(B.segment(S, me, k)) for k in range(keep))
+    theirs = tuple(int(B.segment(S, 1 - me, k)) for k in range(keep))
+    return SnakePosition(grid, stride, int(B.head(S, me)), np.array([int(B.head(S, 1 - me))]),
+                         mine, (theirs,), length)

@@ -18,10 +18,13 @@ searches the encoder's legal mask instead (:mod:`ime.imitators.snake_family`).
 on the selection decisions at every fitted depth, and that depth's passes run again from the
 best of them (:func:`_unit_starts`).
 
-**The budget stage** (``budgets`` above 0): after the fixed depths, the best weights so far
-search under each node budget and child ordering (:data:`ime.imitators.snake_search.ORDERS`,
-both always tried) deepened up to ``budget_depth`` plies; each pair gets ``budget_passes`` MMTO
-passes from those weights and is scored on the selection decisions like a depth.
+**The budget stage** (``budgets`` above 0): after the fixed depths, the best weights so far and
+the best one-feature start are scored under each node budget and child ordering
+(:data:`ime.imitators.snake_search.ORDERS`, both always tried), deepened up to ``budget_depth``
+plies; the better of the two gets ``budget_passes`` MMTO passes, each scored on the selection
+decisions like a depth. Why the start too: a hand-written bot's one-term evaluation searched
+as the bot searches it is what the passes' surrogate may leave (docs/imitators.md, "Snake's
+budgeted search").
 
 **The round-value climb** (``round_evals`` above 0; Reversi's stage,
 :func:`ime.imitators.round_values.climb`): from the best candidate with a fixed depth and from
@@ -203,10 +206,19 @@ def fit(positions: Sequence[SnakePosition], action: np.ndarray,
             deepen.update(passes.best)
         candidates += _unit_starts(passer, schedule, candidates)
         if budgets:
-            start = max((c for c in candidates if c["phase"] == phase), key=_rank)
+            mine = [c for c in candidates if c["phase"] == phase]
+            starts = [max(mine, key=_rank)]
+            unit = max((c for c in mine if c.get("start")), key=_rank, default=None)
+            if unit is not None and unit is not starts[0]:
+                starts.append(unit)
             for budget in budgets:
                 for order in ORDERS:
-                    w, tie = start["weights"], start["tie"]
+                    scored = [passer.score(c["weights"], cfg.budget_depth,
+                                           c.get("start") or "fitted", budget=budget,
+                                           order=order) for c in starts]
+                    candidates += scored
+                    first = max(scored, key=_rank)
+                    w, tie = first["weights"], first["tie"]
                     for it in range(cfg.budget_passes):
                         cand = passer.one(w, tie, cfg.budget_depth, it, budget, order)
                         w, tie = cand["weights"], cand["tie"]
@@ -274,12 +286,13 @@ class _Passes:
         tie = max(ties, key=lambda t: accs[t])
         return tie, accs[tie]
 
-    def score(self, w: np.ndarray, depth: int, start: str, tie: str | None = None
-              ) -> dict[str, Any]:
+    def score(self, w: np.ndarray, depth: int, start: str, tie: str | None = None,
+              budget: int = 0, order: str = "natural") -> dict[str, Any]:
         """``w`` as it is, scored on the selection rows at ``depth`` (no pass: a start), with
-        the best of the tie rules or with ``tie``."""
-        tie, acc = self.select(w, depth, self.cfg.ties if tie is None else (tie,))
-        return {"phase": self.phase, "depth": depth, "budget": 0, "order": "natural",
+        the best of the tie rules or with ``tie``, under ``budget`` and ``order``."""
+        tie, acc = self.select(w, depth, self.cfg.ties if tie is None else (tie,), budget,
+                               order)
+        return {"phase": self.phase, "depth": depth, "budget": budget, "order": order,
                 "pass_": -1, "tie": tie, "acc": acc, "train_acc_before": None,
                 "kept": 0, "weights": w.copy(), "start": start}
 
