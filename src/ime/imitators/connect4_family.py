@@ -146,7 +146,7 @@ class Connect4SearchFamily:
     def fit(self, planes: np.ndarray, actions: np.ndarray, fit_rows: np.ndarray,
             select_rows: np.ndarray, config: Mapping[str, Any], *, seed: int,
             say: Callable[[str], None], threads: int = 1,
-            state: FitState | None = None) -> nn.Module:
+            state: FitState | None = None, encoder_version: str = "") -> nn.Module:
         # one core: this family's searches are not split over threads; its fit takes minutes
         # and keeps no stages to resume (a written fold is kept: family.fit_member)
         del threads, state

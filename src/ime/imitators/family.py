@@ -72,12 +72,14 @@ class ImitatorFamily(Protocol):
     def fit(self, planes: np.ndarray, actions: np.ndarray, fit_rows: np.ndarray,
             select_rows: np.ndarray, config: Mapping[str, Any], *, seed: int,
             say: Callable[[str], None], threads: int = 1,
-            state: FitState | None = None) -> nn.Module:
+            state: FitState | None = None, encoder_version: str = "") -> nn.Module:
         """A fitted imitator module from the dataset's rows ``fit_rows`` (its evaluation) and
         ``select_rows`` (matches held out of the fit, which choose its settings); ``threads``:
         the cores this process may search on (the same module for any count); ``state``: where
         a long fit may keep its finished stages to resume from after a stop
-        (:mod:`ime.imitators.fit_state`; keyed by this fit's inputs; a family may ignore it)."""
+        (:mod:`ime.imitators.fit_state`; keyed by this fit's inputs; a family may ignore it);
+        ``encoder_version``: the dataset's encoder (a family whose planes have layouts reads
+        which one; the others ignore it)."""
 
     def build(self, config: Mapping[str, Any]) -> nn.Module:
         """The module of a saved imitator from its fitted ``config`` (weights come from the
@@ -305,7 +307,8 @@ def fit_member(dataset_path: str | Path, net_config: Mapping[str, Any], fold: in
         f"held-out training matches")
     t0 = time.perf_counter()
     model = family.fit(planes, actions, fit_rows, select_rows, {**settings, "name": name},
-                       seed=run_seed, say=say, threads=threads, state=state)
+                       seed=run_seed, say=say, threads=threads, state=state,
+                       encoder_version=data.encoder_version)
     fit_s = time.perf_counter() - t0
     if settings.get("book"):  # after the fit: the settings are chosen by the search alone
         n_book = attach_book(model, planes, data.mask.cpu().numpy(), actions, train_rows)

@@ -118,7 +118,7 @@ class ReversiSearchFamily:
     def fit(self, planes: np.ndarray, actions: np.ndarray, fit_rows: np.ndarray,
             select_rows: np.ndarray, config: Mapping[str, Any], *, seed: int,
             say: Callable[[str], None], threads: int = 1,
-            state: FitState | None = None) -> nn.Module:
+            state: FitState | None = None, encoder_version: str = "") -> nn.Module:
         """The fit's searches, and this process's later ones (the fold's metrics), run on
         ``threads`` threads (:func:`ime.imitators.search_fit.set_search_threads`): the same
         moves for any count. ``state``: the fit's finished stages are kept there and a stopped

@@ -6,7 +6,8 @@ Why a module: every downstream stage calls an imitator as ``model(planes, mask) 
 The dataset's planes are from the deciding snake's view (plane 0 its head, 1 its body, 2 the
 opponent, 3 obstacles, a fifth off-board plane for the variable-size ``pad`` and the ``ego``
 layouts: :mod:`ime.games.snake.encode`); the module turns them into the search's positions
-(:func:`ime.imitators.snake_features.planes_to_positions`), searches the mask's legal
+(:func:`ime.imitators.snake_features.planes_to_positions`; with the ``opponent_head`` plane
+when the dataset's encoder has it, ``game.params.opponent_head``), searches the mask's legal
 directions with its fitted weights and settings, and returns log-probabilities as the other
 families do (:func:`ime.imitators.family.search_logits`).
 
@@ -30,6 +31,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from ime.games.snake.encode import HEAD_SUFFIX
 from ime.imitators.family import MCTS_KEYS, TRAIN_KEYS, DecisionMemo, refuse_mcts, search_logits
 from ime.imitators.fit_state import FitState
 from ime.imitators.mmto import root_softmax
@@ -57,6 +59,7 @@ class SnakeSearchPolicy(nn.Module):
         self.config = dict(config)
         self.name = str(config.get("name", "search"))
         self.settings = SnakeSettings(**dict(config["settings"]))
+        self.opponent_head = bool(config.get("opponent_head", False))
         # a parameter (not a buffer) so that Table 4.4's parameter count shows the fitted weights
         self.weights = nn.Parameter(torch.zeros(num_features(), dtype=torch.float64),
                                     requires_grad=True)
@@ -66,7 +69,7 @@ class SnakeSearchPolicy(nn.Module):
                ) -> tuple[np.ndarray, np.ndarray]:
         """The search's directions and, per position, the softmax of its root values over the
         4 directions; ``mask`` (``[N, 4]``): the directions searched (else the free ones)."""
-        positions = planes_to_positions(planes)
+        positions = planes_to_positions(planes, opponent_head=self.opponent_head)
         roots = None if mask is None else [np.flatnonzero(m > 0).tolist() for m in mask]
         w = self.weights.detach().cpu().numpy().astype(np.float64)
         chosen, res = decide(w, self.settings, positions, roots)
@@ -103,20 +106,22 @@ class SnakeSearchFamily:
     def fit(self, planes: np.ndarray, actions: np.ndarray, fit_rows: np.ndarray,
             select_rows: np.ndarray, config: Mapping[str, Any], *, seed: int,
             say: Callable[[str], None], threads: int = 1,
-            state: FitState | None = None) -> nn.Module:
+            state: FitState | None = None, encoder_version: str = "") -> nn.Module:
         # one core: this family's searches are not split over threads; its fit takes minutes
         # and keeps no stages to resume (a written fold is kept: family.fit_member)
         del threads, state
         cfg = fit_config(config, seed)
         sel = select_rows if len(select_rows) else fit_rows
         actions = np.asarray(actions, dtype=np.int64)
-        result = fit(planes_to_positions(planes[fit_rows]), actions[fit_rows],
-                     planes_to_positions(planes[sel]), actions[sel], cfg, log=say)
+        head = HEAD_SUFFIX in encoder_version
+        result = fit(planes_to_positions(planes[fit_rows], opponent_head=head), actions[fit_rows],
+                     planes_to_positions(planes[sel], opponent_head=head), actions[sel], cfg,
+                     log=say)
         summary = {k: v for k, v in result.summary.items() if k != "fit_seconds"}
         model = SnakeSearchPolicy({
             "name": str(config.get("name", "search")), "kind": "search", "game": "snake",
             "settings": result.settings.to_dict(), "features": feature_names(),
-            "fit": summary})
+            "fit": summary, **({"opponent_head": True} if head else {})})
         with torch.no_grad():
             model.weights.copy_(torch.as_tensor(result.weights, dtype=torch.float64))
         return model

@@ -167,8 +167,19 @@ def _common(seqs: list[tuple[int, ...]]) -> tuple[int, ...]:
     return first[:k]
 
 
+def _known_tail(cells: set[int], head: int, stride: int) -> tuple[int, ...]:
+    """The last cells of a snake's order from ``head`` that every path through ``cells``
+    agrees on, the tail first (empty: unknown, or a snake of one cell)."""
+    if len(cells) <= 1:
+        return ()
+    try:
+        return _common([t for _, t in _ends(cells, head, stride, [PATH_STEPS], True)])
+    except _OutOfSteps:
+        return ()
+
+
 def snake_orders(own: set[int], me: int, opp: set[int], stride: int, shift: int | None = None,
-                 corners: tuple[int, ...] = ()
+                 corners: tuple[int, ...] = (), head: int | None = None
                  ) -> tuple[tuple[int, ...], np.ndarray, tuple[tuple[int, ...], ...]]:
     """Our tail's known order, the opponent's head candidates and each one's known tail order,
     from the snakes' cells: a snake is a path of 4-neighbour cells from its head to its tail,
@@ -180,13 +191,11 @@ def snake_orders(own: set[int], me: int, opp: set[int], stride: int, shift: int 
     (height, width); while the snakes have at most 11 cells no tail has moved yet (they grow on
     each of the first 10 turns), so the opponent's cell among them is its tail. Without an answer
     within :data:`PATH_STEPS` steps: no tail known, and the opponent's candidates are its cells
-    with the fewest neighbours of its own."""
-    budget = [PATH_STEPS]
-    try:
-        my_tail = _common([t for _, t in _ends(own, me, stride, budget, True)]) if len(own) > 1 \
-            else ()
-    except _OutOfSteps:
-        my_tail = ()
+    with the fewest neighbours of its own. ``head``: the opponent's head where the planes
+    show it (the ``opponent_head`` plane): its only candidate, its tail read as ours is."""
+    my_tail = _known_tail(own, me, stride)
+    if head is not None:
+        return my_tail, np.array([head], dtype=np.int64), (_known_tail(opp, head, stride),)
     deltas = (-stride, 1, stride, -1)
     degree = {c: sum(c + d in opp for d in deltas) for c in opp}
 
@@ -221,16 +230,21 @@ def snake_orders(own: set[int], me: int, opp: set[int], stride: int, shift: int 
     return my_tail, np.array(cands, dtype=np.int64), tuple(_common(heads[c]) for c in cands)
 
 
-def planes_to_positions(planes: np.ndarray, rules: bool = True) -> list[SnakePosition]:
-    """``[N, C >= 4, rows, cols]`` planes (own head, own body, opponent, obstacles, and the
-    off-board plane if any) -> the search's positions (see the module doc); ``rules``: use the
-    chessboard colour and the start corners for the opponent's head (``False``: any end of its
-    paths)."""
+def planes_to_positions(planes: np.ndarray, rules: bool = True, opponent_head: bool = False
+                        ) -> list[SnakePosition]:
+    """``[N, C >= 4, rows, cols]`` planes (own head, own body, opponent, obstacles, the
+    off-board plane if any, and with ``opponent_head`` a last plane with the opponent's head:
+    :mod:`ime.games.snake.encode`) -> the search's positions (see the module doc); ``rules``:
+    use the chessboard colour and the start corners for the opponent's head (``False``: any end
+    of its paths)."""
     p = np.asarray(planes) > 0.5
-    if p.ndim != 4 or p.shape[1] < 4:
-        raise ValueError(f"Snake's search imitator reads [N, C>=4, H, W] planes, got "
+    if p.ndim != 4 or p.shape[1] < 4 + opponent_head:
+        raise ValueError(f"Snake's search imitator reads [N, C>={4 + opponent_head}, H, W] "
+                         f"planes{' with the opponent head plane' * opponent_head}, got "
                          f"{tuple(p.shape)}")
     n, c, h, w = p.shape
+    heads_plane = p[:, -1] if opponent_head else None
+    c -= opponent_head  # the planes before the head plane
     stride = w + 2
     out = []
     for i in range(n):
@@ -258,8 +272,15 @@ def planes_to_positions(planes: np.ndarray, rules: bool = True) -> list[SnakePos
         rows, cols = np.flatnonzero(on.any(axis=1)), np.flatnonzero(on.any(axis=0))
         corners = ((int(rows[0]) + 1) * stride + int(cols[0]) + 1,
                    (int(rows[-1]) + 1) * stride + int(cols[-1]) + 1) if rules else ()
+        head = None
+        if heads_plane is not None:
+            where = np.argwhere(heads_plane[i])
+            if len(where) != 1:
+                raise ValueError(f"row {i}: {len(where)} opponent heads in the opponent-head "
+                                 "plane (one expected)")
+            head = int((where[0, 0] + 1) * stride + where[0, 1] + 1)
         my_tail, opps, tails = snake_orders(own, me, {int(x) for x in cells}, stride, shift,
-                                            corners)
+                                            corners, head)
         out.append(SnakePosition(grid.ravel(), stride, me, opps, my_tail, tails, len(own)))
     return out
 

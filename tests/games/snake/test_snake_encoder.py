@@ -286,3 +286,60 @@ def test_extracted_rows_have_real_choices_and_forced_ones_are_counted(tmp_path):
     assert len(n_legal) > 0 and n_legal.min() >= 2
     assert sorted(n_legal.tolist()) == sorted(a for a in decisions if a > 1)
     assert rep["forced_passes_dropped"] == decisions.count(1) > 0
+
+
+@pytest.mark.parametrize("layout", ["pad_fixed", "pad_any", "ego"])
+def test_the_opponent_head_plane_is_a_last_plane_and_changes_nothing_else(layout: str) -> None:
+    """``opponent_head: true`` adds one last plane holding the opponent's head (where the ego
+    crop shows it) and a ``+head`` version; the planes before it are the default encoder's."""
+    game = SnakeGame() if layout == "pad_any" else FIXED
+    kind = "ego" if layout == "ego" else "pad"
+    plain, headed = make_encoder(game, kind), make_encoder(game, kind, opponent_head=True)
+    assert headed.version == plain.version.replace(":", "+head:", 1)
+    assert headed.state_shape == (plain.state_shape[0] + 1, *plain.state_shape[1:])
+    states = [s for s in played_states(game, 3, seed=5) if not s.is_terminal()]
+    for seat in (0, 1):
+        a = plain.encode(states, [seat] * len(states)).planes
+        b = headed.encode(states, [seat] * len(states)).planes
+        np.testing.assert_array_equal(b[:, :-1], a)
+        for s, planes in zip(states, b, strict=True):
+            hx, hy = s.head(1 - seat)
+            if kind == "pad":
+                assert planes[-1].sum() == 1 and planes[-1, hx - 1, hy - 1] == 1
+            else:  # the crop is centred on our head and shows the whole board by default
+                mx, my = s.head(seat)
+                r, c = headed.rows // 2 + hx - mx, headed.cols // 2 + hy - my
+                assert planes[-1].sum() == 1 and planes[-1, r, c] == 1
+            # the opponent's head is a cell of its snake's plane
+            assert (planes[-1] <= planes[2]).all()
+
+
+def test_the_game_keeps_and_checks_opponent_head() -> None:
+    assert SnakeGame(width=11, height=10, opponent_head=True).params() == {
+        "width": 11, "height": 10, "opponent_head": True}
+    assert "opponent_head" not in FIXED.params()
+    assert make_encoder(SnakeGame(width=11, height=10, opponent_head=True)).version \
+        == "snake-pad-v1+head:10x11"
+    with pytest.raises(ValueError, match="opponent_head"):
+        SnakeGame(opponent_head="yes")  # type: ignore[arg-type]
+
+
+def test_the_opponent_head_plane_re_encodes_the_same_logs() -> None:
+    """``+game.params.opponent_head=true`` is the encoder's option: the variant shares the match
+    logs (tag and matches' params) with the thesis's and has its own datasets and models."""
+    from ime.bots.registry import load_bot_specs
+    from ime.workflow import WorkflowIndex, make_plan
+
+    base = make_plan(["game=snake", "scale=tiny"])
+    headed = make_plan(["game=snake", "scale=tiny", "+game.params.opponent_head=true"])
+    b, v = base.main, headed.main
+    assert v.logs_tag == b.logs_tag == "tiny"
+    assert v.dataset_tag == "tiny__game.params.opponent_head-true" != b.dataset_tag
+    assert v.train_tag != b.train_tag
+    part = v.parts()[0]
+    assert v.log_path(part) == b.log_path(part)
+    idx = WorkflowIndex([base, headed], {"snake": load_bot_specs("snake")})
+    assert idx.matches_spec(v.game, v.logs_tag, part)["game_params"] == {"width": 11,
+                                                                          "height": 10}
+    assert idx.dataset_spec(v.game, v.dataset_tag, "snk04")["game_params"] == {
+        "width": 11, "height": 10, "opponent_head": True}

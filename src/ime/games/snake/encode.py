@@ -19,6 +19,14 @@ layouts, chosen by ``game.params.encoding`` (``docs/games/snake_encoding.md``):
   is not rotated: direction codes stay absolute, and the first turn has no "last direction" to
   rotate by.
 
+Beyond the thesis, ``game.params.opponent_head: true`` adds a last plane with the opponent's
+head (either layout; the version gets ``+head``). Why: the four planes do not say which end of
+the opponent's snake is its head, and no rule tells when the length is odd, yet every bot sees
+it (Botzone sends each bot the whole history). A search imitator reading the thesis's planes
+must then answer every head the rules leave open, and on about half of a deterministic bot's
+positions it does so unlike the bot (docs/imitators.md, "Snake's budgeted search"). Off by
+default: the thesis's nets read four planes.
+
 One action head ``direction`` (4 codes: 0 = x-1 (up), 1 = y+1 (right), 2 = x+1 (down), 3 = y-1
 (left)) masked by the engine's legal directions (``SnakeState.legal_actions``: those that do not
 die at once, or all four when the snake is boxed in). Both players move at once, so ``encode``
@@ -56,7 +64,18 @@ PAD_VERSION = "snake-pad-v1"
 EGO_VERSION = "snake-ego-v1"
 BOARD_PLANES = 4
 """Own head, own body, the opponent's snake, obstacles (thesis Fig 2.5)."""
+HEAD_SUFFIX = "+head"
+"""What ``opponent_head`` adds to an encoder's version (the planes are not the thesis's)."""
 HEAD = ActionHead("direction", 4, "0 = x-1 (up), 1 = y+1 (right), 2 = x+1 (down), 3 = y-1 (left)")
+
+
+def opponent_head_plane(state: State, player: int) -> np.ndarray:
+    """``uint8[height, width]``: the opponent's head (the ``opponent_head`` plane)."""
+    h, w = state.height, state.width  # type: ignore[attr-defined]
+    out = np.zeros((h, w), np.uint8)
+    hx, hy = divmod(int(B.head(state.S, 1 - player)), w + 2)  # type: ignore[attr-defined]
+    out[hx - 1, hy - 1] = 1
+    return out
 
 
 def board_planes(states: Sequence[State], players: Sequence[int]) -> list[np.ndarray]:
@@ -153,15 +172,16 @@ class SnakePadEncoder(SnakeEncoder):
     off-board plane (the board at the top-left)."""
 
     def __init__(self, width: int | None = None, height: int | None = None,
-                 keep_forced: bool = False) -> None:
+                 keep_forced: bool = False, opponent_head: bool = False) -> None:
         self.keep_forced = bool(keep_forced)
+        self.opponent_head = bool(opponent_head)
         self.fixed = width is not None and height is not None
         self.rows = int(height) if self.fixed else B.MAX_H  # type: ignore[arg-type]
         self.cols = int(width) if self.fixed else B.MAX_W  # type: ignore[arg-type]
-        planes = BOARD_PLANES if self.fixed else BOARD_PLANES + 1
+        planes = (BOARD_PLANES if self.fixed else BOARD_PLANES + 1) + self.opponent_head
         size = f"{self.rows}x{self.cols}" if self.fixed else "any"
-        super().__init__(version=f"{PAD_VERSION}:{size}", heads=(HEAD,),
-                         state_shape=(planes, self.rows, self.cols),
+        super().__init__(version=f"{PAD_VERSION}{HEAD_SUFFIX * self.opponent_head}:{size}",
+                         heads=(HEAD,), state_shape=(planes, self.rows, self.cols),
                          symmetry_groups=("none", "rot180") if self.fixed else ("none",))
 
     def encode(self, states: Sequence[State], players: Sequence[int] | None = None,
@@ -179,20 +199,26 @@ class SnakePadEncoder(SnakeEncoder):
             out[i, :BOARD_PLANES, :h, :w] = planes
             if not self.fixed:
                 out[i, BOARD_PLANES, :h, :w] = 0
+            if self.opponent_head:
+                out[i, -1, :h, :w] = opponent_head_plane(states[i], players[i])
         return Observation(out, [self.masks(states, players)])
 
 
 class SnakeEgoEncoder(SnakeEncoder):
     """A crop centred on the observed head: the four planes and an off-board plane."""
 
-    def __init__(self, rows: int, cols: int, keep_forced: bool = False) -> None:
+    def __init__(self, rows: int, cols: int, keep_forced: bool = False,
+                 opponent_head: bool = False) -> None:
         self.keep_forced = bool(keep_forced)
+        self.opponent_head = bool(opponent_head)
         if rows < 1 or cols < 1 or rows % 2 == 0 or cols % 2 == 0:
             raise ValueError(f"the egocentric crop needs odd sides (the head is the centre "
                              f"cell), got {rows}x{cols}")
         self.rows, self.cols = int(rows), int(cols)
-        super().__init__(version=f"{EGO_VERSION}:{self.rows}x{self.cols}", heads=(HEAD,),
-                         state_shape=(BOARD_PLANES + 1, self.rows, self.cols),
+        super().__init__(version=f"{EGO_VERSION}{HEAD_SUFFIX * self.opponent_head}:"
+                                 f"{self.rows}x{self.cols}", heads=(HEAD,),
+                         state_shape=(BOARD_PLANES + 1 + self.opponent_head, self.rows,
+                                      self.cols),
                          symmetry_groups=("none", "rot180"))
 
     def encode(self, states: Sequence[State], players: Sequence[int] | None = None,
@@ -210,22 +236,28 @@ class SnakeEgoEncoder(SnakeEncoder):
             c0, c1 = max(0, -dc), min(w, self.cols - dc)
             out[i, :BOARD_PLANES, r0 + dr:r1 + dr, c0 + dc:c1 + dc] = planes[:, r0:r1, c0:c1]
             out[i, BOARD_PLANES, r0 + dr:r1 + dr, c0 + dc:c1 + dc] = 0
+            if self.opponent_head:
+                head = opponent_head_plane(s, p)
+                out[i, -1, r0 + dr:r1 + dr, c0 + dc:c1 + dc] = head[r0:r1, c0:c1]
         return Observation(out, [self.masks(states, players)])
 
 
 def make_encoder(game: Any, encoding: str | None = None,
-                 ego_size: Sequence[int] | None = None, keep_forced: bool = False
-                 ) -> SnakeEncoder:
+                 ego_size: Sequence[int] | None = None, keep_forced: bool = False,
+                 opponent_head: bool | None = None) -> SnakeEncoder:
     """The encoder of ``game`` (a ``SnakeGame``): layout ``encoding`` (else the game's
     ``encoding`` attribute, else ``pad``) for its board size (``width``/``height``, ``None`` when
     drawn per match). ``ego_size`` ``[rows, cols]`` (else the game's ``ego_size``) narrows the
     egocentric crop; by default it shows the whole largest board from any head position.
     ``keep_forced``: a single legal direction keeps its mask (``dataset.keep_forced``), so
-    forced decisions become rows; by default they are dropped, as the thesis's baselines say."""
+    forced decisions become rows; by default they are dropped, as the thesis's baselines say.
+    ``opponent_head`` (else the game's attribute, else off): the opponent's head plane."""
     enc = encoding or getattr(game, "encoding", None) or "pad"
+    head = bool(getattr(game, "opponent_head", False) if opponent_head is None
+                else opponent_head)
     width, height = getattr(game, "width", None), getattr(game, "height", None)
     if enc == "pad":
-        return SnakePadEncoder(width, height, keep_forced)
+        return SnakePadEncoder(width, height, keep_forced, head)
     if enc == "ego":
         size = ego_size if ego_size is not None else getattr(game, "ego_size", None)
         if size is None:
@@ -233,9 +265,10 @@ def make_encoder(game: Any, encoding: str | None = None,
             cols = 2 * (B.MAX_W if width is None else int(width)) - 1
         else:
             rows, cols = (int(v) for v in size)
-        return SnakeEgoEncoder(rows, cols, keep_forced)
+        return SnakeEgoEncoder(rows, cols, keep_forced, head)
     raise ValueError(f"game.params.encoding must be one of {list(ENCODINGS)}, got {enc!r}")
 
 
-__all__ = ["BOARD_PLANES", "ENCODINGS", "EGO_VERSION", "HEAD", "PAD_VERSION", "SnakeEgoEncoder",
-           "SnakeEncoder", "SnakePadEncoder", "board_planes", "legal_masks", "make_encoder"]
+__all__ = ["BOARD_PLANES", "ENCODINGS", "EGO_VERSION", "HEAD", "HEAD_SUFFIX", "PAD_VERSION",
+           "SnakeEgoEncoder", "SnakeEncoder", "SnakePadEncoder", "board_planes", "legal_masks",
+           "make_encoder", "opponent_head_plane"]

@@ -257,13 +257,15 @@ class SnakeState(State):
 class SnakeGame(Game):
     """The engine. ``width``/``height`` (``game.params``) fix the board size; left out, every
     match draws its size as the judge does. Obstacles always come from the match's seed.
-    ``encoding`` / ``ego_size`` choose the encoder's layout (they change no rule)."""
+    ``encoding`` / ``ego_size`` choose the encoder's layout and ``opponent_head`` adds the
+    opponent's head plane (they change no rule)."""
 
     game_type = GAME_TYPE
     num_actions = 4
 
     def __init__(self, width: int | None = None, height: int | None = None,
-                 encoding: str = "pad", ego_size: Sequence[int] | None = None):
+                 encoding: str = "pad", ego_size: Sequence[int] | None = None,
+                 opponent_head: bool = False):
         if width is not None and not B.MIN_W <= int(width) <= B.MAX_W:
             raise ValueError(f"snake width must be {B.MIN_W}..{B.MAX_W} (the judge's range), "
                              f"got {width}")
@@ -282,6 +284,10 @@ class SnakeGame(Game):
         self.encoding = encoding
         """The nets' view (``docs/games/snake_encoding.md``): ``pad`` or ``ego``."""
         self.ego_size = None if ego_size is None else [int(x) for x in ego_size]
+        if not isinstance(opponent_head, bool):
+            raise ValueError(f"snake opponent_head must be true or false, got {opponent_head!r}")
+        self.opponent_head = opponent_head
+        """A last plane with the opponent's head (beyond the thesis; off by default)."""
 
     def params(self) -> dict:
         out = {k: v for k, v in (("width", self.width), ("height", self.height)) if v is not None}
@@ -289,6 +295,8 @@ class SnakeGame(Game):
             out["encoding"] = self.encoding
         if self.ego_size is not None:
             out["ego_size"] = list(self.ego_size)
+        if self.opponent_head:
+            out["opponent_head"] = True
         return out
 
     def board(self, seed: int = 0) -> tuple[int, int, list[tuple[int, int]]]:
