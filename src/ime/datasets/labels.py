@@ -35,11 +35,18 @@ def decisions_label(mode: str, keep_forced: bool,
     return label
 
 
-def parse_decisions_label(label: str) -> tuple[str, bool, dict[str, str]]:
+BOOLS = {"True": True, "False": False}
+"""How a boolean encoder option (Snake's ``opponent_head``) reads in a label and back."""
+
+
+def parse_decisions_label(label: str) -> tuple[str, bool, dict[str, str | bool]]:
     """``(mode, keep_forced, encoder params)`` of a decisions directory name
-    (:func:`decisions_label`)."""
+    (:func:`decisions_label`; a value ``True`` or ``False`` is the boolean)."""
     head, *params = label.split(ENCODER_LABEL)
-    enc = dict(p.split("-", 1) for p in params)
+    enc: dict[str, str | bool] = {}
+    for p in params:
+        k, v = p.split("-", 1)
+        enc[k] = BOOLS.get(v, v)
     if head.endswith(FORCED_LABEL):
         return head[: -len(FORCED_LABEL)], True, enc
     return head, False, enc

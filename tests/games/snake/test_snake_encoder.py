@@ -338,7 +338,12 @@ def test_the_opponent_head_plane_re_encodes_the_same_logs() -> None:
     assert v.train_tag != b.train_tag
     part = v.parts()[0]
     assert v.log_path(part) == b.log_path(part)
+    assert v.decisions_path(part) == b.decisions_path(part).replace(
+        "/strict/", "/strict__opponent_head-True/")
     idx = WorkflowIndex([base, headed], {"snake": load_bot_specs("snake")})
+    spec = idx.decisions_spec(v.game, v.logs_tag, "strict__opponent_head-True", part)
+    assert spec["game_params"] == {"width": 11, "height": 10, "opponent_head": True}
+    assert spec["num_actions"] == 4
     assert idx.matches_spec(v.game, v.logs_tag, part)["game_params"] == {"width": 11,
                                                                           "height": 10}
     assert idx.dataset_spec(v.game, v.dataset_tag, "snk04")["game_params"] == {
