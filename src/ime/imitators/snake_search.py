@@ -124,7 +124,11 @@ class _Searcher:
 
     def __init__(self, pos: SnakePosition, w: np.ndarray, phase: int, depth: int,
                  order: str = "natural", nodes: int = 0, limit: int = 0):
-        self.grid = pos.grid.copy()
+        # the cells as a bytearray (fast to index from Python) and the numpy view of the same
+        # memory that the numba features read: a write through either is seen by both
+        self.cells = bytearray(np.ascontiguousarray(pos.grid, dtype=np.int8).tobytes())
+        self.grid = np.frombuffer(self.cells, dtype=np.int8)
+        self.one_head = np.zeros(1, dtype=np.int64)  # a leaf's opponent head, reused
         self.stride = np.int64(pos.stride)
         self.deltas = pos.deltas()
         self.w = w
@@ -144,14 +148,18 @@ class _Searcher:
     def free_exits(self, cell: int) -> int:
         """Free cells next to ``cell`` (-1 where ``cell`` itself is not free: a wall cell may
         lie on the grid's border)."""
-        if self.grid[cell] != FREE:
+        cells = self.cells
+        if cells[cell] != FREE:
             return -1
-        return sum(self.grid[cell + dd] == FREE for dd in self.deltas)
+        up, right, down, left = self.deltas
+        return ((cells[cell + up] == FREE) + (cells[cell + right] == FREE)
+                + (cells[cell + down] == FREE) + (cells[cell + left] == FREE))
 
     def exit_order(self, head: int) -> list[int]:
         """The directions from ``head``, the cell with the most free neighbours first (stable:
         ``up``'s order among equals)."""
-        return sorted(range(4), key=lambda d: -self.free_exits(head + self.deltas[d]))
+        key = [-self.free_exits(head + dd) for dd in self.deltas]
+        return sorted(range(4), key=key.__getitem__)
 
     def dirs(self, head: int) -> range | list[int]:
         """The directions from ``head`` in the search's child order."""
@@ -159,8 +167,12 @@ class _Searcher:
 
     def leaf(self, me: int, opps: list[Opp]) -> tuple[float, np.ndarray]:
         f = np.zeros(len(self.w), dtype=np.float64)
-        features_into(self.grid, self.stride, np.int64(me),
-                      np.array([o for o, _ in opps], dtype=np.int64), f)
+        if len(opps) == 1:
+            heads = self.one_head
+            heads[0] = opps[0][0]
+        else:
+            heads = np.array([o for o, _ in opps], dtype=np.int64)
+        features_into(self.grid, self.stride, np.int64(me), heads, f)
         return float(self.w @ f), f
 
     def begin(self, turn: int, tail: tuple[int, ...], opps: list[Opp]
@@ -181,12 +193,12 @@ class _Searcher:
                     freed.append(t[0])
                     opps = [(o, t[1:])]
         for c in freed:
-            self.grid[c] = FREE
+            self.cells[c] = FREE
         return tail, opps, done, freed
 
     def restore(self, freed: list[int]) -> None:
         for c in freed:
-            self.grid[c] = BODY
+            self.cells[c] = BODY
 
     def ours(self, me: int, tail: tuple[int, ...], opps: list[Opp], depth: int, turn: int,
              alpha: float, beta: float) -> tuple[float, np.ndarray | None]:
@@ -209,12 +221,12 @@ class _Searcher:
                        ) -> tuple[float, np.ndarray | None]:
         """The value of our head moving to ``to`` with ``depth`` plies left (this one
         included), the turn's tails already handled (the opponent's if ``done``)."""
-        if self.grid[to] != FREE:
+        if self.cells[to] != FREE:
             return -(TERMINAL + depth), None
         if depth == 1:
-            self.grid[to] = BODY
+            self.cells[to] = BODY
             v, f = self.leaf(to, opps)
-            self.grid[to] = FREE
+            self.cells[to] = FREE
             return v, f
         return self.theirs(to, tail, opps, depth - 1, turn, done, alpha, beta)
 
@@ -226,35 +238,35 @@ class _Searcher:
             freed = -1
             if self.pop[turn] and not done and t:
                 freed, t = t[0], t[1:]
-                self.grid[freed] = FREE
+                self.cells[freed] = FREE
             for d in self.dirs(int(o)):
                 to = int(o) + self.deltas[d]
                 f: np.ndarray | None = None
                 if to == me:
                     self.step(False)
                     v = 0.0  # head-on: both die
-                elif self.grid[to] != FREE:
+                elif self.cells[to] != FREE:
                     v = TERMINAL + depth
                 else:
                     self.step(depth > 1)
-                    self.grid[me] = BODY
-                    self.grid[to] = BODY
+                    self.cells[me] = BODY
+                    self.cells[to] = BODY
                     nxt = [(to, t)]
                     if depth == 1:
                         v, f = self.leaf(me, nxt)
                     else:
                         v, f = self.ours(me, tail, nxt, depth - 1, turn + 1, alpha, beta)
-                    self.grid[me] = FREE
-                    self.grid[to] = FREE
+                    self.cells[me] = FREE
+                    self.cells[to] = FREE
                 if v < best:
                     best, leaf = v, f
                     beta = min(beta, v)
                     if alpha >= beta:
                         if freed >= 0:
-                            self.grid[freed] = BODY
+                            self.cells[freed] = BODY
                         return best, leaf
             if freed >= 0:
-                self.grid[freed] = BODY
+                self.cells[freed] = BODY
         return best, leaf
 
 
@@ -268,7 +280,7 @@ def legal_directions(pos: SnakePosition, phase: int = -1) -> list[int]:
     ``phase``), or all four when there is none (any answer dies)."""
     s = _Searcher(pos, np.zeros(num_features()), phase, 1)
     _, _, _, freed = s.begin(0, pos.my_tail, _opps(pos))
-    free = [d for d, dd in enumerate(pos.deltas()) if s.grid[pos.me + dd] == FREE]
+    free = [d for d, dd in enumerate(pos.deltas()) if s.cells[pos.me + dd] == FREE]
     return free or [0, 1, 2, 3]
 
 
