@@ -348,3 +348,17 @@ def test_the_opponent_head_plane_re_encodes_the_same_logs() -> None:
                                                                           "height": 10}
     assert idx.dataset_spec(v.game, v.dataset_tag, "snk04")["game_params"] == {
         "width": 11, "height": 10, "opponent_head": True}
+
+
+def test_the_snake_search_experiment_is_the_measured_recipe() -> None:
+    """``experiment=snake_search`` alone: Snake, the search family with its budget stage on,
+    the opponent-head plane, the plain run's match logs, and its own results folder."""
+    from ime.workflow import make_plan
+
+    v = make_plan(["experiment=snake_search"]).main
+    plain = make_plan(["game=snake"]).main
+    assert v.game == "snake" and v.cfg["net"]["kind"] == "search"
+    assert v.cfg["game"]["params"]["opponent_head"] is True
+    assert 400 in v.cfg["net"]["search"]["budgets"] and v.cfg["net"]["search"]["budget_passes"] == 2
+    assert v.logs_tag == plain.logs_tag and v.dataset_tag != plain.dataset_tag
+    assert v.results_dir == "results/snake/snake_search"
