@@ -4,6 +4,8 @@ tails leaving on the turns the growth rule says."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ime.games.snake import board as B
@@ -28,12 +30,25 @@ def random_state(rng: np.random.Generator, turns_below: int):
     return st
 
 
-def random_planes(n: int, seed: int, max_turn: int = 40) -> tuple[np.ndarray, np.ndarray]:
-    """``n`` decisions (planes ``[n, 4, 10, 11]``, legal masks ``[n, 4]``) with a choice (two or
-    more legal directions) from seeded random games on seeded boards, each from a random turn
-    and seat."""
+def random_seats(seed: int, n: int, turns_below: int = 40):
+    """``n`` seeded ``(state, seat)`` pairs: random games of :func:`random_state`, each seen
+    from a random seat."""
     rng = np.random.default_rng(seed)
-    enc = make_encoder(GAME)
+    out = []
+    while len(out) < n:
+        st = random_state(rng, turns_below)
+        if st is not None:
+            out.append((st, int(rng.integers(2))))
+    return out
+
+
+def random_planes(n: int, seed: int, max_turn: int = 40, encoder: Any = None
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` decisions (planes ``[n, 4, 10, 11]``, or ``encoder``'s, and legal masks ``[n, 4]``)
+    with a choice (two or more legal directions) from seeded random games on seeded boards, each
+    from a random turn and seat."""
+    rng = np.random.default_rng(seed)
+    enc = encoder or make_encoder(GAME)
     planes, masks = [], []
     while len(planes) < n:
         st = random_state(rng, max_turn + 1)

@@ -19,7 +19,7 @@ from ime.imitators.snake_features import features, num_features, planes_to_posit
 from ime.imitators.snake_fit import SnakeFitConfig, SnakeSettings, decide, fit
 from ime.imitators.snake_search import TERMINAL, search_all, tie_ranks
 from ime.nets import load_checkpoint, save_checkpoint
-from imitators.snake_helpers import GAME, maximin_root, random_planes, random_state
+from imitators.snake_helpers import GAME, maximin_root, random_planes, random_seats
 
 ROOT = Path(__file__).resolve().parents[2]
 ENCODER = make_encoder(GAME)
@@ -186,13 +186,8 @@ def test_positions_from_planes_know_the_heads_and_tails_the_rules_give() -> None
     """Against the engine's own bodies: the opponent's true head is always a candidate, every
     known tail order is the true one, and the chessboard colour and the start corners leave a
     single candidate in most positions."""
-    rng = np.random.default_rng(2)
-    single = n = 0
-    while n < 60:
-        st = random_state(rng, 40)
-        if st is None:
-            continue
-        seat = int(rng.integers(2))
+    single = 0
+    for st, seat in random_seats(2, 60):
         (pos,) = planes_to_positions(ENCODER.encode([st], [seat]).planes)
         body = [[int(B.segment(st.S, p, k)) for k in range(int(st.S[B.I_LEN + p]))]
                 for p in (0, 1)]  # tail first
@@ -202,7 +197,6 @@ def test_positions_from_planes_know_the_heads_and_tails_the_rules_give() -> None
         k = pos.opps.tolist().index(theirs[-1])
         assert list(pos.tails()[k]) == theirs[:len(pos.tails()[k])]
         single += len(pos.opps) == 1
-        n += 1
     assert single >= 30
 
 
@@ -211,13 +205,8 @@ def test_the_opponent_head_plane_leaves_one_candidate_with_its_true_tail() -> No
     opponent's true head, and every known tail order is the true one (against the engine's own
     bodies, 60 seeded positions; without the plane several candidates remain in some)."""
     headed = make_encoder(GAME, opponent_head=True)
-    rng = np.random.default_rng(7)
-    several = n = 0
-    while n < 60:
-        st = random_state(rng, 40)
-        if st is None:
-            continue
-        seat = int(rng.integers(2))
+    several = 0
+    for st, seat in random_seats(7, 60):
         (pos,) = planes_to_positions(headed.encode([st], [seat]).planes, opponent_head=True)
         (plain,) = planes_to_positions(ENCODER.encode([st], [seat]).planes)
         body = [[int(B.segment(st.S, p, k)) for k in range(int(st.S[B.I_LEN + p]))]
@@ -228,7 +217,6 @@ def test_the_opponent_head_plane_leaves_one_candidate_with_its_true_tail() -> No
         assert pos.my_tail == plain.my_tail and pos.me == plain.me
         np.testing.assert_array_equal(pos.grid, plain.grid)
         several += len(plain.opps) > 1
-        n += 1
     assert several > 0
     with pytest.raises(ValueError, match="opponent head plane"):
         planes_to_positions(np.zeros((1, 4, 10, 11)), opponent_head=True)
@@ -238,30 +226,21 @@ def test_the_family_reads_the_opponent_head_plane_when_the_encoder_has_it() -> N
     """A fit on a ``+head`` encoder's planes keeps ``opponent_head`` in its module's config, and
     the module (also after a save and load) reads its positions from that plane."""
     headed = make_encoder(GAME, opponent_head=True)
-    rng = np.random.default_rng(8)
-    planes, masks = [], []
-    while len(planes) < 200:
-        st = random_state(rng, 40)
-        if st is None:
-            continue
-        obs = headed.encode([st], [int(rng.integers(2))])
-        if obs.mask[0].sum() >= 2:
-            planes.append(obs.planes[0])
-            masks.append(obs.mask[0])
-    x = np.stack(planes).astype(np.float32)
+    x, masks = random_planes(200, 8, encoder=headed)
+    x = x.astype(np.float32)
     moves = np.array([np.flatnonzero(m)[0] for m in masks])
     model = FAMILY.fit(x, moves, np.arange(0, 150), np.arange(150, 200),
                        {"depths": [1], "passes": 1, "name": "search"}, seed=0,
                        say=lambda _line: None, encoder_version=headed.version)
     assert model.config["opponent_head"] is True
-    chosen = model.moves(x, np.stack(masks))
+    chosen = model.moves(x, masks)
     want, _ = decide(model.weights.detach().numpy(), model.settings,
-                     planes_to_positions(x, opponent_head=True), _roots(np.stack(masks)))
+                     planes_to_positions(x, opponent_head=True), _roots(masks))
     np.testing.assert_array_equal(chosen, want)
     back = FAMILY.build(model.config)
     with torch.no_grad():
         back.weights.copy_(model.weights)
-    np.testing.assert_array_equal(back.moves(x, np.stack(masks)), chosen)
+    np.testing.assert_array_equal(back.moves(x, masks), chosen)
     plain = FAMILY.fit(x[:, :-1], moves, np.arange(0, 150), np.arange(150, 200),
                        {"depths": [1], "passes": 1, "name": "search"}, seed=0,
                        say=lambda _line: None, encoder_version=ENCODER.version)
