@@ -359,6 +359,7 @@ def test_the_snake_search_experiment_is_the_measured_recipe() -> None:
     plain = make_plan(["game=snake"]).main
     assert v.game == "snake" and v.cfg["net"]["kind"] == "search"
     assert v.cfg["game"]["params"]["opponent_head"] is True
-    assert 400 in v.cfg["net"]["search"]["budgets"] and v.cfg["net"]["search"]["budget_passes"] == 2
+    search = v.cfg["net"]["search"]
+    assert 400 in search["budgets"] and search["budget_passes"] == 2 and search["round_evals"] > 0
     assert v.logs_tag == plain.logs_tag and v.dataset_tag != plain.dataset_tag
     assert v.results_dir == "results/snake/snake_search"
