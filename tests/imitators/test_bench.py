@@ -1,6 +1,6 @@
-"""``ime bench reversi|connect4 --only search_imitator``: the fit's and the decisions' costs are
-measured, and the fitted imitator beats chance on its synthetic target (so the timings are of a
-real fit)."""
+"""``ime bench reversi|connect4|snake --only search_imitator``: the fit's and the decisions'
+costs are measured, and the fitted imitator beats chance on its synthetic target (so the timings
+are of a real fit)."""
 
 from __future__ import annotations
 
@@ -27,3 +27,14 @@ def test_connect4s_search_imitator_benchmark_runs(capsys: pytest.CaptureFixture[
     agreement = float(out.split("synthetic_target_agreement_pct:")[1].split()[0])
     assert agreement >= 70.0  # chance is about 16 % (6-7 legal columns)
     assert "uct_decision_ms_by_sims" in out  # the Monte-Carlo mode's decisions are timed
+
+
+@pytest.mark.slow
+def test_snakes_search_imitator_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """Snake's section times fixed depths and budgets; a budget's mean nodes stay near it (the
+    count may pass it by the leaves of the last turn a step opened)."""
+    assert main(["bench", "snake", "--only", "search_imitator", "--quick"]) == 0
+    out = capsys.readouterr().out
+    assert "depth 6 ms/decision" in out and "budget 400 exits ms/decision" in out
+    nodes = float(out.split("budget 100 natural mean nodes:")[1].split()[0])
+    assert 20 < nodes < 200

@@ -4,7 +4,8 @@
 numba kernels or the plain-Python transcription of the judge. ``bench`` adds two sections:
 ``playouts`` (whole random games in numba, board drawing included: games/s and moves/s) and
 ``api`` (the same kind of games through ``SnakeState.apply_actions``, the path the judge and
-Python bots take).
+Python bots take), and ``search_imitator`` the search imitator's decisions
+(:mod:`ime.imitators.snake_bench`).
 """
 
 from __future__ import annotations
@@ -104,5 +105,12 @@ def _bench_api(quick: bool) -> dict:
     return api_games(20 if quick else 200)
 
 
+def _bench_search_imitator(quick: bool) -> dict:
+    from ime.imitators.snake_bench import bench_search_imitator
+
+    return bench_search_imitator(quick)
+
+
 TOOLS = GameTools(perft=perft_leaves, positions=lambda n, seed: random_positions(n, seed),
-                  bench={"perft": _bench_perft, "playouts": _bench_playouts, "api": _bench_api})
+                  bench={"perft": _bench_perft, "playouts": _bench_playouts, "api": _bench_api,
+                         "search_imitator": _bench_search_imitator})
