@@ -220,6 +220,14 @@ def test_the_opponent_head_plane_leaves_one_candidate_with_its_true_tail() -> No
     assert several > 0
     with pytest.raises(ValueError, match="opponent head plane"):
         planes_to_positions(np.zeros((1, 4, 10, 11)), opponent_head=True)
+    st, seat = random_seats(9, 1)[0]
+    planes = headed.encode([st], [seat]).planes.copy()
+    for heads in (0, 2):  # a head plane with no head or two: the row is named
+        bad = planes.copy()
+        bad[0, -1] = 0
+        bad[0, -1, 0, :heads] = 1
+        with pytest.raises(ValueError, match=f"row 0: {heads} opponent heads"):
+            planes_to_positions(bad, opponent_head=True)
 
 
 def test_the_family_reads_the_opponent_head_plane_when_the_encoder_has_it() -> None:

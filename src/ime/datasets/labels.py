@@ -36,7 +36,7 @@ def decisions_label(mode: str, keep_forced: bool,
 
 
 BOOLS = {"True": True, "False": False}
-"""How a boolean encoder option (Snake's ``opponent_head``) reads in a label and back."""
+"""How a boolean encoder option (a plane a plug-in adds or not) reads in a label and back."""
 
 
 def parse_decisions_label(label: str) -> tuple[str, bool, dict[str, str | bool]]:
