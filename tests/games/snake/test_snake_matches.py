@@ -139,7 +139,7 @@ def test_bench_sections_report_rates():
     assert r["wins0"] + r["wins1"] + r["draws"] == 200
     a = T.api_games(3)
     assert a["games"] == 3 and a["turns"] > 0
-    assert set(get_plugin("snake").tools.bench) == {"perft", "playouts", "api"}
+    assert set(get_plugin("snake").tools.bench) == {"perft", "playouts", "api", "search_imitator"}
     pos = T.random_positions(5, seed=2)
     assert len(pos) == 5 and all(not p.is_terminal() for p in pos)
 
