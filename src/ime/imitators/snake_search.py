@@ -289,32 +289,23 @@ RootValues = tuple[list[tuple[int, float, np.ndarray | None]], dict[int, int]]
 ``exits`` root order (the ``exits`` tie rule's ranks)."""
 
 
-def _root_values(pos: SnakePosition, s: _Searcher, root: list[int], depth: int) -> RootValues:
-    """Each root direction's exact value at ``depth`` plies and its PV leaf's features, and the
-    ``exits`` order of the root's directions (on the grid the turn's tails have left)."""
+def _root_values(pos: SnakePosition, s: _Searcher, root: list[int], depth: int,
+                 bounded: bool = False) -> RootValues:
+    """Each root direction's value at ``depth`` plies and its PV leaf's features, and the
+    ``exits`` order of the root's directions (on the grid the turn's tails have left). The
+    values are exact; with ``bounded`` (an iteration of the budgeted search) each move is
+    searched with the best value so far as its lower bound (fail-soft), so only the best one's
+    is exact and the others' are upper bounds."""
     tail, opps, done, freed = s.begin(0, pos.my_tail, _opps(pos))
     place = {d: k for k, d in enumerate(s.exit_order(pos.me))}
-    out = []
+    out, best = [], -INF
     for d in root:
-        v, f = s.after_our_move(pos.me + pos.deltas()[d], tail, opps, depth, 0, done)
+        v, f = s.after_our_move(pos.me + pos.deltas()[d], tail, opps, depth, 0, done,
+                                best if bounded else -INF, INF)
         out.append((d, v, f))
-    s.restore(freed)
-    return out, place
-
-
-def _windowed(pos: SnakePosition, s: _Searcher, seq: list[int], depth: int
-              ) -> dict[int, float]:
-    """One iteration of the budgeted search: the root moves in the order ``seq``, each searched
-    with the best value so far as its lower bound (fail-soft), so the best move's value is
-    exact and the others' are upper bounds."""
-    tail, opps, done, freed = s.begin(0, pos.my_tail, _opps(pos))
-    vals, best = {}, -INF
-    for d in seq:
-        v, _ = s.after_our_move(pos.me + pos.deltas()[d], tail, opps, depth, 0, done, best, INF)
-        vals[d] = v
         best = max(best, v)
     s.restore(freed)
-    return vals
+    return out, place
 
 
 def _budgeted(pos: SnakePosition, w: np.ndarray, root: list[int], cap: int, phase: int,
@@ -329,7 +320,7 @@ def _budgeted(pos: SnakePosition, w: np.ndarray, root: list[int], cap: int, phas
     for depth in range(2, max(cap, 2) + 1, 2):
         s = _Searcher(pos, w, phase, depth, order, nodes, budget if kept is not None else 0)
         try:
-            vals = _windowed(pos, s, seq, depth)
+            vals = {d: v for d, v, _ in _root_values(pos, s, seq, depth, bounded=True)[0]}
         except _OutOfNodes:
             nodes = s.nodes
             break
