@@ -137,10 +137,10 @@ def maximin_root(pos: SnakePosition, w: np.ndarray, depth: int, root: list[int],
     return {d: vals[d] for d in root}
 
 
-def true_position(S: np.ndarray, me: int) -> SnakePosition:
+def true_position(S: np.ndarray, me: int, turn: bool = False) -> SnakePosition:
     """The search's position of the engine's state ``S`` for snake ``me`` with everything the
-    planes leave open given: the opponent's true head, both tails' true orders (the position a
-    bot that reads the whole state searches)."""
+    thesis's planes leave open given: the opponent's true head, both tails' true orders (the
+    position a bot that reads the whole state searches), and with ``turn`` the turn too."""
     stride, height = int(S[B.I_STRIDE]), int(S[B.I_H])
     cells = S[B.OFF_CELLS:B.OFF_CELLS + (height + 2) * stride]
     wall = (cells == B.BORDER) | (cells == B.OBSTACLE)
@@ -150,4 +150,4 @@ def true_position(S: np.ndarray, me: int) -> SnakePosition:
     mine = tuple(int(B.segment(S, me, k)) for k in range(keep))
     theirs = tuple(int(B.segment(S, 1 - me, k)) for k in range(keep))
     return SnakePosition(grid, stride, int(B.head(S, me)), np.array([int(B.head(S, 1 - me))]),
-                         mine, (theirs,), length)
+                         mine, (theirs,), length, int(S[B.I_PLY]) if turn else -1)

@@ -17,7 +17,7 @@ from ime.imitators.family import get_family
 from ime.imitators.snake_family import FAMILY, SnakeSearchPolicy
 from ime.imitators.snake_features import features, num_features, planes_to_positions
 from ime.imitators.snake_fit import SnakeFitConfig, SnakeSettings, decide, fit
-from ime.imitators.snake_search import TERMINAL, search_all, tie_ranks
+from ime.imitators.snake_search import TERMINAL, pops, search_all, tie_ranks
 from ime.nets import load_checkpoint, save_checkpoint
 from imitators.snake_helpers import GAME, maximin_root, random_planes, random_seats
 
@@ -253,3 +253,43 @@ def test_the_family_reads_the_opponent_head_plane_when_the_encoder_has_it() -> N
                        {"depths": [1], "passes": 1, "name": "search"}, seed=0,
                        say=lambda _line: None, encoder_version=ENCODER.version)
     assert "opponent_head" not in plain.config
+
+
+def test_the_turn_plane_gives_the_search_the_true_turn() -> None:
+    """With the encoder's ``turn_plane`` every position knows its turn, so the tails leave on
+    the engine's own turns (the growth rule), where the length's guess misses some; the grid and
+    the head candidates are those read without it; 255 (this turn or later) is unknown."""
+    both = make_encoder(GAME, opponent_head=True, turn_plane=True)
+    headed = make_encoder(GAME, opponent_head=True)
+    missed = 0
+    for st, seat in random_seats(11, 80, turns_below=60):
+        (pos,) = planes_to_positions(both.encode([st], [seat]).planes, opponent_head=True,
+                                     turn_plane=True)
+        (plain,) = planes_to_positions(headed.encode([st], [seat]).planes, opponent_head=True)
+        assert pos.turn == st.ply and plain.turn == -1
+        np.testing.assert_array_equal(pos.grid, plain.grid)
+        assert pos.opps.tolist() == plain.opps.tolist() and pos.my_tail == plain.my_tail
+        truth = [not B.grows(st.ply + j) for j in range(6)]
+        assert pops(pos.length, 0, 6, pos.turn) == truth
+        missed += pops(plain.length, 0, 6, plain.turn) != truth
+    assert missed > 0
+    planes = both.encode([st], [seat]).planes.copy()
+    planes[0, -1][planes[0, -1] > 0] = 255
+    assert planes_to_positions(planes, opponent_head=True, turn_plane=True)[0].turn == -1
+    with pytest.raises(ValueError, match="the opponent head plane and the turn plane"):
+        planes_to_positions(np.zeros((1, 5, 10, 11)), opponent_head=True, turn_plane=True)
+
+
+def test_the_family_reads_the_turn_plane_when_the_encoder_has_it() -> None:
+    """A fit on a ``+head+turn`` encoder's planes keeps both options in its module's config, and
+    the module reads its positions (the turn among them) from those planes."""
+    both = make_encoder(GAME, opponent_head=True, turn_plane=True)
+    x, masks = random_planes(120, 9, encoder=both)
+    moves = np.array([np.flatnonzero(m)[0] for m in masks])
+    model = FAMILY.fit(x, moves, np.arange(0, 90), np.arange(90, 120),
+                       {"depths": [2], "passes": 1, "name": "search"}, seed=0,
+                       say=lambda _line: None, encoder_version=both.version)
+    assert model.config["opponent_head"] is True and model.config["turn_plane"] is True
+    want, _ = decide(model.weights.detach().numpy(), model.settings,
+                     planes_to_positions(x, opponent_head=True, turn_plane=True), _roots(masks))
+    np.testing.assert_array_equal(model.moves(x, masks), want)

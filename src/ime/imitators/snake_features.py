@@ -39,11 +39,16 @@ bodies' order nor the opponent's head nor the turn. The rules give more (:func:`
 * the length (both snakes always have the same) gives the turn: ``length - 1`` up to 10 cells,
   then one of three turns (:func:`ime.imitators.snake_search.root_turn`).
 
+Beyond the thesis's planes, the encoder's options give the rest where a run turns them on: the
+opponent's head (``game.params.opponent_head``: its only candidate) and the turn
+(``game.params.turn_plane``: :attr:`SnakePosition.turn`, so no tail rule has to guess it).
+
 So a :class:`SnakePosition` keeps a grid of ``FREE`` / ``WALL`` (border, obstacle, off the
 board) / ``BODY`` cells, our head, our tail's known order, the opponent's *head candidates*
 (the ends of its paths the rules allow; one in most positions) with each one's known tail order,
-and the length. The search lets the opponent move from any candidate (paranoid) and removes the
-known tails on the turns the growth rule says (:mod:`ime.imitators.snake_search`).
+the length and, where known, the turn. The search lets the opponent move from any candidate
+(paranoid) and removes the known tails on the turns the growth rule says
+(:mod:`ime.imitators.snake_search`).
 """
 
 from __future__ import annotations
@@ -52,6 +57,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
+
+from ime.games.snake.encode import TURN_CAP
 
 FEATURES = ("territory", "reach_me", "reach_opp", "mobility_me", "mobility_opp",
             "head_distance", "walls_me", "walls_opp", "near_me", "near_opp", "centre_me",
@@ -80,7 +87,9 @@ class SnakePosition:
     """A position as the search sees it: the padded grid (flat, ``stride`` a row), our head's
     cell and the opponent's head candidates (flat cells); ``my_tail`` and ``opp_tails[k]``
     (candidate ``k``'s): the last cells of the body's order known for certain, the tail first
-    (empty: unknown); ``length``: our snake's cells (both snakes always have the same)."""
+    (empty: unknown); ``length``: our snake's cells (both snakes always have the same);
+    ``turn``: the turn being decided where the planes show it (the ``turn_plane``), else -1 (the
+    search then reads it from the length under its tail rule)."""
 
     grid: np.ndarray  # int8[(rows + 2) * (cols + 2)]: FREE, WALL, BODY
     stride: int
@@ -89,6 +98,7 @@ class SnakePosition:
     my_tail: tuple[int, ...] = ()
     opp_tails: tuple[tuple[int, ...], ...] = ()
     length: int = 0
+    turn: int = -1
 
     def deltas(self) -> tuple[int, int, int, int]:
         """Flat offsets of directions 0 = x-1 (up), 1 = y+1, 2 = x+1, 3 = y-1."""
@@ -230,21 +240,27 @@ def snake_orders(own: set[int], me: int, opp: set[int], stride: int, shift: int 
     return my_tail, np.array(cands, dtype=np.int64), tuple(_common(heads[c]) for c in cands)
 
 
-def planes_to_positions(planes: np.ndarray, rules: bool = True, opponent_head: bool = False
-                        ) -> list[SnakePosition]:
+def planes_to_positions(planes: np.ndarray, rules: bool = True, opponent_head: bool = False,
+                        turn_plane: bool = False) -> list[SnakePosition]:
     """``[N, C >= 4, rows, cols]`` planes (own head, own body, opponent, obstacles, the
-    off-board plane if any, and with ``opponent_head`` a last plane with the opponent's head:
-    :mod:`ime.games.snake.encode`) -> the search's positions (see the module doc); ``rules``:
-    use the chessboard colour and the start corners for the opponent's head (``False``: any end
-    of its paths)."""
-    p = np.asarray(planes) > 0.5
-    if p.ndim != 4 or p.shape[1] < 4 + opponent_head:
-        raise ValueError(f"Snake's search imitator reads [N, C>={4 + opponent_head}, H, W] "
-                         f"planes{' with the opponent head plane' * opponent_head}, got "
-                         f"{tuple(p.shape)}")
+    off-board plane if any, with ``opponent_head`` a plane with the opponent's head, and with
+    ``turn_plane`` a last plane holding the turn: :mod:`ime.games.snake.encode`) -> the
+    search's positions (see the module doc); ``rules``: use the chessboard colour and the start
+    corners for the opponent's head (``False``: any end of its paths)."""
+    raw = np.asarray(planes)
+    p = raw > 0.5
+    extra = int(opponent_head) + int(turn_plane)
+    if p.ndim != 4 or p.shape[1] < 4 + extra:
+        what = " and ".join(x for x, on in (("the opponent head plane", opponent_head),
+                                             ("the turn plane", turn_plane)) if on)
+        raise ValueError(f"Snake's search imitator reads [N, C>={4 + extra}, H, W] "
+                         f"planes{' with ' + what if what else ''}, got {tuple(p.shape)}")
     n, c, h, w = p.shape
-    heads_plane = p[:, -1] if opponent_head else None
-    c -= opponent_head  # the planes before the head plane
+    heads_plane = p[:, -1 - turn_plane] if opponent_head else None
+    turns = (raw[:, -1].reshape(n, -1).max(axis=1).astype(np.int64) if turn_plane
+             else np.full(n, -1, dtype=np.int64))
+    turns[turns >= TURN_CAP] = -1  # "this turn or later": unknown
+    c -= extra  # the planes before the head and turn planes
     stride = w + 2
     out = []
     for i in range(n):
@@ -281,7 +297,8 @@ def planes_to_positions(planes: np.ndarray, rules: bool = True, opponent_head: b
             head = int((where[0, 0] + 1) * stride + where[0, 1] + 1)
         my_tail, opps, tails = snake_orders(own, me, {int(x) for x in cells}, stride, shift,
                                             corners, head)
-        out.append(SnakePosition(grid.ravel(), stride, me, opps, my_tail, tails, len(own)))
+        out.append(SnakePosition(grid.ravel(), stride, me, opps, my_tail, tails, len(own),
+                                 int(turns[i])))
     return out
 
 

@@ -13,10 +13,11 @@ the exact value of *every* root move and its principal variation's leaf features
   plies, min at the opponent's; alpha-beta (fail-soft) inside, a full window at each root move,
   so root ties are real ties.
 * **Moves and deaths** (the judge's rules on the planes' position): at the start of each turn
-  that does not grow (:func:`pops`: the turn from the snakes' length, :func:`root_turn`, and the
-  tail rule ``phase``) both tails leave, where their order is known
-  (:class:`ime.imitators.snake_features.SnakePosition`; an unknown tail stays; the opponent's, if
-  it has several head candidates, leaves at its own ply, the candidate's own tail); then our move
+  that does not grow (:func:`pops`: the position's turn where the planes give it, else the turn
+  from the snakes' length, :func:`root_turn`, and the tail rule ``phase``) both tails leave,
+  where their order is known (:class:`ime.imitators.snake_features.SnakePosition`; an unknown
+  tail stays; the opponent's, if it has several head candidates, leaves at its own ply, the
+  candidate's own tail); then our move
   onto a wall or body loses (``-(TERMINAL + plies left)``: a later loss costs less); the
   opponent's reply onto our new head is a head-on collision, a draw (0); onto a wall or body it
   loses (``TERMINAL + plies left`` to us). The opponent moves from any of its head candidates.
@@ -107,11 +108,13 @@ def root_turn(length: int, phase: int) -> int:
     return 10 + 3 * (length - 11) + phase
 
 
-def pops(length: int, phase: int, turns: int) -> list[bool]:
-    """Whether the tails leave at the start of each of the next ``turns`` turns."""
+def pops(length: int, phase: int, turns: int, turn: int = -1) -> list[bool]:
+    """Whether the tails leave at the start of each of the next ``turns`` turns; ``turn``: the
+    position's turn where known (the ``turn_plane``: it stands in for the length's guess under
+    any tail rule but ``-1``)."""
     if phase < 0:
         return [False] * turns
-    t0 = root_turn(length, phase)
+    t0 = turn if turn >= 0 else root_turn(length, phase)
     return [not grows(t0 + j) for j in range(turns)]
 
 
@@ -132,7 +135,7 @@ class _Searcher:
         self.stride = np.int64(pos.stride)
         self.deltas = pos.deltas()
         self.w = w
-        self.pop = pops(pos.length, phase, depth // 2 + 2)
+        self.pop = pops(pos.length, phase, depth // 2 + 2, pos.turn)
         self.exits = order == "exits"
         self.nodes = nodes  # counted on from earlier iterations of a budgeted search
         self.limit = limit  # 0: none; else _OutOfNodes once the count passes it

@@ -363,3 +363,50 @@ def test_the_snake_search_experiment_is_the_measured_recipe() -> None:
     assert 400 in search["budgets"] and search["budget_passes"] == 2 and search["round_evals"] > 0
     assert v.logs_tag == plain.logs_tag and v.dataset_tag != plain.dataset_tag
     assert v.results_dir == "results/snake/snake_search"
+
+
+@pytest.mark.parametrize("layout", ["pad_fixed", "pad_any", "ego"])
+def test_the_turn_plane_is_the_last_plane_and_holds_the_turn(layout: str) -> None:
+    """``turn_plane: true`` adds a last plane (after the head plane) whose on-board cells hold
+    the turn being decided, and a ``+turn`` version; the planes before it are unchanged."""
+    game = SnakeGame() if layout == "pad_any" else FIXED
+    kind = "ego" if layout == "ego" else "pad"
+    headed = make_encoder(game, kind, opponent_head=True)
+    both = make_encoder(game, kind, opponent_head=True, turn_plane=True)
+    assert both.version == headed.version.replace("+head:", "+head+turn:", 1)
+    assert make_encoder(game, kind, turn_plane=True).version == make_encoder(
+        game, kind).version.replace(":", "+turn:", 1)
+    assert both.state_shape == (headed.state_shape[0] + 1, *headed.state_shape[1:])
+    states = [s for s in played_states(game, 3, seed=5) if not s.is_terminal()]
+    assert max(s.ply for s in states) > 12
+    for seat in (0, 1):
+        a = headed.encode(states, [seat] * len(states)).planes
+        b = both.encode(states, [seat] * len(states)).planes
+        np.testing.assert_array_equal(b[:, :-1], a)
+        for s, planes in zip(states, b, strict=True):
+            on = planes[-1] > 0
+            assert set(np.unique(planes[-1][on]).tolist()) <= {s.ply}
+            if s.ply > 0:  # every cell of the board, and no other
+                board = planes[4] == 0 if layout != "pad_fixed" else np.ones_like(on)
+                np.testing.assert_array_equal(on, board)
+
+
+def test_the_game_keeps_and_checks_turn_plane() -> None:
+    assert SnakeGame(width=11, height=10, turn_plane=True).params() == {
+        "width": 11, "height": 10, "turn_plane": True}
+    assert "turn_plane" not in FIXED.params()
+    with pytest.raises(ValueError, match="turn_plane"):
+        SnakeGame(turn_plane=1)  # type: ignore[arg-type]
+
+
+def test_the_turn_plane_re_encodes_the_same_logs() -> None:
+    """``+game.params.turn_plane=true`` is an encoder option as the head plane is: the same
+    match logs, its own datasets."""
+    from ime.workflow import make_plan
+
+    base = make_plan(["game=snake", "scale=tiny"]).main
+    v = make_plan(["game=snake", "scale=tiny", "+game.params.opponent_head=true",
+                   "+game.params.turn_plane=true"]).main
+    assert v.logs_tag == base.logs_tag and v.dataset_tag != base.dataset_tag
+    part = v.parts()[0]
+    assert v.log_path(part) == base.log_path(part)

@@ -27,6 +27,14 @@ must then answer every head the rules leave open, and on about half of a determi
 positions it does so unlike the bot (docs/imitators.md, "Snake's budgeted search"). Off by
 default: the thesis's nets read four planes.
 
+``game.params.turn_plane: true`` adds a last plane (after the head plane, if any) whose on-board
+cells all hold the turn being decided (0-based, the growth rule's ``t``; 255 stands for 255 or
+more); the version gets ``+turn``. Why: the snakes grow on each of the first 10 turns and then on
+every third, so past 11 cells the planes leave three turns open, and with them when the tails
+leave; a bot knows the turn (the history it is sent). A search imitator that must guess it
+counts some safe moves as losses (docs/imitators.md, "The turn plane"). Nets read the raw
+count; off by default.
+
 One action head ``direction`` (4 codes: 0 = x-1 (up), 1 = y+1 (right), 2 = x+1 (down), 3 = y-1
 (left)) masked by the engine's legal directions (``SnakeState.legal_actions``: those that do not
 die at once, or all four when the snake is boxed in). Both players move at once, so ``encode``
@@ -66,6 +74,10 @@ BOARD_PLANES = 4
 """Own head, own body, the opponent's snake, obstacles (thesis Fig 2.5)."""
 HEAD_SUFFIX = "+head"
 """What ``opponent_head`` adds to an encoder's version (the planes are not the thesis's)."""
+TURN_SUFFIX = "+turn"
+"""What ``turn_plane`` adds to an encoder's version."""
+TURN_CAP = 255
+"""The turn plane's largest value (a ``uint8``): this turn or any later one."""
 HEAD = ActionHead("direction", 4, "0 = x-1 (up), 1 = y+1 (right), 2 = x+1 (down), 3 = y-1 (left)")
 
 
@@ -76,6 +88,16 @@ def opponent_head_plane(state: State, player: int) -> np.ndarray:
     hx, hy = divmod(int(B.head(state.S, 1 - player)), w + 2)  # type: ignore[attr-defined]
     out[hx - 1, hy - 1] = 1
     return out
+
+
+def turn_value(state: State) -> int:
+    """The turn plane's value: the turn being decided (0-based), at most :data:`TURN_CAP`."""
+    return min(int(state.S[B.I_PLY]), TURN_CAP)  # type: ignore[attr-defined]
+
+
+def _suffix(opponent_head: bool, turn_plane: bool) -> str:
+    """The version's suffix for the extra planes."""
+    return HEAD_SUFFIX * opponent_head + TURN_SUFFIX * turn_plane
 
 
 def board_planes(states: Sequence[State], players: Sequence[int]) -> list[np.ndarray]:
@@ -172,15 +194,19 @@ class SnakePadEncoder(SnakeEncoder):
     off-board plane (the board at the top-left)."""
 
     def __init__(self, width: int | None = None, height: int | None = None,
-                 keep_forced: bool = False, opponent_head: bool = False) -> None:
+                 keep_forced: bool = False, opponent_head: bool = False,
+                 turn_plane: bool = False) -> None:
         self.keep_forced = bool(keep_forced)
         self.opponent_head = bool(opponent_head)
+        self.turn_plane = bool(turn_plane)
         self.fixed = width is not None and height is not None
         self.rows = int(height) if self.fixed else B.MAX_H  # type: ignore[arg-type]
         self.cols = int(width) if self.fixed else B.MAX_W  # type: ignore[arg-type]
-        planes = (BOARD_PLANES if self.fixed else BOARD_PLANES + 1) + self.opponent_head
+        planes = ((BOARD_PLANES if self.fixed else BOARD_PLANES + 1) + self.opponent_head
+                  + self.turn_plane)
         size = f"{self.rows}x{self.cols}" if self.fixed else "any"
-        super().__init__(version=f"{PAD_VERSION}{HEAD_SUFFIX * self.opponent_head}:{size}",
+        super().__init__(version=f"{PAD_VERSION}{_suffix(self.opponent_head, self.turn_plane)}"
+                                 f":{size}",
                          heads=(HEAD,), state_shape=(planes, self.rows, self.cols),
                          symmetry_groups=("none", "rot180") if self.fixed else ("none",))
 
@@ -200,7 +226,9 @@ class SnakePadEncoder(SnakeEncoder):
             if not self.fixed:
                 out[i, BOARD_PLANES, :h, :w] = 0
             if self.opponent_head:
-                out[i, -1, :h, :w] = opponent_head_plane(states[i], players[i])
+                out[i, -1 - self.turn_plane, :h, :w] = opponent_head_plane(states[i], players[i])
+            if self.turn_plane:
+                out[i, -1, :h, :w] = turn_value(states[i])
         return Observation(out, [self.masks(states, players)])
 
 
@@ -208,17 +236,18 @@ class SnakeEgoEncoder(SnakeEncoder):
     """A crop centred on the observed head: the four planes and an off-board plane."""
 
     def __init__(self, rows: int, cols: int, keep_forced: bool = False,
-                 opponent_head: bool = False) -> None:
+                 opponent_head: bool = False, turn_plane: bool = False) -> None:
         self.keep_forced = bool(keep_forced)
         self.opponent_head = bool(opponent_head)
+        self.turn_plane = bool(turn_plane)
         if rows < 1 or cols < 1 or rows % 2 == 0 or cols % 2 == 0:
             raise ValueError(f"the egocentric crop needs odd sides (the head is the centre "
                              f"cell), got {rows}x{cols}")
         self.rows, self.cols = int(rows), int(cols)
-        super().__init__(version=f"{EGO_VERSION}{HEAD_SUFFIX * self.opponent_head}:"
-                                 f"{self.rows}x{self.cols}", heads=(HEAD,),
-                         state_shape=(BOARD_PLANES + 1 + self.opponent_head, self.rows,
-                                      self.cols),
+        super().__init__(version=f"{EGO_VERSION}{_suffix(self.opponent_head, self.turn_plane)}"
+                                 f":{self.rows}x{self.cols}", heads=(HEAD,),
+                         state_shape=(BOARD_PLANES + 1 + self.opponent_head + self.turn_plane,
+                                      self.rows, self.cols),
                          symmetry_groups=("none", "rot180"))
 
     def encode(self, states: Sequence[State], players: Sequence[int] | None = None,
@@ -238,26 +267,32 @@ class SnakeEgoEncoder(SnakeEncoder):
             out[i, BOARD_PLANES, r0 + dr:r1 + dr, c0 + dc:c1 + dc] = 0
             if self.opponent_head:
                 head = opponent_head_plane(s, p)
-                out[i, -1, r0 + dr:r1 + dr, c0 + dc:c1 + dc] = head[r0:r1, c0:c1]
+                out[i, -1 - self.turn_plane, r0 + dr:r1 + dr, c0 + dc:c1 + dc] = \
+                    head[r0:r1, c0:c1]
+            if self.turn_plane:
+                out[i, -1, r0 + dr:r1 + dr, c0 + dc:c1 + dc] = turn_value(s)
         return Observation(out, [self.masks(states, players)])
 
 
 def make_encoder(game: Any, encoding: str | None = None,
                  ego_size: Sequence[int] | None = None, keep_forced: bool = False,
-                 opponent_head: bool | None = None) -> SnakeEncoder:
+                 opponent_head: bool | None = None,
+                 turn_plane: bool | None = None) -> SnakeEncoder:
     """The encoder of ``game`` (a ``SnakeGame``): layout ``encoding`` (else the game's
     ``encoding`` attribute, else ``pad``) for its board size (``width``/``height``, ``None`` when
     drawn per match). ``ego_size`` ``[rows, cols]`` (else the game's ``ego_size``) narrows the
     egocentric crop; by default it shows the whole largest board from any head position.
     ``keep_forced``: a single legal direction keeps its mask (``dataset.keep_forced``), so
     forced decisions become rows; by default they are dropped, as the thesis's baselines say.
-    ``opponent_head`` (else the game's attribute, else off): the opponent's head plane."""
+    ``opponent_head`` (else the game's attribute, else off): the opponent's head plane;
+    ``turn_plane`` (likewise): the turn plane."""
     enc = encoding or getattr(game, "encoding", None) or "pad"
     head = bool(getattr(game, "opponent_head", False) if opponent_head is None
                 else opponent_head)
+    turn = bool(getattr(game, "turn_plane", False) if turn_plane is None else turn_plane)
     width, height = getattr(game, "width", None), getattr(game, "height", None)
     if enc == "pad":
-        return SnakePadEncoder(width, height, keep_forced, head)
+        return SnakePadEncoder(width, height, keep_forced, head, turn)
     if enc == "ego":
         size = ego_size if ego_size is not None else getattr(game, "ego_size", None)
         if size is None:
@@ -265,10 +300,10 @@ def make_encoder(game: Any, encoding: str | None = None,
             cols = 2 * (B.MAX_W if width is None else int(width)) - 1
         else:
             rows, cols = (int(v) for v in size)
-        return SnakeEgoEncoder(rows, cols, keep_forced, head)
+        return SnakeEgoEncoder(rows, cols, keep_forced, head, turn)
     raise ValueError(f"game.params.encoding must be one of {list(ENCODINGS)}, got {enc!r}")
 
 
 __all__ = ["BOARD_PLANES", "ENCODINGS", "EGO_VERSION", "HEAD", "HEAD_SUFFIX", "PAD_VERSION",
-           "SnakeEgoEncoder", "SnakeEncoder", "SnakePadEncoder", "board_planes", "legal_masks",
-           "make_encoder", "opponent_head_plane"]
+           "SnakeEgoEncoder", "SnakeEncoder", "SnakePadEncoder", "TURN_CAP", "TURN_SUFFIX",
+           "board_planes", "legal_masks", "make_encoder", "opponent_head_plane", "turn_value"]

@@ -257,15 +257,15 @@ class SnakeState(State):
 class SnakeGame(Game):
     """The engine. ``width``/``height`` (``game.params``) fix the board size; left out, every
     match draws its size as the judge does. Obstacles always come from the match's seed.
-    ``encoding`` / ``ego_size`` choose the encoder's layout and ``opponent_head`` adds the
-    opponent's head plane (they change no rule)."""
+    ``encoding`` / ``ego_size`` choose the encoder's layout, ``opponent_head`` adds the
+    opponent's head plane and ``turn_plane`` the turn plane (they change no rule)."""
 
     game_type = GAME_TYPE
     num_actions = 4
 
     def __init__(self, width: int | None = None, height: int | None = None,
                  encoding: str = "pad", ego_size: Sequence[int] | None = None,
-                 opponent_head: bool = False):
+                 opponent_head: bool = False, turn_plane: bool = False):
         if width is not None and not B.MIN_W <= int(width) <= B.MAX_W:
             raise ValueError(f"snake width must be {B.MIN_W}..{B.MAX_W} (the judge's range), "
                              f"got {width}")
@@ -288,6 +288,10 @@ class SnakeGame(Game):
             raise ValueError(f"snake opponent_head must be true or false, got {opponent_head!r}")
         self.opponent_head = opponent_head
         """A last plane with the opponent's head (beyond the thesis; off by default)."""
+        if not isinstance(turn_plane, bool):
+            raise ValueError(f"snake turn_plane must be true or false, got {turn_plane!r}")
+        self.turn_plane = turn_plane
+        """A last plane with the turn being decided (beyond the thesis; off by default)."""
 
     def params(self) -> dict:
         out = {k: v for k, v in (("width", self.width), ("height", self.height)) if v is not None}
@@ -297,6 +301,8 @@ class SnakeGame(Game):
             out["ego_size"] = list(self.ego_size)
         if self.opponent_head:
             out["opponent_head"] = True
+        if self.turn_plane:
+            out["turn_plane"] = True
         return out
 
     def board(self, seed: int = 0) -> tuple[int, int, list[tuple[int, int]]]:
