@@ -10,12 +10,11 @@ import pytest
 from ime.imitators.climb_settings import (
     ClimbSetting,
     applied,
-    budget_ladder,
     climb_setting,
     setting_neighbours,
 )
 from ime.imitators.reversi_search import SearchSettings
-from ime.imitators.round_values import climb
+from ime.imitators.round_values import budget_ladder, climb
 
 TABLE = np.array([100, -20, 10, 5, -50, -2, -2, 1, 1, 0], dtype=float)
 MASKS = {0: TABLE != 100, 1: np.ones(len(TABLE), dtype=bool), 2: TABLE != -50}

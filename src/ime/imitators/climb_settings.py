@@ -12,7 +12,7 @@ rev2's own evaluation at 64,000 nodes, square ordering and the best move first, 
 ``searched_last`` on 98.6 %.
 The ladder is the fit's own budgets (``FitConfig.budgets``) and the round numbers between the
 least and the most of them (the 1-1.2-1.5-2-2.5-3-4-5-6-7-8 series of the weights' ladder,
-:data:`ime.imitators.round_values.MANTISSAS`): a budget is a number a person wrote, as a
+:func:`ime.imitators.round_values.budget_ladder`): a budget is a number a person wrote, as a
 weight is. Why finer than the fit's budgets: with rev2's own evaluation, ordering and
 ``pv_first``, the imitator's search agrees on 98.7 % of 600 unseen thesis-scale positions at
 64,000 nodes (the nearest budget of the thesis run's ladder) and on 100.0 % at 60,000. Nothing
@@ -26,7 +26,7 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from ime.imitators.reversi_search import SearchSettings
-from ime.imitators.round_values import MANTISSAS
+from ime.imitators.round_values import budget_ladder
 
 
 class ClimbSetting(NamedTuple):
@@ -56,17 +56,6 @@ def applied(settings: SearchSettings, setting: int | ClimbSetting) -> SearchSett
     if isinstance(setting, ClimbSetting):
         return replace(settings, **setting._asdict())
     return replace(settings, phases=int(setting))
-
-
-def budget_ladder(budgets: Sequence[int]) -> list[int]:
-    """The positive ``budgets`` and the round numbers (:data:`MANTISSAS` times a power of ten)
-    between the least and the most of them, ascending (the module doc)."""
-    own = {int(b) for b in budgets if int(b) > 0}
-    if not own:
-        return []
-    lo, hi = min(own), max(own)
-    rounds = {int(round(m * 10 ** e)) for e in range(len(str(hi)) + 1) for m in MANTISSAS}
-    return sorted(own | {r for r in rounds if lo <= r <= hi})
 
 
 def setting_neighbours(budgets: Sequence[int], orderings: Sequence[str],

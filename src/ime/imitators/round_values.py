@@ -162,6 +162,19 @@ def _wide(x: float, top: float) -> list[float]:
     return sorted(out, key=lambda v: (abs(v - x), v))
 
 
+def budget_ladder(budgets: Sequence[int]) -> list[int]:
+    """The positive ``budgets`` and the round numbers (:data:`MANTISSAS` times a power of ten)
+    between the least and the most of them, ascending: the rungs a settings round moves a node
+    budget on (a budget is a number a person wrote, as a weight is:
+    :mod:`ime.imitators.climb_settings`)."""
+    own = {int(b) for b in budgets if int(b) > 0}
+    if not own:
+        return []
+    lo, hi = min(own), max(own)
+    rounds = {int(round(m * 10 ** e)) for e in range(len(str(hi)) + 1) for m in MANTISSAS}
+    return sorted(own | {r for r in rounds if lo <= r <= hi})
+
+
 def climb(starts: Sequence[tuple[np.ndarray, Hashable] | tuple[np.ndarray, Hashable, Any]],
           score: Callable[[np.ndarray, Hashable], float], max_evals: int,
           say: Callable[[str], None] | None = None, per_weight: float = 0.0,

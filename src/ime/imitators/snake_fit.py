@@ -27,12 +27,18 @@ as the bot searches it is what the passes' surrogate may leave (docs/imitators.m
 budgeted search").
 
 **The round-value climb** (``round_evals`` above 0; Reversi's stage,
-:func:`ime.imitators.round_values.climb`): from the best candidate with a fixed depth and from
-the best one-feature start, each under its own settings, the agreement itself is climbed among
-round-number weights on a seeded sample of ``round_positions`` fit positions; the result is
-scored on the selection decisions and kept as a candidate beside the others. The climb's
-weights are divided by their largest before a search, so that no evaluation reaches a
-terminal value.
+:func:`ime.imitators.round_values.climb`): from the best candidate with a fixed depth, the best
+one-feature start and, after a budget stage, the best budgeted candidate and the best one-feature
+start under a budget, each under its own settings, the agreement itself is climbed among
+round-number weights on a seeded sample of ``round_positions`` fit positions; the result is scored
+on the selection decisions and kept as a candidate beside the others. The climb's weights are
+divided by their largest before a search, so that no evaluation reaches a terminal value. After a
+budget stage the climb's settings round (:func:`climb_neighbours`) also moves a budgeted climb's
+node budget one rung along the fit's budgets and the round numbers between them (120 between 100 and
+200), its child ordering and its tie rule. Why: a target's budget is a number a person wrote, rarely
+on the fit's grid, and a two-term evaluation under a budget is what neither the one-feature starts
+nor the surrogate's passes reach (snk08's reachable-area difference at 120 nodes: docs/imitators.md,
+"The climb under a budget").
 
 **Settings** (depth, node budget and ordering, tie rule, and the tail rule among
 ``tail_phases``: which of the three turns a length above 10 cells leaves open is taken; by
@@ -47,7 +53,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -62,7 +68,7 @@ from ime.imitators.mmto import (
     subsample,
     terminal_problem,
 )
-from ime.imitators.round_values import climb
+from ime.imitators.round_values import budget_ladder, climb
 from ime.imitators.snake_features import SnakePosition, feature_names, num_features
 from ime.imitators.snake_search import (
     ORDERS,
@@ -336,32 +342,80 @@ def _unit(w: np.ndarray) -> np.ndarray:
     return w / top if top > 0 else w
 
 
+class ClimbSetting(NamedTuple):
+    """A climb's search setting: fixed ``depth`` (``budget`` 0) or the budgeted search to
+    ``depth`` plies under ``budget`` nodes and child ``order``; and the tie rule."""
+
+    depth: int
+    budget: int
+    order: str
+    tie: str
+
+    def __str__(self) -> str:
+        """What the climb's log says of it."""
+        where = (f"{self.budget} nodes, {self.order} ordering" if self.budget
+                 else f"depth {self.depth}")
+        return f"{where}, ties {self.tie}"
+
+
+def climb_neighbours(budgets: Sequence[int], ties: Sequence[str]
+                     ) -> Callable[[ClimbSetting], list[ClimbSetting]]:
+    """A setting's neighbours in the climb's settings round: a budgeted setting's own budget
+    and one rung either side on :func:`ime.imitators.round_values.budget_ladder` of the fit's
+    ``budgets`` (a budget not on it stays), each in both child orderings, less itself; then the
+    setting with each other tie rule of ``ties``. A fixed depth moves its tie rule only."""
+    ladder = budget_ladder(budgets)
+
+    def neighbours(s: ClimbSetting) -> list[ClimbSetting]:
+        out = []
+        if s.budget:
+            near = [s.budget]
+            if s.budget in ladder:
+                i = ladder.index(s.budget)
+                near += ladder[max(0, i - 1):i] + ladder[i + 1:i + 2]
+            out = [s._replace(budget=b, order=o) for b in near for o in ORDERS
+                   if (b, o) != (s.budget, s.order)]
+        return out + [s._replace(tie=t) for t in dict.fromkeys(ties) if t != s.tie]
+
+    return neighbours
+
+
 def _round_climb(passer: _Passes, candidates: list[dict[str, Any]], cfg: SnakeFitConfig,
                  say: Callable[[str], None]) -> dict[str, Any]:
-    """The round-value climb (module doc) from this tail rule's best fixed-depth candidate
-    and its best one-feature start: the candidate it ends at, scored on the selection rows."""
+    """The round-value climb (module doc) from this tail rule's best fixed-depth candidate,
+    its best one-feature start and, after a budget stage, its best budgeted candidate and best
+    one-feature start under a budget: the candidate it ends at, scored on the selection rows.
+    With a budget stage the climb's settings round moves the budget, the ordering and the tie
+    rule (:func:`climb_neighbours`)."""
     mine = [c for c in candidates if c["phase"] == passer.phase and not c["budget"]]
     fitted = max((c for c in mine if not c.get("start")), key=_rank)
     unit = max((c for c in mine if c.get("start")), key=_rank, default=None)
+    under = [c for c in candidates if c["phase"] == passer.phase and c["budget"]]
+    budgeted = max(under, key=_rank, default=None)
+    budgeted_unit = max((c for c in under if c.get("start") not in (None, "fitted")),
+                        key=_rank, default=None)
     rows = subsample(len(passer.pos), cfg.round_positions, cfg.seed + 2)
     pos = [passer.pos[i] for i in rows]
     act = passer.action[rows]
     roots = [passer.roots[i] for i in rows]
 
     def score(w: np.ndarray, setting: Any) -> float:
-        depth, tie = setting
-        res = search_all(pos, _unit(w), depth, roots, passer.phase)
-        return float(np.mean(choices(res, tie) == act)) * 100
+        s = ClimbSetting(*setting)
+        res = search_all(pos, _unit(w), s.depth, roots, passer.phase, s.budget, s.order)
+        return float(np.mean(choices(res, s.tie) == act)) * 100
 
-    starts = [(fitted["weights"], (fitted["depth"], fitted["tie"]))]
-    if unit is not None:
-        starts.append((unit["weights"], (unit["depth"], unit["tie"])))
-    out = climb(starts, score, cfg.round_evals, say, per_weight=100.0 / max(len(rows), 1))
-    depth, tie = out["setting"]
-    cand = passer.score(_unit(out["weights"]), depth, "round", tie)
-    say(f"phase={passer.phase} round values: select acc {cand['acc']:.2f}% at depth {depth} "
-        f"({tie}), {out['evals']} scorings on {len(rows)} fit positions in "
-        f"{out['seconds']:.0f}s")
+    def start(c: dict[str, Any]) -> tuple[np.ndarray, ClimbSetting]:
+        return c["weights"], ClimbSetting(c["depth"], c["budget"], c["order"], c["tie"])
+
+    picked = [fitted, unit, budgeted, budgeted_unit]
+    starts = [start(c) for k, c in enumerate(picked) if c is not None and c not in picked[:k]]
+    moves = climb_neighbours(cfg.budgets, cfg.ties) if budgeted is not None else None
+    out = climb(starts, score, cfg.round_evals, say, per_weight=100.0 / max(len(rows), 1),
+                setting_moves=moves)
+    s = ClimbSetting(*out["setting"])
+    cand = passer.score(_unit(out["weights"]), s.depth, "round", s.tie, s.budget, s.order)
+    say(f"phase={passer.phase} round values: select acc {cand['acc']:.2f}% at {s}, "
+        f"{out['evals']} scorings on {len(rows)} fit positions in {out['seconds']:.0f}s")
     return cand
 
 
