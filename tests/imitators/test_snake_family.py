@@ -145,10 +145,12 @@ def test_the_plugin_offers_the_family_and_reads_the_pipelines_config() -> None:
     lines.clear()
     model = family.fit(planes.astype(np.float32), moves, np.arange(0, 240), np.arange(240, 300),
                        {**search, "depths": [1, 2], "passes": [1, 1], "budgets": [0, 60],
-                        "budget_depth": 8, "budget_passes": 1, "name": "search"},
+                        "budget_depth": 8, "budget_passes": 1, "budget_kinds": ["deepen", "leaves"],
+                        "name": "search"},
                        seed=0, say=lines.append)
-    assert sum("budget=60 order=" in line for line in lines) == 2  # both orderings tried
-    assert {"budget", "order"} <= set(model.config["settings"])
+    for kind in ("deepen", "leaves"):  # both orderings tried under each kind
+        assert sum(f"budget=60 ({kind}) order=" in line for line in lines) == 2
+    assert {"budget", "order", "kind"} <= set(model.config["settings"])
     with pytest.raises(ValueError, match="budgets must be"):
         family.fit(planes, moves, np.arange(0, 240), np.arange(240, 300),
                    {**search, "budgets": [0, -5]}, seed=0, say=lines.append)

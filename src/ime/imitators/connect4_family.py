@@ -48,7 +48,7 @@ the empties threshold, the weight climb and the tree fit) and are ignored, excep
 ``mcts_climb_evals`` with the stage on, which is refused."""
 IGNORED_KEYS = ("ties", "endgames", "endgame_modes", "endgames_wld", "endgame_picks",
                 "budgets", "orderings", "pv_firsts", "budget_depth", "budget_passes",
-                "budget_screen", "budget_keep",
+                "budget_kinds", "budget_screen", "budget_keep",
                 "margin", "order_min", "round_evals", "round_positions", "round_extra_share",
                 "round_refit_positions", "round_refit_passes", "round_repeats", "round_settings",
                 "round_enter_shares")

@@ -55,6 +55,8 @@ FIT_KEYS = ("depths", "passes", "patience", "pass_patience", "phases", "ties", "
             "round_enter_shares", *MCTS_KEYS)
 """Keys of ``net.search`` that go to :class:`ime.imitators.search_fit.FitConfig` (the rest, e.g.
 ``select_share`` and ``max_select``, are the train stage's: ``family.TRAIN_KEYS``)."""
+OTHER_KEYS = ("budget_kinds",)
+"""Keys of ``net.search`` that are another game's search's (Snake's), ignored here."""
 
 
 class ReversiSearchPolicy(nn.Module):
@@ -127,7 +129,7 @@ class ReversiSearchFamily:
         if tuple(planes.shape[1:]) != (2, 8, 8):
             raise ValueError(f"Reversi's search imitator reads [N, 2, 8, 8] planes, got "
                              f"{tuple(planes.shape[1:])}")
-        unknown = sorted(set(config) - set(FIT_KEYS) - {"name", *TRAIN_KEYS})
+        unknown = sorted(set(config) - set(FIT_KEYS) - set(OTHER_KEYS) - {"name", *TRAIN_KEYS})
         if unknown:
             raise ValueError(f"net.search: unknown keys {unknown} (known: "
                              f"{', '.join(FIT_KEYS + TRAIN_KEYS)})")

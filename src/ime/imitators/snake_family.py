@@ -13,10 +13,10 @@ the other families do (:func:`ime.imitators.family.search_logits`).
 
 Config: ``config/net/search.yaml``'s ``search:`` section. Snake reads ``depths``, ``passes``,
 ``patience``, ``inner_iters``, ``l2``, ``loss``, ``hinge_margin``, ``max_fit``,
-``select_share``, ``max_select``, for its budget stage ``budgets``, ``budget_depth`` and
-``budget_passes``, and for its round-value climb ``round_evals`` and ``round_positions``; it
-always tries its own tie rules (direction orders and the search's root order:
-:data:`ime.imitators.snake_search.TIE_RULES`) and both its child orderings
+``select_share``, ``max_select``, for its budget stage ``budgets``, ``budget_depth``,
+``budget_passes`` and ``budget_kinds``, and for its round-value climb ``round_evals`` and
+``round_positions``; it always tries its own tie rules (direction orders and the search's
+root order: :data:`ime.imitators.snake_search.TIE_RULES`) and both its child orderings
 (:data:`ime.imitators.snake_search.ORDERS`) with a budget, and ignores the other keys
 (Reversi's square-order ties, orderings, endgame solver, root windows and the round stage's
 refits and sparse start; Connect Four's phases and pass patience).
@@ -39,7 +39,7 @@ from ime.imitators.snake_features import feature_names, num_features, planes_to_
 from ime.imitators.snake_fit import SnakeFitConfig, SnakeSettings, decide, fit
 
 FIT_KEYS = ("depths", "passes", "patience", "inner_iters", "l2", "loss", "hinge_margin",
-            "max_fit", "budgets", "budget_depth", "budget_passes", "round_evals",
+            "max_fit", "budgets", "budget_depth", "budget_passes", "budget_kinds", "round_evals",
             "round_positions")
 """Keys of ``net.search`` that go to :class:`SnakeFitConfig`."""
 IGNORED_KEYS = ("ties", "endgames", "endgame_modes", "endgames_wld", "endgame_picks",
@@ -97,6 +97,8 @@ def fit_config(config: Mapping[str, Any], seed: int) -> SnakeFitConfig:
     for key in ("depths", "budgets"):
         if key in kw:
             kw[key] = tuple(int(x) for x in kw[key])
+    if "budget_kinds" in kw:
+        kw["budget_kinds"] = tuple(str(x) for x in kw["budget_kinds"])
     if "passes" in kw and not isinstance(kw["passes"], int):
         kw["passes"] = tuple(int(x) for x in kw["passes"])
     return SnakeFitConfig(**kw, seed=seed)

@@ -18,13 +18,15 @@ searches the encoder's legal mask instead (:mod:`ime.imitators.snake_family`).
 on the selection decisions at every fitted depth, and that depth's passes run again from the
 best of them (:func:`_unit_starts`).
 
-**The budget stage** (``budgets`` above 0): after the fixed depths, the best weights so far and
-the best one-feature start are scored under each node budget and child ordering
-(:data:`ime.imitators.snake_search.ORDERS`, both always tried), deepened up to ``budget_depth``
-plies; the better of the two gets ``budget_passes`` MMTO passes, each scored on the selection
-decisions like a depth. Why the start too: a hand-written bot's one-term evaluation searched
-as the bot searches it is what the passes' surrogate may leave (docs/imitators.md, "Snake's
-budgeted search").
+**The budget stage** (``budgets`` above 0): after the fixed depths, the best weights so far and the
+best one-feature start are scored under each node budget, child ordering
+(:data:`ime.imitators.snake_search.ORDERS`, both always tried) and budget kind of ``budget_kinds``
+(:data:`ime.imitators.snake_search.BUDGET_KINDS`: ``deepen`` up to ``budget_depth`` plies, or
+``leaves``: a search that deep whose nodes past the budget are leaves); under each budget, ordering
+and kind the better of the two gets ``budget_passes`` MMTO passes, each scored on the selection
+decisions like a depth. Why the start too: a hand-written bot's one-term evaluation searched as the
+bot searches it is what the passes' surrogate may leave (docs/imitators.md, "Snake's budgeted
+search").
 
 **The round-value climb** (``round_evals`` above 0; Reversi's stage,
 :func:`ime.imitators.round_values.climb`): from the best candidate with a fixed depth, the best
@@ -37,7 +39,7 @@ budget stage the climb's settings round (:func:`climb_neighbours`) also moves a 
 node budget one rung along the fit's budgets and the round numbers between them (120 between 100 and
 200), its child ordering and its tie rule. Why: a target's budget is a number a person wrote, rarely
 on the fit's grid, and a two-term evaluation under a budget is what neither the one-feature starts
-nor the surrogate's passes reach (snk08's reachable-area difference at 120 nodes: docs/imitators.md,
+nor the surrogate's passes reach (a bot's reachable-area difference at 120 nodes: docs/imitators.md,
 "The climb under a budget").
 
 **Settings** (depth, node budget and ordering, tie rule, and the tail rule among
@@ -71,6 +73,7 @@ from ime.imitators.mmto import (
 from ime.imitators.round_values import budget_ladder, climb
 from ime.imitators.snake_features import SnakePosition, feature_names, num_features
 from ime.imitators.snake_search import (
+    BUDGET_KINDS,
     ORDERS,
     PHASES,
     TIE_RULES,
@@ -94,6 +97,7 @@ class SnakeSettings:
     phase: int = 0
     budget: int = 0
     order: str = "natural"
+    kind: str = "deepen"
 
     def __post_init__(self) -> None:
         if self.depth < 1:
@@ -102,6 +106,8 @@ class SnakeSettings:
             raise ValueError(f"budget must be >= 0, got {self.budget}")
         if self.order not in ORDERS:
             raise ValueError(f"order must be one of {ORDERS}, got {self.order!r}")
+        if self.kind not in BUDGET_KINDS:
+            raise ValueError(f"kind must be one of {BUDGET_KINDS}, got {self.kind!r}")
         if self.phase not in PHASES:
             raise ValueError(f"phase must be one of {PHASES}, got {self.phase}")
         if self.tie not in TIE_RULES:
@@ -119,7 +125,8 @@ class SnakeFitConfig:
     many depths without a better selection agreement; ``max_fit``: at most this many fit
     positions (a seeded sample); ``tail_phases``: tail rules tried (each a whole fit);
     ``budgets``: node budgets of the budget stage (0s are skipped: none), each tried with every
-    ordering, deepened up to ``budget_depth`` plies, ``budget_passes`` MMTO passes each;
+    ordering and each kind of ``budget_kinds`` (:data:`ime.imitators.snake_search.BUDGET_KINDS`),
+    searched up to ``budget_depth`` plies, ``budget_passes`` MMTO passes each;
     ``round_evals``: at most this many scorings of the round-value climb (0: none) on
     ``round_positions`` fit positions (module doc)."""
 
@@ -136,6 +143,7 @@ class SnakeFitConfig:
     budgets: Sequence[int] = (0,)
     budget_depth: int = 64
     budget_passes: int = 2
+    budget_kinds: Sequence[str] = ("deepen",)
     round_evals: int = 0
     round_positions: int = 1000
     seed: int = 0
@@ -161,7 +169,7 @@ def decide(w: np.ndarray, settings: SnakeSettings, positions: Sequence[SnakePosi
            roots: Sequence[Sequence[int]] | None = None) -> tuple[np.ndarray, SearchResults]:
     """The search's direction for every position, and the search results it came from."""
     res = search_all(positions, w, settings.depth, roots, settings.phase, settings.budget,
-                     settings.order)
+                     settings.order, settings.kind)
     return choices(res, settings.tie), res
 
 
@@ -178,6 +186,9 @@ def fit(positions: Sequence[SnakePosition], action: np.ndarray,
     if any(int(b) < 0 for b in cfg.budgets):
         raise ValueError(f"budgets must be >= 0, got {list(cfg.budgets)}")
     budgets = [int(b) for b in cfg.budgets if int(b) > 0]
+    for kind in cfg.budget_kinds:
+        if kind not in BUDGET_KINDS:
+            raise ValueError(f"budget_kinds: {kind!r} is not one of {list(BUDGET_KINDS)}")
     if budgets and cfg.budget_depth < 2:
         raise ValueError(f"budget_depth must be >= 2 with a budget, got {cfg.budget_depth}")
     t0 = time.perf_counter()
@@ -217,31 +228,33 @@ def fit(positions: Sequence[SnakePosition], action: np.ndarray,
             unit = max((c for c in mine if c.get("start")), key=_rank, default=None)
             if unit is not None and unit is not starts[0]:
                 starts.append(unit)
-            for budget in budgets:
-                for order in ORDERS:
-                    scored = [passer.score(c["weights"], cfg.budget_depth,
-                                           c.get("start") or "fitted", budget=budget,
-                                           order=order) for c in starts]
-                    candidates += scored
-                    first = max(scored, key=_rank)
-                    w, tie = first["weights"], first["tie"]
-                    for it in range(cfg.budget_passes):
-                        cand = passer.one(w, tie, cfg.budget_depth, it, budget, order)
-                        w, tie = cand["weights"], cand["tie"]
-                        candidates.append(cand)
+            for kind in cfg.budget_kinds:
+                for budget in budgets:
+                    for order in ORDERS:
+                        scored = [passer.score(c["weights"], cfg.budget_depth,
+                                               c.get("start") or "fitted", budget=budget,
+                                               order=order, kind=kind) for c in starts]
+                        candidates += scored
+                        first = max(scored, key=_rank)
+                        w, tie = first["weights"], first["tie"]
+                        for it in range(cfg.budget_passes):
+                            cand = passer.one(w, tie, cfg.budget_depth, it, budget, order, kind)
+                            w, tie = cand["weights"], cand["tie"]
+                            candidates.append(cand)
         if cfg.round_evals > 0:
             candidates.append(_round_climb(passer, candidates, cfg, say))
     best = max(candidates, key=_rank)
     settings = SnakeSettings(depth=best["depth"], tie=best["tie"], phase=best["phase"],
-                             budget=best["budget"], order=best["order"])
+                             budget=best["budget"], order=best["order"],
+                             kind=best.get("kind", "deepen"))
     chosen, _ = decide(best["weights"], settings, pos, fit_roots(pos, action, settings.phase))
     train_final = float(np.mean(chosen == action)) * 100 if len(action) else 0.0
     summary = {"select_acc": best["acc"], "train_acc": train_final,
                "train_positions": int(len(idx)),
                "select_positions": int(len(sel_action)),
                "fit_seconds": time.perf_counter() - t0,
-               "grid": [{k: c[k] for k in ("phase", "depth", "budget", "order", "pass_", "tie",
-                                           "acc", "train_acc_before", "kept", "start")
+               "grid": [{k: c[k] for k in ("phase", "depth", "budget", "order", "kind", "pass_",
+                                           "tie", "acc", "train_acc_before", "kept", "start")
                          if k in c} for c in candidates]}
     say(f"chosen: {settings} select acc {best['acc']:.2f}%, train acc {train_final:.2f}% in "
         f"{summary['fit_seconds']:.0f}s")
@@ -262,10 +275,10 @@ class _Passes:
         self.scale: np.ndarray | None = None
 
     def one(self, w: np.ndarray, tie: str, depth: int, it: int, budget: int = 0,
-            order: str = "natural") -> dict[str, Any]:
+            order: str = "natural", kind: str = "deepen") -> dict[str, Any]:
         """One MMTO pass from ``w`` under these settings: the candidate it gives."""
         cfg, phase = self.cfg, self.phase
-        res = search_all(self.pos, w, depth, self.roots, phase, budget, order)
+        res = search_all(self.pos, w, depth, self.roots, phase, budget, order, kind)
         if self.scale is None:
             self.scale = feature_scale(res, len(w))
         scale = self.scale
@@ -273,33 +286,36 @@ class _Passes:
         prob = terminal_problem(res, self.action, scale, tie_ranks(tie))
         w = optimise(prob, w * scale, cfg.l2, cfg.inner_iters, cfg.loss,
                      cfg.hinge_margin) / scale
-        tie, acc = self.select(w, depth, cfg.ties, budget, order)
-        where = f"budget={budget} order={order} depth<={depth}" if budget else f"depth={depth}"
+        tie, acc = self.select(w, depth, cfg.ties, budget, order, kind)
+        where = (f"budget={budget} ({kind}) order={order} depth<={depth}" if budget
+                 else f"depth={depth}")
         self.say(f"phase={phase} {where} pass={it}: train acc (before step) {train_acc:.2f}%, "
                  f"select acc {acc:.2f}% ({tie}), {prob.kept} positions in the loss, "
                  f"{res.nodes.mean():.0f} nodes/position, depth {res.depths.mean():.1f}")
         return {"phase": phase, "depth": depth, "budget": budget, "order": order,
-                "pass_": it, "tie": tie, "acc": acc, "train_acc_before": train_acc,
+                "kind": kind, "pass_": it, "tie": tie, "acc": acc,
+                "train_acc_before": train_acc,
                 "kept": int(prob.kept), "weights": w.copy()}
 
     def select(self, w: np.ndarray, depth: int, ties: Sequence[str], budget: int = 0,
-               order: str = "natural") -> tuple[str, float]:
+               order: str = "natural", kind: str = "deepen") -> tuple[str, float]:
         """The tie rule of ``ties`` under which ``w``'s search agrees most with the selection
         decisions (the first listed wins a tie), and that agreement in %."""
-        sel = search_all(self.sel_positions, w, depth, self.sel_roots, self.phase, budget, order)
+        sel = search_all(self.sel_positions, w, depth, self.sel_roots, self.phase, budget, order,
+                         kind)
         accs = {t: float(np.mean(choices(sel, t) == self.sel_action)) * 100
                 if len(self.sel_action) else 0.0 for t in ties}
         tie = max(ties, key=lambda t: accs[t])
         return tie, accs[tie]
 
     def score(self, w: np.ndarray, depth: int, start: str, tie: str | None = None,
-              budget: int = 0, order: str = "natural") -> dict[str, Any]:
+              budget: int = 0, order: str = "natural", kind: str = "deepen") -> dict[str, Any]:
         """``w`` as it is, scored on the selection rows at ``depth`` (no pass: a start), with
-        the best of the tie rules or with ``tie``, under ``budget`` and ``order``."""
+        the best of the tie rules or with ``tie``, under ``budget``, ``order`` and ``kind``."""
         tie, acc = self.select(w, depth, self.cfg.ties if tie is None else (tie,), budget,
-                               order)
+                               order, kind)
         return {"phase": self.phase, "depth": depth, "budget": budget, "order": order,
-                "pass_": -1, "tie": tie, "acc": acc, "train_acc_before": None,
+                "kind": kind, "pass_": -1, "tie": tie, "acc": acc, "train_acc_before": None,
                 "kept": 0, "weights": w.copy(), "start": start}
 
 
@@ -350,10 +366,11 @@ class ClimbSetting(NamedTuple):
     budget: int
     order: str
     tie: str
+    kind: str = "deepen"
 
     def __str__(self) -> str:
         """What the climb's log says of it."""
-        where = (f"{self.budget} nodes, {self.order} ordering" if self.budget
+        where = (f"{self.budget} nodes ({self.kind}), {self.order} ordering" if self.budget
                  else f"depth {self.depth}")
         return f"{where}, ties {self.tie}"
 
@@ -401,11 +418,12 @@ def _round_climb(passer: _Passes, candidates: list[dict[str, Any]], cfg: SnakeFi
 
     def score(w: np.ndarray, setting: Any) -> float:
         s = ClimbSetting(*setting)
-        res = search_all(pos, _unit(w), s.depth, roots, passer.phase, s.budget, s.order)
+        res = search_all(pos, _unit(w), s.depth, roots, passer.phase, s.budget, s.order, s.kind)
         return float(np.mean(choices(res, s.tie) == act)) * 100
 
     def start(c: dict[str, Any]) -> tuple[np.ndarray, ClimbSetting]:
-        return c["weights"], ClimbSetting(c["depth"], c["budget"], c["order"], c["tie"])
+        return c["weights"], ClimbSetting(c["depth"], c["budget"], c["order"], c["tie"],
+                                          c.get("kind", "deepen"))
 
     picked = [fitted, unit, budgeted, budgeted_unit]
     starts = [start(c) for k, c in enumerate(picked) if c is not None and c not in picked[:k]]
@@ -413,7 +431,8 @@ def _round_climb(passer: _Passes, candidates: list[dict[str, Any]], cfg: SnakeFi
     out = climb(starts, score, cfg.round_evals, say, per_weight=100.0 / max(len(rows), 1),
                 setting_moves=moves)
     s = ClimbSetting(*out["setting"])
-    cand = passer.score(_unit(out["weights"]), s.depth, "round", s.tie, s.budget, s.order)
+    cand = passer.score(_unit(out["weights"]), s.depth, "round", s.tie, s.budget, s.order,
+                        s.kind)
     say(f"phase={passer.phase} round values: select acc {cand['acc']:.2f}% at {s}, "
         f"{out['evals']} scorings on {len(rows)} fit positions in {out['seconds']:.0f}s")
     return cand

@@ -88,6 +88,9 @@ class SearchFit(Section):
     """The deepest iteration of a budgeted search (64: as deep as the empties allow)."""
     budget_passes: NonNegativeInt
     """MMTO passes under the best budgeted search (each position at its decision's depth)."""
+    budget_kinds: Annotated[list[Literal["deepen", "leaves"]], Field(min_length=1)]
+    """Snake: what a node budget does, each tried: ``deepen`` (iterations deeper while it
+    lasts), ``leaves`` (one search ``budget_depth`` plies deep, every node past it a leaf)."""
     budget_screen: PositiveInt
     """Selection positions on which every (budget, ordering, pv_first) is screened first."""
     budget_keep: PositiveInt
