@@ -232,16 +232,14 @@ def test_the_climb_under_a_budget_finds_a_two_term_target_off_the_budget_grid() 
     assert any("began 200 nodes" in line or "began 100 nodes" in line for line in lines)
 
 
-def test_the_climbs_settings_round_moves_a_budget_one_rung_and_the_tie_rule() -> None:
-    moves = climb_neighbours([0, 50, 100, 200], ("up", "exits"))
-    near = moves(ClimbSetting(64, 100, "exits", "exits"))
-    assert {(s.budget, s.order) for s in near if s.tie == "exits"} == {
+def test_the_climbs_settings_round_moves_a_budget_one_rung_and_the_ordering() -> None:
+    moves = climb_neighbours([0, 50, 100, 200])
+    near = moves(ClimbSetting(64, 100, "exits"))
+    assert {(s.budget, s.order) for s in near} == {
         (100, "natural"), (80, "natural"), (80, "exits"), (120, "natural"), (120, "exits")}
-    assert ClimbSetting(64, 100, "exits", "up") in near
-    assert moves(ClimbSetting(2, 0, "natural", "up")) == [ClimbSetting(2, 0, "natural", "exits")]
-    assert str(ClimbSetting(64, 120, "exits", "up")) == (
-        "120 nodes (deepen), exits ordering, ties up")
-    leaves = moves(ClimbSetting(64, 100, "natural", "up", "leaves"))
+    assert moves(ClimbSetting(2, 0, "natural")) == []
+    assert str(ClimbSetting(64, 120, "exits")) == "120 nodes (deepen), exits ordering"
+    leaves = moves(ClimbSetting(64, 100, "natural", "leaves"))
     assert leaves and all(s.kind == "leaves" for s in leaves)
 
 

@@ -6,7 +6,8 @@ every later stage's. Measured on seeded positions of running games
 (:func:`ime.games.snake.tools.random_positions`, both seats, read through the encoder with the
 opponent-head plane as the ``snake_search`` experiment reads them), the territory alone as the
 evaluation (no bot is involved), one core: ms per decision at fixed depths and under node
-budgets in both child orderings, with the mean depth a budget reached and its nodes.
+budgets in both child orderings, with the mean depth a budget reached and its nodes, and under
+the ``leaves`` budget (a search to the end whose nodes past the budget are leaves).
 """
 
 from __future__ import annotations
@@ -48,4 +49,10 @@ def bench_search_imitator(quick: bool) -> dict:
             out[f"{key} ms/decision"] = 1000 * (time.perf_counter() - t) / len(positions)
             out[f"{key} mean depth (turns)"] = float(res.depths.mean()) / 2
             out[f"{key} mean nodes"] = float(res.nodes.mean())
+    for budget in (100, 400):
+        t = time.perf_counter()
+        res = search_all(positions, w, 64, roots, 0, budget, "natural", "leaves")
+        key = f"leaves {budget} natural"
+        out[f"{key} ms/decision"] = 1000 * (time.perf_counter() - t) / len(positions)
+        out[f"{key} mean nodes"] = float(res.nodes.mean())
     return out

@@ -37,10 +37,10 @@ on the selection decisions and kept as a candidate beside the others. The climb'
 divided by their largest before a search, so that no evaluation reaches a terminal value. After a
 budget stage the climb's settings round (:func:`climb_neighbours`) also moves a budgeted climb's
 node budget one rung along the fit's budgets and the round numbers between them (120 between 100 and
-200), its child ordering and its tie rule. Why: a target's budget is a number a person wrote, rarely
-on the fit's grid, and a two-term evaluation under a budget is what neither the one-feature starts
-nor the surrogate's passes reach (a bot's reachable-area difference at 120 nodes: docs/imitators.md,
-"The climb under a budget").
+200) and its child ordering; each scoring takes the best of the tie rules. Why: a target's budget is
+a number a person wrote, rarely on the fit's grid, and a two-term evaluation under a budget is what
+neither the one-feature starts nor the surrogate's passes reach (a bot's reachable-area difference
+at 120 nodes: docs/imitators.md, "The climb under a budget").
 
 **Settings** (depth, node budget and ordering, tie rule, and the tail rule among
 ``tail_phases``: which of the three turns a length above 10 cells leaves open is taken; by
@@ -359,40 +359,37 @@ def _unit(w: np.ndarray) -> np.ndarray:
 
 
 class ClimbSetting(NamedTuple):
-    """A climb's search setting: fixed ``depth`` (``budget`` 0) or the budgeted search to
-    ``depth`` plies under ``budget`` nodes and child ``order``; and the tie rule."""
+    """A climb's search setting: fixed ``depth`` (``budget`` 0) or the budgeted search of
+    ``kind`` to ``depth`` plies under ``budget`` nodes and child ``order``. No tie rule: each
+    scoring takes the best of the fit's (they only read the search's values)."""
 
     depth: int
     budget: int
     order: str
-    tie: str
     kind: str = "deepen"
 
     def __str__(self) -> str:
         """What the climb's log says of it."""
-        where = (f"{self.budget} nodes ({self.kind}), {self.order} ordering" if self.budget
-                 else f"depth {self.depth}")
-        return f"{where}, ties {self.tie}"
+        return (f"{self.budget} nodes ({self.kind}), {self.order} ordering" if self.budget
+                else f"depth {self.depth}")
 
 
-def climb_neighbours(budgets: Sequence[int], ties: Sequence[str]
-                     ) -> Callable[[ClimbSetting], list[ClimbSetting]]:
+def climb_neighbours(budgets: Sequence[int]) -> Callable[[ClimbSetting], list[ClimbSetting]]:
     """A setting's neighbours in the climb's settings round: a budgeted setting's own budget
     and one rung either side on :func:`ime.imitators.round_values.budget_ladder` of the fit's
-    ``budgets`` (a budget not on it stays), each in both child orderings, less itself; then the
-    setting with each other tie rule of ``ties``. A fixed depth moves its tie rule only."""
+    ``budgets`` (a budget not on it stays), each in both child orderings, less itself. A fixed
+    depth has none."""
     ladder = budget_ladder(budgets)
 
     def neighbours(s: ClimbSetting) -> list[ClimbSetting]:
-        out = []
-        if s.budget:
-            near = [s.budget]
-            if s.budget in ladder:
-                i = ladder.index(s.budget)
-                near += ladder[max(0, i - 1):i] + ladder[i + 1:i + 2]
-            out = [s._replace(budget=b, order=o) for b in near for o in ORDERS
-                   if (b, o) != (s.budget, s.order)]
-        return out + [s._replace(tie=t) for t in dict.fromkeys(ties) if t != s.tie]
+        if not s.budget:
+            return []
+        near = [s.budget]
+        if s.budget in ladder:
+            i = ladder.index(s.budget)
+            near += ladder[max(0, i - 1):i] + ladder[i + 1:i + 2]
+        return [s._replace(budget=b, order=o) for b in near for o in ORDERS
+                if (b, o) != (s.budget, s.order)]
 
     return neighbours
 
@@ -401,9 +398,11 @@ def _round_climb(passer: _Passes, candidates: list[dict[str, Any]], cfg: SnakeFi
                  say: Callable[[str], None]) -> dict[str, Any]:
     """The round-value climb (module doc) from this tail rule's best fixed-depth candidate,
     its best one-feature start and, after a budget stage, its best budgeted candidate and best
-    one-feature start under a budget: the candidate it ends at, scored on the selection rows.
-    With a budget stage the climb's settings round moves the budget, the ordering and the tie
-    rule (:func:`climb_neighbours`)."""
+    one-feature start under a budget: the candidate it ends at, scored on the selection rows
+    with the best of the tie rules. A scoring is one search read under every tie rule of the
+    fit, the best taken (why: a tie rule is right only with the right weights, so a settings
+    round that moves it one step at a time finds it late or never). With a budget stage the
+    climb's settings round moves the budget and the ordering (:func:`climb_neighbours`)."""
     mine = [c for c in candidates if c["phase"] == passer.phase and not c["budget"]]
     fitted = max((c for c in mine if not c.get("start")), key=_rank)
     unit = max((c for c in mine if c.get("start")), key=_rank, default=None)
@@ -419,22 +418,23 @@ def _round_climb(passer: _Passes, candidates: list[dict[str, Any]], cfg: SnakeFi
     def score(w: np.ndarray, setting: Any) -> float:
         s = ClimbSetting(*setting)
         res = search_all(pos, _unit(w), s.depth, roots, passer.phase, s.budget, s.order, s.kind)
-        return float(np.mean(choices(res, s.tie) == act)) * 100
+        return max(float(np.mean(choices(res, t) == act)) * 100 for t in cfg.ties)
 
     def start(c: dict[str, Any]) -> tuple[np.ndarray, ClimbSetting]:
-        return c["weights"], ClimbSetting(c["depth"], c["budget"], c["order"], c["tie"],
+        return c["weights"], ClimbSetting(c["depth"], c["budget"], c["order"],
                                           c.get("kind", "deepen"))
 
     picked = [fitted, unit, budgeted, budgeted_unit]
     starts = [start(c) for k, c in enumerate(picked) if c is not None and c not in picked[:k]]
-    moves = climb_neighbours(cfg.budgets, cfg.ties) if budgeted is not None else None
+    moves = climb_neighbours(cfg.budgets) if budgeted is not None else None
     out = climb(starts, score, cfg.round_evals, say, per_weight=100.0 / max(len(rows), 1),
                 setting_moves=moves)
     s = ClimbSetting(*out["setting"])
-    cand = passer.score(_unit(out["weights"]), s.depth, "round", s.tie, s.budget, s.order,
+    cand = passer.score(_unit(out["weights"]), s.depth, "round", None, s.budget, s.order,
                         s.kind)
-    say(f"phase={passer.phase} round values: select acc {cand['acc']:.2f}% at {s}, "
-        f"{out['evals']} scorings on {len(rows)} fit positions in {out['seconds']:.0f}s")
+    say(f"phase={passer.phase} round values: select acc {cand['acc']:.2f}% at {s}, ties "
+        f"{cand['tie']}, {out['evals']} scorings on {len(rows)} fit positions in "
+        f"{out['seconds']:.0f}s")
     return cand
 
 
