@@ -40,7 +40,8 @@ node budget one rung along the fit's budgets and the round numbers between them 
 200) and its child ordering; each scoring takes the best of the tie rules. Why: a target's budget is
 a number a person wrote, rarely on the fit's grid, and a two-term evaluation under a budget is what
 neither the one-feature starts nor the surrogate's passes reach (a bot's reachable-area difference
-at 120 nodes: docs/imitators.md, "The climb under a budget").
+at 120 nodes: docs/imitators.md, "The turn plane, the leaves budget and the climb under a
+budget").
 
 **Settings** (depth, node budget and ordering, tie rule, and the tail rule among
 ``tail_phases``: which of the three turns a length above 10 cells leaves open is taken; by

@@ -53,7 +53,7 @@ the exact value of *every* root move and its principal variation's leaf features
   leaf. Why: some hand-written bots search a fixed depth this way (the first lines go deep,
   the rest is evaluated at once); on a quick-scale dataset of such a bot the territory alone
   plays 95.3 % of its moves this way, at most 81.2 % deepened within a budget or at a fixed
-  depth (docs/imitators.md, "The leaves budget").
+  depth (docs/imitators.md, "The turn plane, the leaves budget and the climb under a budget").
 """
 
 from __future__ import annotations

@@ -30,10 +30,10 @@ default: the thesis's nets read four planes.
 ``game.params.turn_plane: true`` adds a last plane (after the head plane, if any) whose on-board
 cells all hold the turn being decided (0-based, the growth rule's ``t``; 255 stands for 255 or
 more); the version gets ``+turn``. Why: the snakes grow on each of the first 10 turns and then on
-every third, so past 11 cells the planes leave three turns open, and with them when the tails
-leave; a bot knows the turn (the history it is sent). A search imitator that must guess it
-counts some safe moves as losses (docs/imitators.md, "The turn plane"). Nets read the raw
-count; off by default.
+every third, so past 11 cells the planes leave three turns open, and with them when the tails leave;
+a bot knows the turn (the history it is sent). A search imitator that must guess it counts some safe
+moves as losses (docs/imitators.md, "The turn plane, the leaves budget and the climb under a
+budget"). Nets read the raw count; off by default.
 
 One action head ``direction`` (4 codes: 0 = x-1 (up), 1 = y+1 (right), 2 = x+1 (down), 3 = y-1
 (left)) masked by the engine's legal directions (``SnakeState.legal_actions``: those that do not
