@@ -295,3 +295,37 @@ def test_the_family_reads_the_turn_plane_when_the_encoder_has_it() -> None:
     want, _ = decide(model.weights.detach().numpy(), model.settings,
                      planes_to_positions(x, opponent_head=True, turn_plane=True), _roots(masks))
     np.testing.assert_array_equal(model.moves(x, masks), want)
+
+
+def test_the_order_plane_gives_both_bodies_whole_orders() -> None:
+    """With the encoder's ``order_plane`` the position holds both snakes' whole bodies in order
+    (the tail first) and the opponent's true head, against the engine's own bodies; a plane
+    that does not put our head last names its row."""
+    enc = make_encoder(GAME, opponent_head=True, turn_plane=True, order_plane=True)
+    for st, seat in random_seats(12, 60, turns_below=60):
+        (pos,) = planes_to_positions(enc.encode([st], [seat]).planes, opponent_head=True,
+                                     turn_plane=True, order_plane=True)
+        body = [[int(B.segment(st.S, p, k)) for k in range(int(st.S[B.I_LEN + p]))]
+                for p in (0, 1)]  # tail first
+        assert list(pos.my_tail) == body[seat][:-1] and pos.me == body[seat][-1]
+        assert pos.opps.tolist() == [body[1 - seat][-1]]
+        assert list(pos.tails()[0]) == body[1 - seat][:-1]
+        assert pos.turn == st.ply
+    planes = enc.encode([st], [seat]).planes.copy()
+    planes[0, -1][planes[0, 0] > 0] = 0
+    with pytest.raises(ValueError, match="row 0: the order plane"):
+        planes_to_positions(planes, opponent_head=True, turn_plane=True, order_plane=True)
+
+
+def test_the_family_reads_the_order_plane_when_the_encoder_has_it() -> None:
+    enc = make_encoder(GAME, opponent_head=True, turn_plane=True, order_plane=True)
+    x, masks = random_planes(100, 13, encoder=enc)
+    moves = np.array([np.flatnonzero(m)[0] for m in masks])
+    model = FAMILY.fit(x, moves, np.arange(0, 70), np.arange(70, 100),
+                       {"depths": [2], "passes": 1, "name": "search"}, seed=0,
+                       say=lambda _line: None, encoder_version=enc.version)
+    assert model.config["order_plane"] is True
+    want, _ = decide(model.weights.detach().numpy(), model.settings,
+                     planes_to_positions(x, opponent_head=True, turn_plane=True,
+                                         order_plane=True), _roots(masks))
+    np.testing.assert_array_equal(model.moves(x, masks), want)

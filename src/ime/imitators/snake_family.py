@@ -2,14 +2,14 @@
 :mod:`ime.imitators.snake_fit` as a module the pipeline trains, saves, loads and plays like a
 policy net (the plug-in protocol of :mod:`ime.imitators.family`).
 
-Why a module: every downstream stage calls an imitator as ``model(planes, mask) -> logits``.
-The dataset's planes are from the deciding snake's view (plane 0 its head, 1 its body, 2 the
-opponent, 3 obstacles, a fifth off-board plane for the variable-size ``pad`` and the ``ego``
-layouts: :mod:`ime.games.snake.encode`); the module turns them into the search's positions
-(:func:`ime.imitators.snake_features.planes_to_positions`; with the ``opponent_head`` and
-``turn_plane`` planes when the dataset's encoder has them, ``game.params``), searches the
-mask's legal directions with its fitted weights and settings, and returns log-probabilities as
-the other families do (:func:`ime.imitators.family.search_logits`).
+Why a module: every downstream stage calls an imitator as ``model(planes, mask) -> logits``. The
+dataset's planes are from the deciding snake's view (plane 0 its head, 1 its body, 2 the opponent, 3
+obstacles, a fifth off-board plane for the variable-size ``pad`` and the ``ego`` layouts:
+:mod:`ime.games.snake.encode`); the module turns them into the search's positions
+(:func:`ime.imitators.snake_features.planes_to_positions`; with the ``opponent_head``,
+``turn_plane`` and ``order_plane`` planes when the dataset's encoder has them, ``game.params``),
+searches the mask's legal directions with its fitted weights and settings, and returns
+log-probabilities as the other families do (:func:`ime.imitators.family.search_logits`).
 
 Config: ``config/net/search.yaml``'s ``search:`` section. Snake reads ``depths``, ``passes``,
 ``patience``, ``inner_iters``, ``l2``, ``loss``, ``hinge_margin``, ``max_fit``,
@@ -31,7 +31,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from ime.games.snake.encode import HEAD_SUFFIX, TURN_SUFFIX
+from ime.games.snake.encode import HEAD_SUFFIX, ORDER_SUFFIX, TURN_SUFFIX
 from ime.imitators.family import MCTS_KEYS, TRAIN_KEYS, DecisionMemo, refuse_mcts, search_logits
 from ime.imitators.fit_state import FitState
 from ime.imitators.mmto import root_softmax
@@ -61,6 +61,7 @@ class SnakeSearchPolicy(nn.Module):
         self.settings = SnakeSettings(**dict(config["settings"]))
         self.opponent_head = bool(config.get("opponent_head", False))
         self.turn_plane = bool(config.get("turn_plane", False))
+        self.order_plane = bool(config.get("order_plane", False))
         # a parameter (not a buffer) so that Table 4.4's parameter count shows the fitted weights
         self.weights = nn.Parameter(torch.zeros(num_features(), dtype=torch.float64),
                                     requires_grad=True)
@@ -71,7 +72,7 @@ class SnakeSearchPolicy(nn.Module):
         """The search's directions and, per position, the softmax of its root values over the
         4 directions; ``mask`` (``[N, 4]``): the directions searched (else the free ones)."""
         positions = planes_to_positions(planes, opponent_head=self.opponent_head,
-                                        turn_plane=self.turn_plane)
+                                        turn_plane=self.turn_plane, order_plane=self.order_plane)
         roots = None if mask is None else [np.flatnonzero(m > 0).tolist() for m in mask]
         w = self.weights.detach().cpu().numpy().astype(np.float64)
         chosen, res = decide(w, self.settings, positions, roots)
@@ -118,7 +119,8 @@ class SnakeSearchFamily:
         sel = select_rows if len(select_rows) else fit_rows
         actions = np.asarray(actions, dtype=np.int64)
         extra = {"opponent_head": HEAD_SUFFIX in encoder_version,
-                 "turn_plane": TURN_SUFFIX in encoder_version}
+                 "turn_plane": TURN_SUFFIX in encoder_version,
+                 "order_plane": ORDER_SUFFIX in encoder_version}
         result = fit(planes_to_positions(planes[fit_rows], **extra), actions[fit_rows],
                      planes_to_positions(planes[sel], **extra), actions[sel], cfg, log=say)
         summary = {k: v for k, v in result.summary.items() if k != "fit_seconds"}

@@ -241,24 +241,28 @@ def snake_orders(own: set[int], me: int, opp: set[int], stride: int, shift: int 
 
 
 def planes_to_positions(planes: np.ndarray, rules: bool = True, opponent_head: bool = False,
-                        turn_plane: bool = False) -> list[SnakePosition]:
+                        turn_plane: bool = False, order_plane: bool = False
+                        ) -> list[SnakePosition]:
     """``[N, C >= 4, rows, cols]`` planes (own head, own body, opponent, obstacles, the
-    off-board plane if any, with ``opponent_head`` a plane with the opponent's head, and with
-    ``turn_plane`` a last plane holding the turn: :mod:`ime.games.snake.encode`) -> the
+    off-board plane if any, then as the encoder's options say a plane with the opponent's head,
+    one holding the turn and one with the bodies' order: :mod:`ime.games.snake.encode`) -> the
     search's positions (see the module doc); ``rules``: use the chessboard colour and the start
-    corners for the opponent's head (``False``: any end of its paths)."""
+    corners for the opponent's head (``False``: any end of its paths). With the order plane
+    both bodies' whole orders are known, and the opponent's head."""
     raw = np.asarray(planes)
     p = raw > 0.5
-    extra = int(opponent_head) + int(turn_plane)
+    extra = int(opponent_head) + int(turn_plane) + int(order_plane)
     if p.ndim != 4 or p.shape[1] < 4 + extra:
         what = " and ".join(x for x, on in (("the opponent head plane", opponent_head),
-                                             ("the turn plane", turn_plane)) if on)
+                                             ("the turn plane", turn_plane),
+                                             ("the order plane", order_plane)) if on)
         raise ValueError(f"Snake's search imitator reads [N, C>={4 + extra}, H, W] "
                          f"planes{' with ' + what if what else ''}, got {tuple(p.shape)}")
     n, c, h, w = p.shape
-    heads_plane = p[:, -1 - turn_plane] if opponent_head else None
-    turns = (raw[:, -1].reshape(n, -1).max(axis=1).astype(np.int64) if turn_plane
+    heads_plane = p[:, -extra] if opponent_head else None
+    turns = (raw[:, -1 - order_plane].reshape(n, -1).max(axis=1).astype(np.int64) if turn_plane
              else np.full(n, -1, dtype=np.int64))
+    places = raw[:, -1].astype(np.int64) if order_plane else None
     turns[turns >= TURN_CAP] = -1  # "this turn or later": unknown
     c -= extra  # the planes before the head and turn planes
     stride = w + 2
@@ -295,11 +299,29 @@ def planes_to_positions(planes: np.ndarray, rules: bool = True, opponent_head: b
                 raise ValueError(f"row {i}: {len(where)} opponent heads in the opponent-head "
                                  "plane (one expected)")
             head = int((where[0, 0] + 1) * stride + where[0, 1] + 1)
-        my_tail, opps, tails = snake_orders(own, me, {int(x) for x in cells}, stride, shift,
-                                            corners, head)
+        if places is not None:
+            my_tail, opps, tails = _ordered(places[i], own, me, {int(x) for x in cells}, stride, i)
+        else:
+            my_tail, opps, tails = snake_orders(own, me, {int(x) for x in cells}, stride, shift,
+                                                corners, head)
         out.append(SnakePosition(grid.ravel(), stride, me, opps, my_tail, tails, len(own),
                                  int(turns[i])))
     return out
+
+
+def _ordered(place: np.ndarray, own: set[int], me: int, opp: set[int], stride: int, row: int
+             ) -> tuple[tuple[int, ...], np.ndarray, tuple[tuple[int, ...], ...]]:
+    """Our tail's order, the opponent's head and its tail's order from the order plane
+    (``place``: ``[rows, cols]``, each snake cell's place from its tail), the tail first."""
+    def value(c: int) -> int:
+        return int(place[c // stride - 1, c % stride - 1])
+
+    mine = sorted(own, key=value)
+    theirs = sorted(opp, key=value)
+    if mine[-1] != me or any(value(c) < 1 for c in mine + theirs):
+        raise ValueError(f"row {row}: the order plane does not put our head last or leaves a "
+                         "snake cell at 0")
+    return tuple(mine[:-1]), np.array([theirs[-1]], dtype=np.int64), (tuple(theirs[:-1]),)
 
 
 @njit(cache=True)

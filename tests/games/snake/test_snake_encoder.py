@@ -413,3 +413,35 @@ def test_the_turn_plane_re_encodes_the_same_logs() -> None:
     assert v.logs_tag == base.logs_tag and v.dataset_tag != base.dataset_tag
     part = v.parts()[0]
     assert v.log_path(part) == base.log_path(part)
+
+
+@pytest.mark.parametrize("layout", ["pad_fixed", "pad_any", "ego"])
+def test_the_order_plane_holds_each_cells_place_from_its_tail(layout: str) -> None:
+    """``order_plane: true`` adds a last plane (after the head and turn planes) with each snake
+    cell's place from its tail (1 = the tail, the head the length), and a ``+order`` version;
+    the planes before it are unchanged."""
+    game = SnakeGame() if layout == "pad_any" else FIXED
+    kind = "ego" if layout == "ego" else "pad"
+    both = make_encoder(game, kind, opponent_head=True, turn_plane=True)
+    three = make_encoder(game, kind, opponent_head=True, turn_plane=True, order_plane=True)
+    assert three.version == both.version.replace("+turn:", "+turn+order:", 1)
+    states = [s for s in played_states(game, 3, seed=6) if not s.is_terminal()]
+    for seat in (0, 1):
+        a = both.encode(states, [seat] * len(states)).planes
+        b = three.encode(states, [seat] * len(states)).planes
+        np.testing.assert_array_equal(b[:, :-1], a)
+        for s, planes in zip(states, b, strict=True):
+            snakes = planes[0] | planes[1] | planes[2]
+            np.testing.assert_array_equal(planes[-1] > 0, snakes > 0)
+            for p in (0, 1):  # the places of each snake are 1..length, the head its length
+                n = int(s.S[B.I_LEN + p])
+                theirs = planes[0] | planes[1] if p == seat else planes[2]
+                assert sorted(planes[-1][theirs > 0].tolist()) == list(range(1, n + 1))
+            assert planes[-1][planes[0] > 0].item() == int(s.S[B.I_LEN + seat])
+
+
+def test_the_game_keeps_and_checks_order_plane() -> None:
+    assert SnakeGame(width=11, height=10, order_plane=True).params() == {
+        "width": 11, "height": 10, "order_plane": True}
+    with pytest.raises(ValueError, match="order_plane"):
+        SnakeGame(order_plane="yes")  # type: ignore[arg-type]

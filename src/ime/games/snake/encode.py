@@ -35,6 +35,13 @@ a bot knows the turn (the history it is sent). A search imitator that must guess
 moves as losses (docs/imitators.md, "The turn plane, the leaves budget and the climb under a
 budget"). Nets read the raw count; off by default.
 
+``game.params.order_plane: true`` adds a last plane (after the head and turn planes, if any)
+whose cells of either snake hold their place from that snake's tail (1 = the tail, the head the
+snake's length; 255 for 255 and above); the version gets ``+order``. Why: the planes give a
+body's cells, not their order, so where several paths run through them the search does not know
+which cell leaves next, and keeps a tail that the judge removes; every bot knows the order (the
+history it is sent). It also gives the opponent's head (its largest place).
+
 One action head ``direction`` (4 codes: 0 = x-1 (up), 1 = y+1 (right), 2 = x+1 (down), 3 = y-1
 (left)) masked by the engine's legal directions (``SnakeState.legal_actions``: those that do not
 die at once, or all four when the snake is boxed in). Both players move at once, so ``encode``
@@ -78,6 +85,8 @@ TURN_SUFFIX = "+turn"
 """What ``turn_plane`` adds to an encoder's version."""
 TURN_CAP = 255
 """The turn plane's largest value (a ``uint8``): this turn or any later one."""
+ORDER_SUFFIX = "+order"
+"""What ``order_plane`` adds to an encoder's version."""
 HEAD = ActionHead("direction", 4, "0 = x-1 (up), 1 = y+1 (right), 2 = x+1 (down), 3 = y-1 (left)")
 
 
@@ -95,9 +104,22 @@ def turn_value(state: State) -> int:
     return min(int(state.S[B.I_PLY]), TURN_CAP)  # type: ignore[attr-defined]
 
 
-def _suffix(opponent_head: bool, turn_plane: bool) -> str:
+def order_values(state: State) -> np.ndarray:
+    """``uint8[height, width]``: the order plane (each snake cell's place from its tail, 1 = the
+    tail; at most 255)."""
+    h, w = state.height, state.width  # type: ignore[attr-defined]
+    S = state.S  # type: ignore[attr-defined]
+    out = np.zeros((h, w), np.uint8)
+    for p in (0, 1):
+        for k in range(int(S[B.I_LEN + p])):
+            x, y = divmod(int(B.segment(S, p, k)), w + 2)
+            out[x - 1, y - 1] = min(k + 1, 255)
+    return out
+
+
+def _suffix(opponent_head: bool, turn_plane: bool, order_plane: bool = False) -> str:
     """The version's suffix for the extra planes."""
-    return HEAD_SUFFIX * opponent_head + TURN_SUFFIX * turn_plane
+    return HEAD_SUFFIX * opponent_head + TURN_SUFFIX * turn_plane + ORDER_SUFFIX * order_plane
 
 
 def board_planes(states: Sequence[State], players: Sequence[int]) -> list[np.ndarray]:
@@ -139,6 +161,21 @@ def _need_players(players: Sequence[int] | None) -> Sequence[int]:
 class SnakeEncoder(Encoder):
     """What both layouts share: the direction head, its labels and decoding, the half turn, and
     what a forced decision (one legal direction) becomes: an empty mask unless ``keep_forced``."""
+
+    opponent_head = turn_plane = order_plane = False
+
+    def _extra(self, state: State, player: int) -> list[np.ndarray]:
+        """The extra planes on the board (``uint8[height, width]`` each), in their order: the
+        opponent's head, the turn, the bodies' order."""
+        out = []
+        if self.opponent_head:
+            out.append(opponent_head_plane(state, player))
+        if self.turn_plane:
+            out.append(np.full((state.height, state.width), turn_value(state),  # type: ignore[attr-defined]
+                               np.uint8))
+        if self.order_plane:
+            out.append(order_values(state))
+        return out
 
     rows: int
     cols: int
@@ -195,18 +232,19 @@ class SnakePadEncoder(SnakeEncoder):
 
     def __init__(self, width: int | None = None, height: int | None = None,
                  keep_forced: bool = False, opponent_head: bool = False,
-                 turn_plane: bool = False) -> None:
+                 turn_plane: bool = False, order_plane: bool = False) -> None:
         self.keep_forced = bool(keep_forced)
         self.opponent_head = bool(opponent_head)
         self.turn_plane = bool(turn_plane)
+        self.order_plane = bool(order_plane)
         self.fixed = width is not None and height is not None
         self.rows = int(height) if self.fixed else B.MAX_H  # type: ignore[arg-type]
         self.cols = int(width) if self.fixed else B.MAX_W  # type: ignore[arg-type]
         planes = ((BOARD_PLANES if self.fixed else BOARD_PLANES + 1) + self.opponent_head
-                  + self.turn_plane)
+                  + self.turn_plane + self.order_plane)
         size = f"{self.rows}x{self.cols}" if self.fixed else "any"
-        super().__init__(version=f"{PAD_VERSION}{_suffix(self.opponent_head, self.turn_plane)}"
-                                 f":{size}",
+        suffix = _suffix(self.opponent_head, self.turn_plane, self.order_plane)
+        super().__init__(version=f"{PAD_VERSION}{suffix}:{size}",
                          heads=(HEAD,), state_shape=(planes, self.rows, self.cols),
                          symmetry_groups=("none", "rot180") if self.fixed else ("none",))
 
@@ -225,10 +263,8 @@ class SnakePadEncoder(SnakeEncoder):
             out[i, :BOARD_PLANES, :h, :w] = planes
             if not self.fixed:
                 out[i, BOARD_PLANES, :h, :w] = 0
-            if self.opponent_head:
-                out[i, -1 - self.turn_plane, :h, :w] = opponent_head_plane(states[i], players[i])
-            if self.turn_plane:
-                out[i, -1, :h, :w] = turn_value(states[i])
+            for k, plane in enumerate(self._extra(states[i], players[i])):
+                out[i, BOARD_PLANES + (not self.fixed) + k, :h, :w] = plane
         return Observation(out, [self.masks(states, players)])
 
 
@@ -236,18 +272,20 @@ class SnakeEgoEncoder(SnakeEncoder):
     """A crop centred on the observed head: the four planes and an off-board plane."""
 
     def __init__(self, rows: int, cols: int, keep_forced: bool = False,
-                 opponent_head: bool = False, turn_plane: bool = False) -> None:
+                 opponent_head: bool = False, turn_plane: bool = False,
+                 order_plane: bool = False) -> None:
         self.keep_forced = bool(keep_forced)
         self.opponent_head = bool(opponent_head)
         self.turn_plane = bool(turn_plane)
+        self.order_plane = bool(order_plane)
         if rows < 1 or cols < 1 or rows % 2 == 0 or cols % 2 == 0:
             raise ValueError(f"the egocentric crop needs odd sides (the head is the centre "
                              f"cell), got {rows}x{cols}")
         self.rows, self.cols = int(rows), int(cols)
-        super().__init__(version=f"{EGO_VERSION}{_suffix(self.opponent_head, self.turn_plane)}"
-                                 f":{self.rows}x{self.cols}", heads=(HEAD,),
-                         state_shape=(BOARD_PLANES + 1 + self.opponent_head + self.turn_plane,
-                                      self.rows, self.cols),
+        suffix = _suffix(self.opponent_head, self.turn_plane, self.order_plane)
+        super().__init__(version=f"{EGO_VERSION}{suffix}:{self.rows}x{self.cols}", heads=(HEAD,),
+                         state_shape=(BOARD_PLANES + 1 + self.opponent_head + self.turn_plane
+                                      + self.order_plane, self.rows, self.cols),
                          symmetry_groups=("none", "rot180"))
 
     def encode(self, states: Sequence[State], players: Sequence[int] | None = None,
@@ -265,19 +303,17 @@ class SnakeEgoEncoder(SnakeEncoder):
             c0, c1 = max(0, -dc), min(w, self.cols - dc)
             out[i, :BOARD_PLANES, r0 + dr:r1 + dr, c0 + dc:c1 + dc] = planes[:, r0:r1, c0:c1]
             out[i, BOARD_PLANES, r0 + dr:r1 + dr, c0 + dc:c1 + dc] = 0
-            if self.opponent_head:
-                head = opponent_head_plane(s, p)
-                out[i, -1 - self.turn_plane, r0 + dr:r1 + dr, c0 + dc:c1 + dc] = \
-                    head[r0:r1, c0:c1]
-            if self.turn_plane:
-                out[i, -1, r0 + dr:r1 + dr, c0 + dc:c1 + dc] = turn_value(s)
+            for k, plane in enumerate(self._extra(s, p)):
+                out[i, BOARD_PLANES + 1 + k, r0 + dr:r1 + dr, c0 + dc:c1 + dc] = \
+                    plane[r0:r1, c0:c1]
         return Observation(out, [self.masks(states, players)])
 
 
 def make_encoder(game: Any, encoding: str | None = None,
                  ego_size: Sequence[int] | None = None, keep_forced: bool = False,
                  opponent_head: bool | None = None,
-                 turn_plane: bool | None = None) -> SnakeEncoder:
+                 turn_plane: bool | None = None,
+                 order_plane: bool | None = None) -> SnakeEncoder:
     """The encoder of ``game`` (a ``SnakeGame``): layout ``encoding`` (else the game's
     ``encoding`` attribute, else ``pad``) for its board size (``width``/``height``, ``None`` when
     drawn per match). ``ego_size`` ``[rows, cols]`` (else the game's ``ego_size``) narrows the
@@ -285,14 +321,15 @@ def make_encoder(game: Any, encoding: str | None = None,
     ``keep_forced``: a single legal direction keeps its mask (``dataset.keep_forced``), so
     forced decisions become rows; by default they are dropped, as the thesis's baselines say.
     ``opponent_head`` (else the game's attribute, else off): the opponent's head plane;
-    ``turn_plane`` (likewise): the turn plane."""
+    ``turn_plane``, ``order_plane`` (likewise): the turn and order planes."""
     enc = encoding or getattr(game, "encoding", None) or "pad"
     head = bool(getattr(game, "opponent_head", False) if opponent_head is None
                 else opponent_head)
     turn = bool(getattr(game, "turn_plane", False) if turn_plane is None else turn_plane)
+    order = bool(getattr(game, "order_plane", False) if order_plane is None else order_plane)
     width, height = getattr(game, "width", None), getattr(game, "height", None)
     if enc == "pad":
-        return SnakePadEncoder(width, height, keep_forced, head, turn)
+        return SnakePadEncoder(width, height, keep_forced, head, turn, order)
     if enc == "ego":
         size = ego_size if ego_size is not None else getattr(game, "ego_size", None)
         if size is None:
@@ -300,10 +337,11 @@ def make_encoder(game: Any, encoding: str | None = None,
             cols = 2 * (B.MAX_W if width is None else int(width)) - 1
         else:
             rows, cols = (int(v) for v in size)
-        return SnakeEgoEncoder(rows, cols, keep_forced, head, turn)
+        return SnakeEgoEncoder(rows, cols, keep_forced, head, turn, order)
     raise ValueError(f"game.params.encoding must be one of {list(ENCODINGS)}, got {enc!r}")
 
 
 __all__ = ["BOARD_PLANES", "ENCODINGS", "EGO_VERSION", "HEAD", "HEAD_SUFFIX", "PAD_VERSION",
-           "SnakeEgoEncoder", "SnakeEncoder", "SnakePadEncoder", "TURN_CAP", "TURN_SUFFIX",
-           "board_planes", "legal_masks", "make_encoder", "opponent_head_plane", "turn_value"]
+           "ORDER_SUFFIX", "SnakeEgoEncoder", "SnakeEncoder", "SnakePadEncoder", "TURN_CAP",
+           "TURN_SUFFIX", "board_planes", "legal_masks", "make_encoder", "opponent_head_plane",
+           "order_values", "turn_value"]

@@ -258,14 +258,16 @@ class SnakeGame(Game):
     """The engine. ``width``/``height`` (``game.params``) fix the board size; left out, every
     match draws its size as the judge does. Obstacles always come from the match's seed.
     ``encoding`` / ``ego_size`` choose the encoder's layout, ``opponent_head`` adds the
-    opponent's head plane and ``turn_plane`` the turn plane (they change no rule)."""
+    opponent's head plane, ``turn_plane`` the turn plane and ``order_plane`` the bodies' order
+    (they change no rule)."""
 
     game_type = GAME_TYPE
     num_actions = 4
 
     def __init__(self, width: int | None = None, height: int | None = None,
                  encoding: str = "pad", ego_size: Sequence[int] | None = None,
-                 opponent_head: bool = False, turn_plane: bool = False):
+                 opponent_head: bool = False, turn_plane: bool = False,
+                 order_plane: bool = False):
         if width is not None and not B.MIN_W <= int(width) <= B.MAX_W:
             raise ValueError(f"snake width must be {B.MIN_W}..{B.MAX_W} (the judge's range), "
                              f"got {width}")
@@ -292,6 +294,10 @@ class SnakeGame(Game):
             raise ValueError(f"snake turn_plane must be true or false, got {turn_plane!r}")
         self.turn_plane = turn_plane
         """A last plane with the turn being decided (beyond the thesis; off by default)."""
+        if not isinstance(order_plane, bool):
+            raise ValueError(f"snake order_plane must be true or false, got {order_plane!r}")
+        self.order_plane = order_plane
+        """A last plane with the bodies' order (beyond the thesis; off by default)."""
 
     def params(self) -> dict:
         out = {k: v for k, v in (("width", self.width), ("height", self.height)) if v is not None}
@@ -303,6 +309,8 @@ class SnakeGame(Game):
             out["opponent_head"] = True
         if self.turn_plane:
             out["turn_plane"] = True
+        if self.order_plane:
+            out["order_plane"] = True
         return out
 
     def board(self, seed: int = 0) -> tuple[int, int, list[tuple[int, int]]]:

@@ -33,7 +33,7 @@ PLUGIN = register_game(GamePlugin(
     tools=TOOLS,
     docs="docs/games/snake.md",
     imitators={"search": "ime.imitators.snake_family:FAMILY"},
-    # the opponent's head and turn planes change no rule, so the matches are the plain run's
+    # the opponent's head, turn and order planes change no rule, so the matches are the plain run's
     # (``encoding`` and ``ego_size`` are not listed: their runs' tags predate this key)
-    encoder_params=("opponent_head", "turn_plane"),
+    encoder_params=("opponent_head", "turn_plane", "order_plane"),
 ))
