@@ -352,8 +352,8 @@ def test_the_opponent_head_plane_re_encodes_the_same_logs() -> None:
 
 def test_the_snake_search_experiment_is_the_measured_recipe() -> None:
     """``experiment=snake_search`` alone: Snake, the search family with its budget stage on
-    (both kinds), the opponent-head and turn planes, the plain run's match logs, and its own
-    results folder."""
+    (both kinds), the opponent-head, turn and order planes, the plain run's match logs, and its
+    own results folder."""
     from ime.workflow import make_plan
 
     v = make_plan(["experiment=snake_search"]).main
@@ -361,6 +361,7 @@ def test_the_snake_search_experiment_is_the_measured_recipe() -> None:
     assert v.game == "snake" and v.cfg["net"]["kind"] == "search"
     assert v.cfg["game"]["params"]["opponent_head"] is True
     assert v.cfg["game"]["params"]["turn_plane"] is True
+    assert v.cfg["game"]["params"]["order_plane"] is True
     search = v.cfg["net"]["search"]
     assert 400 in search["budgets"] and search["budget_passes"] == 2 and search["round_evals"] > 0
     assert search["budget_kinds"] == ["deepen", "leaves"]
