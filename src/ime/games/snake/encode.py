@@ -171,8 +171,8 @@ class SnakeEncoder(Encoder):
         if self.opponent_head:
             out.append(opponent_head_plane(state, player))
         if self.turn_plane:
-            out.append(np.full((state.height, state.width), turn_value(state),  # type: ignore[attr-defined]
-                               np.uint8))
+            shape = (state.height, state.width)  # type: ignore[attr-defined]
+            out.append(np.full(shape, turn_value(state), np.uint8))
         if self.order_plane:
             out.append(order_values(state))
         return out
