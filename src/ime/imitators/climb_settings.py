@@ -26,7 +26,7 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from ime.imitators.reversi_search import SearchSettings
-from ime.imitators.round_values import budget_ladder
+from ime.imitators.round_values import budget_ladder, near_budgets
 
 
 class ClimbSetting(NamedTuple):
@@ -69,11 +69,8 @@ def setting_neighbours(budgets: Sequence[int], orderings: Sequence[str],
     ladder = budget_ladder(budgets)
 
     def neighbours(s: ClimbSetting) -> list[ClimbSetting]:
-        near = [s.budget]
-        if s.budget in ladder:
-            i = ladder.index(s.budget)
-            near += ladder[max(0, i - 1):i] + ladder[i + 1:i + 2]
-        out = [s._replace(budget=b, ordering=o, pv_first=bool(pv)) for b in near
+        out = [s._replace(budget=b, ordering=o, pv_first=bool(pv))
+               for b in near_budgets(ladder, s.budget)
                for o in orderings for pv in pv_firsts
                if (b, o, bool(pv)) != (s.budget, s.ordering, s.pv_first)]
         return out + [s._replace(tie=t) for t in dict.fromkeys(ties) if t != s.tie]

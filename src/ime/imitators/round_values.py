@@ -175,6 +175,16 @@ def budget_ladder(budgets: Sequence[int]) -> list[int]:
     return sorted(own | {r for r in rounds if lo <= r <= hi})
 
 
+def near_budgets(ladder: Sequence[int], budget: int) -> list[int]:
+    """``budget`` itself, then the rungs of ``ladder`` just below and just above it (none where
+    ``budget`` is not on it): the budgets a settings round tries from ``budget``."""
+    near = [budget]
+    if budget in ladder:
+        i = list(ladder).index(budget)
+        near += list(ladder[max(0, i - 1):i]) + list(ladder[i + 1:i + 2])
+    return near
+
+
 def climb(starts: Sequence[tuple[np.ndarray, Hashable] | tuple[np.ndarray, Hashable, Any]],
           score: Callable[[np.ndarray, Hashable], float], max_evals: int,
           say: Callable[[str], None] | None = None, per_weight: float = 0.0,

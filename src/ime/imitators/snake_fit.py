@@ -71,7 +71,7 @@ from ime.imitators.mmto import (
     subsample,
     terminal_problem,
 )
-from ime.imitators.round_values import budget_ladder, climb
+from ime.imitators.round_values import budget_ladder, climb, near_budgets
 from ime.imitators.snake_features import SnakePosition, feature_names, num_features
 from ime.imitators.snake_search import (
     BUDGET_KINDS,
@@ -385,11 +385,8 @@ def climb_neighbours(budgets: Sequence[int]) -> Callable[[ClimbSetting], list[Cl
     def neighbours(s: ClimbSetting) -> list[ClimbSetting]:
         if not s.budget:
             return []
-        near = [s.budget]
-        if s.budget in ladder:
-            i = ladder.index(s.budget)
-            near += ladder[max(0, i - 1):i] + ladder[i + 1:i + 2]
-        return [s._replace(budget=b, order=o) for b in near for o in ORDERS
+        return [s._replace(budget=b, order=o) for b in near_budgets(ladder, s.budget)
+                for o in ORDERS
                 if (b, o) != (s.budget, s.order)]
 
     return neighbours
