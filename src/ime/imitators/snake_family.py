@@ -31,7 +31,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from ime.games.snake.encode import HEAD_SUFFIX, ORDER_SUFFIX, TURN_SUFFIX
+from ime.games.snake.encode import extra_options
 from ime.imitators.family import MCTS_KEYS, TRAIN_KEYS, DecisionMemo, refuse_mcts, search_logits
 from ime.imitators.fit_state import FitState
 from ime.imitators.mmto import root_softmax
@@ -118,9 +118,7 @@ class SnakeSearchFamily:
         cfg = fit_config(config, seed)
         sel = select_rows if len(select_rows) else fit_rows
         actions = np.asarray(actions, dtype=np.int64)
-        extra = {"opponent_head": HEAD_SUFFIX in encoder_version,
-                 "turn_plane": TURN_SUFFIX in encoder_version,
-                 "order_plane": ORDER_SUFFIX in encoder_version}
+        extra = extra_options(encoder_version)
         result = fit(planes_to_positions(planes[fit_rows], **extra), actions[fit_rows],
                      planes_to_positions(planes[sel], **extra), actions[sel], cfg, log=say)
         summary = {k: v for k, v in result.summary.items() if k != "fit_seconds"}

@@ -264,7 +264,7 @@ def planes_to_positions(planes: np.ndarray, rules: bool = True, opponent_head: b
              else np.full(n, -1, dtype=np.int64))
     places = raw[:, -1].astype(np.int64) if order_plane else None
     turns[turns >= TURN_CAP] = -1  # "this turn or later": unknown
-    c -= extra  # the planes before the head and turn planes
+    c -= extra  # the planes before the extra ones
     stride = w + 2
     out = []
     for i in range(n):

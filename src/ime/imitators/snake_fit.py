@@ -53,6 +53,7 @@ smaller budget, then the shallower search.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -229,19 +230,16 @@ def fit(positions: Sequence[SnakePosition], action: np.ndarray,
             unit = max((c for c in mine if c.get("start")), key=_rank, default=None)
             if unit is not None and unit is not starts[0]:
                 starts.append(unit)
-            for kind in cfg.budget_kinds:
-                for budget in budgets:
-                    for order in ORDERS:
-                        scored = [passer.score(c["weights"], cfg.budget_depth,
-                                               c.get("start") or "fitted", budget=budget,
-                                               order=order, kind=kind) for c in starts]
-                        candidates += scored
-                        first = max(scored, key=_rank)
-                        w, tie = first["weights"], first["tie"]
-                        for it in range(cfg.budget_passes):
-                            cand = passer.one(w, tie, cfg.budget_depth, it, budget, order, kind)
-                            w, tie = cand["weights"], cand["tie"]
-                            candidates.append(cand)
+            for kind, budget, order in itertools.product(cfg.budget_kinds, budgets, ORDERS):
+                scored = [passer.score(c["weights"], cfg.budget_depth, c.get("start") or "fitted",
+                                       budget=budget, order=order, kind=kind) for c in starts]
+                candidates += scored
+                first = max(scored, key=_rank)
+                w, tie = first["weights"], first["tie"]
+                for it in range(cfg.budget_passes):
+                    cand = passer.one(w, tie, cfg.budget_depth, it, budget, order, kind)
+                    w, tie = cand["weights"], cand["tie"]
+                    candidates.append(cand)
         if cfg.round_evals > 0:
             candidates.append(_round_climb(passer, candidates, cfg, say))
     best = max(candidates, key=_rank)

@@ -117,9 +117,22 @@ def order_values(state: State) -> np.ndarray:
     return out
 
 
+EXTRA_PLANES = (("opponent_head", HEAD_SUFFIX), ("turn_plane", TURN_SUFFIX),
+                ("order_plane", ORDER_SUFFIX))
+"""The encoder's options beyond the thesis's planes, in the order of their planes (after the
+off-board plane, if any), each with what it adds to the version."""
+
+
 def _suffix(opponent_head: bool, turn_plane: bool, order_plane: bool = False) -> str:
     """The version's suffix for the extra planes."""
-    return HEAD_SUFFIX * opponent_head + TURN_SUFFIX * turn_plane + ORDER_SUFFIX * order_plane
+    on = {"opponent_head": opponent_head, "turn_plane": turn_plane, "order_plane": order_plane}
+    return "".join(suffix for name, suffix in EXTRA_PLANES if on[name])
+
+
+def extra_options(version: str) -> dict[str, bool]:
+    """Which of :data:`EXTRA_PLANES` an encoder of ``version`` has (a dataset's encoder
+    version is all a reader of its planes needs)."""
+    return {name: suffix in version for name, suffix in EXTRA_PLANES}
 
 
 def board_planes(states: Sequence[State], players: Sequence[int]) -> list[np.ndarray]:
@@ -341,7 +354,7 @@ def make_encoder(game: Any, encoding: str | None = None,
     raise ValueError(f"game.params.encoding must be one of {list(ENCODINGS)}, got {enc!r}")
 
 
-__all__ = ["BOARD_PLANES", "ENCODINGS", "EGO_VERSION", "HEAD", "HEAD_SUFFIX", "PAD_VERSION",
-           "ORDER_SUFFIX", "SnakeEgoEncoder", "SnakeEncoder", "SnakePadEncoder", "TURN_CAP",
-           "TURN_SUFFIX", "board_planes", "legal_masks", "make_encoder", "opponent_head_plane",
-           "order_values", "turn_value"]
+__all__ = ["BOARD_PLANES", "ENCODINGS", "EGO_VERSION", "EXTRA_PLANES", "HEAD", "HEAD_SUFFIX",
+           "ORDER_SUFFIX", "PAD_VERSION", "SnakeEgoEncoder", "SnakeEncoder", "SnakePadEncoder",
+           "TURN_CAP", "TURN_SUFFIX", "board_planes", "extra_options", "legal_masks",
+           "make_encoder", "opponent_head_plane", "order_values", "turn_value"]
