@@ -95,7 +95,7 @@ from ime.imitators.reversi_search import (
     solver_pick_moves,
     solver_threshold,
 )
-from ime.imitators.round_values import climb
+from ime.imitators.round_values import Agreement, Race, climb
 
 FORMAT = "ime-search-imitator-v1"
 GAME = "reversi"
@@ -725,8 +725,8 @@ def _round_values(best: dict[str, Any], P: np.ndarray, O: np.ndarray, A: np.ndar
     if settings.phases > 1:
         starts.insert(0, (np.append(w, 0.0), setting(settings.phases)))
     # the climb that goes on: each nonzero weight costs one agreement (round_values)
-    out = climb(starts, score, cfg.round_evals, say, per_weight=100.0 / len(rows),
-                setting_moves=moves, enter_shares=cfg.round_enter_shares)
+    out = climb(starts, score.raced, cfg.round_evals, say, per_weight=100.0 / len(rows),
+                setting_moves=moves, enter_shares=cfg.round_enter_shares, raced=True)
     s = applied(settings, out["setting"])
     if moves is not None:
         say(f"round values: the climb ended on {s.budget} nodes, ordering {s.ordering}, "
@@ -735,38 +735,65 @@ def _round_values(best: dict[str, Any], P: np.ndarray, O: np.ndarray, A: np.ndar
     weights = with_disc(out["weights"], s.phases)
     acc = float(np.mean(predict(weights, s, select.P, select.O) == select.action)) * 100
     say(f"round values: select acc {acc:.2f}% (surrogate's weights {best['acc']:.2f}%), "
-        f"{out['evals']} scorings on {len(rows)} fit positions in {out['seconds']:.0f}s")
+        f"{out['evals']} scorings on {len(rows)} fit positions in {out['seconds']:.0f}s "
+        f"(raced: {score.race.searched} positions searched, "
+        f"{score.race.searched / max(out['evals'] * len(rows), 1):.0%} of the full scorings)")
     return {**best, "acc": acc, "weights": weights, "phases": s.phases, "budget": s.budget,
             "ordering": s.ordering, "pv_first": s.pv_first, "tie": s.tie,
             "stage": "round", "train_acc_before": out["score"]}
 
 
 def round_scorer(P: np.ndarray, O: np.ndarray, A: np.ndarray,
-                 settings: SearchSettings
-                 ) -> Callable[[np.ndarray, int | ClimbSetting], float]:
+                 settings: SearchSettings) -> RoundScorer:
+    """The round-value climb's score over the moves ``A`` on positions ``(P, O)`` under
+    ``settings`` (:class:`RoundScorer`)."""
+    return RoundScorer(P, O, A, settings)
+
+
+class RoundScorer:
     """The round-value climb's score: ``score(v, setting)``, the agreement in % of the search
     under ``settings`` with the climb's setting (a phase count, or a :class:`ClimbSetting`) with
-    the moves ``A`` on positions ``(P, O)``, for the climb's point ``v`` (:func:`with_disc`).
-    The solver's best moves are computed once here; the pick among them may order by the
-    weights, so it is made per scoring."""
-    threshold = solver_threshold(settings)
-    end = np.flatnonzero(empties(P, O) <= threshold) if threshold else np.zeros(0, int)
-    best_moves = [endgame_moves(P[i], O[i], str(solver_mode(settings, int(e))))
-                  for i, e in zip(end, empties(P[end], O[end]), strict=True)]
+    the moves ``A`` on positions ``(P, O)``, for the climb's point ``v`` (:func:`with_disc`);
+    :meth:`raced` is the same raced (:class:`ime.imitators.round_values.Race`: it may stop once
+    the point cannot beat the climb's). The solver's best moves are computed once here; the pick
+    among them may order by the weights, so it is made per scoring."""
 
-    def score(v: np.ndarray, setting: int | ClimbSetting) -> float:
-        s = applied(settings, setting)
+    def __init__(self, P: np.ndarray, O: np.ndarray, A: np.ndarray,
+                 settings: SearchSettings) -> None:
+        self.P, self.O, self.A, self.settings = P, O, A, settings
+        threshold = solver_threshold(settings)
+        self.end = (np.flatnonzero(empties(P, O) <= threshold) if threshold
+                    else np.zeros(0, int))
+        self.best_moves = {int(i): endgame_moves(P[i], O[i], str(solver_mode(settings, int(e))))
+                           for i, e in zip(self.end, empties(P[self.end], O[self.end]),
+                                           strict=True)}
+        # a chunk gives every search thread two slices (fewer stop the threads' sharing)
+        self.race = Race(len(A), chunk=max(64, 2 * MIN_CHUNK * _THREADS))
+
+    def moves(self, v: np.ndarray, setting: int | ClimbSetting, rows: np.ndarray
+              ) -> np.ndarray:
+        """The search's moves on ``rows`` (ascending) for the climb's point ``v``."""
+        s = applied(self.settings, setting)
         w = with_disc(v, s.phases)
+        P, O = self.P[rows], self.O[rows]
         out = choices(search_all(P, O, w, s, margin=s.decide_margin), s.tie)
+        end = np.flatnonzero(np.isin(rows, self.end))
         if len(end):
             full = search_all(P[end], O[end], w, s)
-            for j, i in enumerate(end):
-                allowed = solver_pick_moves(int(P[i]), int(O[i]), best_moves[j],
+            for j, k in enumerate(end):
+                allowed = solver_pick_moves(int(P[k]), int(O[k]), self.best_moves[int(rows[k])],
                                             s.endgame_pick, s.tie, w, s.phases)
-                out[i] = _endgame_pick(full, j, s.tie, allowed)
-        return float(np.mean(out == A)) * 100
+                out[k] = _endgame_pick(full, j, s.tie, allowed)
+        return out
 
-    return score
+    def __call__(self, v: np.ndarray, setting: int | ClimbSetting) -> float:
+        """The agreement in %, every position searched."""
+        return float(np.mean(self.moves(v, setting, np.arange(len(self.A))) == self.A)) * 100
+
+    def raced(self, v: np.ndarray, setting: int | ClimbSetting, bar: float | None
+              ) -> Agreement:
+        """The agreement, or a bound at most ``bar`` once it cannot beat it."""
+        return self.race(lambda rows: self.moves(v, setting, rows) != self.A[rows], bar)
 
 
 def with_disc(v: np.ndarray, phases: int) -> np.ndarray:

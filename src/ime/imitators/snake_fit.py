@@ -72,7 +72,7 @@ from ime.imitators.mmto import (
     subsample,
     terminal_problem,
 )
-from ime.imitators.round_values import budget_ladder, climb, near_budgets
+from ime.imitators.round_values import Agreement, Race, budget_ladder, climb, near_budgets
 from ime.imitators.snake_features import SnakePosition, feature_names, num_features
 from ime.imitators.snake_search import (
     BUDGET_KINDS,
@@ -411,10 +411,17 @@ def _round_climb(passer: _Passes, candidates: list[dict[str, Any]], cfg: SnakeFi
     act = passer.action[rows]
     roots = [passer.roots[i] for i in rows]
 
-    def score(w: np.ndarray, setting: Any) -> float:
-        s = ClimbSetting(*setting)
-        res = search_all(pos, _unit(w), s.depth, roots, passer.phase, s.budget, s.order, s.kind)
-        return max(float(np.mean(choices(res, t) == act)) * 100 for t in cfg.ties)
+    race = Race(len(rows))
+
+    def score(w: np.ndarray, setting: Any, bar: float | None) -> Agreement:
+        s, u = ClimbSetting(*setting), _unit(w)
+
+        def wrong(r: np.ndarray) -> np.ndarray:
+            res = search_all([pos[i] for i in r], u, s.depth, [roots[i] for i in r],
+                             passer.phase, s.budget, s.order, s.kind)
+            return np.array([choices(res, t) != act[r] for t in cfg.ties])
+
+        return race(wrong, bar)
 
     def start(c: dict[str, Any]) -> tuple[np.ndarray, ClimbSetting]:
         return c["weights"], ClimbSetting(c["depth"], c["budget"], c["order"],
@@ -424,13 +431,14 @@ def _round_climb(passer: _Passes, candidates: list[dict[str, Any]], cfg: SnakeFi
     starts = [start(c) for k, c in enumerate(picked) if c is not None and c not in picked[:k]]
     moves = climb_neighbours(cfg.budgets) if budgeted is not None else None
     out = climb(starts, score, cfg.round_evals, say, per_weight=100.0 / max(len(rows), 1),
-                setting_moves=moves)
+                setting_moves=moves, raced=True)
     s = ClimbSetting(*out["setting"])
     cand = passer.score(_unit(out["weights"]), s.depth, "round", None, s.budget, s.order,
                         s.kind)
     say(f"phase={passer.phase} round values: select acc {cand['acc']:.2f}% at {s}, ties "
         f"{cand['tie']}, {out['evals']} scorings on {len(rows)} fit positions in "
-        f"{out['seconds']:.0f}s")
+        f"{out['seconds']:.0f}s (raced: {race.searched} positions searched, "
+        f"{race.searched / max(out['evals'] * len(rows), 1):.0%} of the full scorings)")
     return cand
 
 
