@@ -159,6 +159,35 @@ def test_a_race_reads_hard_rows_first_and_never_stops_below_the_last_chunk() -> 
         Race(0)
 
 
+def test_reversis_raced_round_score_is_its_full_score_or_a_bound_below_the_bar() -> None:
+    """Reversi's climb score (``RoundScorer``) raced: with no bar the full agreement, bit for
+    bit, and the endgame solver's picks made on the right rows (a table bot's moves, solved
+    at 14 empties or fewer); with a bar above it a bound at most that bar; with one below, the
+    agreement itself."""
+    from ime.imitators.reversi_features import BASE_NAMES
+    from ime.imitators.reversi_search import LinearSearch, SearchSettings
+    from ime.imitators.search_fit import round_scorer
+    from imitators.helpers import random_positions
+
+    w = np.zeros(len(BASE_NAMES))
+    w[:10] = TABLE[:10]
+    settings = SearchSettings(depth=2, tie="last", phases=1, endgame=14)
+    target = LinearSearch(w, SearchSettings(depth=1, tie="first", phases=1))
+    positions = random_positions(300, seed=3, min_ply=2, max_ply=58)
+    P = np.array([p for p, _ in positions], dtype=np.uint64)
+    O = np.array([o for _, o in positions], dtype=np.uint64)
+    A = np.array([target.choose(p, o) for p, o in positions])
+    score = round_scorer(P, O, A, settings)
+    assert len(score.end) > 20  # the solver's rows are among the chunks
+    v = np.append(w, 0.0)
+    full = score(v, 1)
+    assert 20.0 < full < 100.0
+    assert score.raced(v, 1, None) == (full, True)
+    bound = score.raced(v, 1, full + 5.0)
+    assert not bound.exact and full <= bound.value <= full + 5.0
+    assert score.raced(v, 1, full - 5.0) == (full, True)
+
+
 def test_the_leading_climb_goes_on_with_what_a_converged_start_left() -> None:
     """The starts climb on equal shares of the first half of the scorings; the highest climb
     then goes on with the rest (and what a start that converged early did not use), resuming
