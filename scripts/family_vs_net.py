@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 import tempfile
 from pathlib import Path
@@ -81,7 +82,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--folds", nargs="*", type=int, default=None,
                     help="folds to fit (default: train.run_folds of the config)")
     ap.add_argument("--out", default=None, help="write the metrics here as JSON")
+    ap.add_argument("--verbose", action="store_true",
+                    help="print the fits' own log (stages, scorings, seconds) to stderr")
     args = ap.parse_args(argv)
+    if args.verbose:
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     cfg = compose_plain(list(args.overrides))
     train = {**cfg["train"], "device": "cpu"}
     nets = {**cfg["nets"], cfg["net"]["name"]: cfg["net"]}
