@@ -131,7 +131,13 @@ def test_a_raced_climb_takes_the_same_steps_as_a_full_one_and_searches_less() ->
     np.testing.assert_array_equal(fast["weights"], plain["weights"])
     assert (fast["setting"], fast["score"], fast["evals"], fast["climbs"]) == (
         plain["setting"], plain["score"], plain["evals"], plain["climbs"])
-    assert fast["start_scores"] == plain["start_scores"]
+    # a start's scales race the best scale before them: the same best, and where a scale
+    # stopped early a bound between its agreement and that best
+    k = len(TOPS)
+    for i in range(0, len(plain["start_scores"]), k):
+        got, full = fast["start_scores"][i:i + k], plain["start_scores"][i:i + k]
+        assert max(got) == max(full) and got.index(max(got)) == full.index(max(full))
+        assert all(f <= g <= max(full) for g, f in zip(got, full, strict=True))
     # measured: 60 % of the rows 300 full scorings read (the climb ends at 97.7 %)
     assert race.searched < 0.7 * plain["evals"] * len(target), race.searched
     assert min(rows_read) == 40  # some stopped after their first chunk

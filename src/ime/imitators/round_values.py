@@ -244,27 +244,27 @@ def climb(starts: Sequence[tuple[np.ndarray, Hashable] | tuple[np.ndarray, Hasha
           say: Callable[[str], None] | None = None, per_weight: float = 0.0,
           setting_moves: Callable[[Hashable], Sequence[Hashable]] | None = None,
           enter_shares: Sequence[float] = (), raced: bool = False) -> dict[str, Any]:
-    """Hill-climb ``score(weights, setting)`` (an agreement in %) from each of ``starts`` in
-    turn (each put on the ladder at its best scale of :data:`TOPS`) with the moves of the
-    module doc (near moves first improvement taken, then a rescale, a wide round, a pair round),
-    until a round of all three finds none or the start's share of the first :data:`EXPLORE` of
-    ``max_evals`` scorings is spent (an equal share of what the earlier starts left); the
-    highest climb then goes on to ``max_evals``. The best climb wins (a start that scores less
-    at first may climb higher: a sparse table start below a dense one). The starts are scored in any
-    case, one per start and scale. ``setting`` is the start's own (e.g. its phase count) and
-    stays fixed unless ``setting_moves`` gives a setting's neighbours (the settings round of
-    the module doc; the returned ``setting`` is then the climb's last); an optional third
-    element, a bool mask, names the only weights the one-weight moves of that start try (a
-    square-table start moves its squares, not the 40 features it holds at 0: a sweep then
-    costs a fifth of the scorings). Returns ``weights``,
-    ``setting``, ``score``, ``evals``, ``seconds``,
-    ``start_scores`` and ``climbs`` (each start's final score). The climb that goes on after
-    the shared scorings is the one with the highest score less ``per_weight`` for each nonzero
-    weight (module doc; ties: the higher score). ``enter_shares``: the near moves of a weight
-    at 0 also try these shares of the largest weight, either sign (module doc). ``raced``:
-    ``score(weights, setting, bar)`` takes the agreement a point has to beat (None: none) and
-    returns an :class:`Agreement`, which may be a bound at or below ``bar`` (module doc, "Raced
-    scorings"; the climb is the same, only cheaper)."""
+    """Hill-climb ``score(weights, setting)`` (an agreement in %) from each of ``starts`` in turn
+    (each put on the ladder at its best scale of :data:`TOPS`) with the moves of the module doc
+    (near moves first improvement taken, then a rescale, a wide round, a pair round), until a round
+    of all three finds none or the start's share of the first :data:`EXPLORE` of ``max_evals``
+    scorings is spent (an equal share of what the earlier starts left); the highest climb then goes
+    on to ``max_evals``. The best climb wins (a start that scores less at first may climb higher: a
+    sparse table start below a dense one). The starts are scored in any case, one per start and
+    scale. ``setting`` is the start's own (e.g. its phase count) and stays fixed unless
+    ``setting_moves`` gives a setting's neighbours (the settings round of the module doc; the
+    returned ``setting`` is then the climb's last); an optional third element, a bool mask, names
+    the only weights the one-weight moves of that start try (a square-table start moves its squares,
+    not the 40 features it holds at 0: a sweep then costs a fifth of the scorings). Returns
+    ``weights``, ``setting``, ``score``, ``evals``, ``seconds``, ``start_scores`` (raced: a scale
+    that does not beat an earlier one of its start may hold a bound at most that one's score) and
+    ``climbs`` (each start's final score). The climb that goes on after the shared scorings is the
+    one with the highest score less ``per_weight`` for each nonzero weight (module doc; ties: the
+    higher score). ``enter_shares``: the near moves of a weight at 0 also try these shares of the
+    largest weight, either sign (module doc). ``raced``: ``score(weights, setting, bar)`` takes the
+    agreement a point has to beat (None: none) and returns an :class:`Agreement`, which may be a
+    bound at or below ``bar`` (module doc, "Raced scorings"; the climb is the same, only
+    cheaper)."""
     log = say or (lambda _line: None)
     t0 = time.perf_counter()
     cache: dict[tuple[Hashable, bytes], Agreement] = {}
@@ -284,7 +284,9 @@ def climb(starts: Sequence[tuple[np.ndarray, Hashable] | tuple[np.ndarray, Hasha
         w0, setting = start[0], start[1]
         frees.append(None if len(start) < 3 else np.asarray(start[2], dtype=bool))
         scaled = [to_ladder(w0, top) for top in TOPS]
-        scores = [f(w, setting) for w in scaled]
+        scores: list[float] = []
+        for w in scaled:  # raced against the best scale so far (the first best is kept)
+            scores.append(f(w, setting, max(scores) if scores else None))
         start_scores += scores
         firsts.append((scaled[int(np.argmax(scores))], setting, max(scores)))
     log(f"round values: {len(start_scores)} starts {min(start_scores):.2f}-"
