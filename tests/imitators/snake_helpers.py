@@ -76,45 +76,57 @@ def pop_schedule(length: int, phase: int, turns: int) -> list[bool]:
 def maximin_root(pos: SnakePosition, w: np.ndarray, depth: int, root: list[int],
                  phase: int = -1) -> dict[int, float]:
     """Every root direction's ``depth``-ply value by the module's rules (tails leave as tail
-    rule ``phase`` says), without pruning, each node on its own copy of the grid."""
+    rule ``phase`` says), without pruning, each node on its own copy of the grid. Each snake's
+    body order for ``territory_tails`` is carried as a list (its known tail and, where its
+    whole order is known, the cells its head leaves), the search's own bookkeeping aside; the
+    opponent's only where its head is known at the root."""
     deltas = pos.deltas()
-    pop = pop_schedule(pos.length, phase, depth)
+    pop = pop_schedule(pos.length, phase, depth + 2 * pos.length + 10)
+    whole_me = len(pos.my_tail) == pos.length - 1
+    whole_opp = len(pos.opps) == 1 and len(pos.tails()[0]) == pos.length - 1
 
-    def leaf(grid: np.ndarray, me: int, heads: list[int]) -> float:
-        return float(w @ features(grid, pos.stride, me, np.array(heads)))
+    def leaf(grid: np.ndarray, me: int, heads: list[int], mine: list[int],
+             theirs: list[int] | None, turn: int) -> float:
+        need = [d for d in range(1, len(pop) - turn) if pop[turn + d]]
+        return float(w @ features(grid, pos.stride, me, np.array(heads), mine, theirs or (),
+                                  need))
 
     def our_turn(grid: np.ndarray, me: int, tail: tuple[int, ...],
-                 opps: list[tuple[int, tuple[int, ...]]], left: int, turn: int
-                 ) -> dict[int, float]:
+                 opps: list[tuple[int, tuple[int, ...], list[int]]], left: int, turn: int,
+                 mine: list[int]) -> dict[int, float]:
         g = grid.copy()
         done = False
         if pop[turn]:
             if tail:
                 g[tail[0]] = FREE
-                tail = tail[1:]
+                tail, mine = tail[1:], mine[1:]
             if len(opps) == 1:  # a known head: its tail leaves now; else at its own ply
                 done = True
-                o, t = opps[0]
+                o, t, theirs = opps[0]
                 if t:
                     g[t[0]] = FREE
-                    opps = [(o, t[1:])]
-        return {d: our_move(g, me + deltas[d], tail, opps, left, turn, done) for d in range(4)}
+                    opps = [(o, t[1:], theirs[1:])]
+        after = mine + [me] if whole_me else mine
+        return {d: our_move(g, me + deltas[d], tail, opps, left, turn, done, after)
+                for d in range(4)}
 
     def our_move(g: np.ndarray, to: int, tail: tuple[int, ...],
-                 opps: list[tuple[int, tuple[int, ...]]], left: int, turn: int, done: bool
-                 ) -> float:
+                 opps: list[tuple[int, tuple[int, ...], list[int]]], left: int, turn: int,
+                 done: bool, mine: list[int]) -> float:
         if g[to] != FREE:
             return -(TERMINAL + left)
         if left == 1:
             g1 = g.copy()
             g1[to] = BODY
-            return leaf(g1, to, [o for o, _ in opps])
+            return leaf(g1, to, [o for o, _, _ in opps], mine,
+                        opps[0][2] if len(opps) == 1 and len(pos.opps) == 1 else None, turn)
         vals = []
-        for o, t in opps:
+        for o, t, theirs in opps:
             g2 = g.copy()
             if pop[turn] and not done and t:
                 g2[t[0]] = FREE
-                t = t[1:]
+                t, theirs = t[1:], theirs[1:]
+            after = theirs + [o] if whole_opp else theirs
             for e in range(4):
                 x = o + deltas[e]
                 if x == to:
@@ -124,16 +136,18 @@ def maximin_root(pos: SnakePosition, w: np.ndarray, depth: int, root: list[int],
                 else:
                     g3 = g2.copy()
                     g3[to] = g3[x] = BODY
-                    if left == 2:
-                        vals.append(leaf(g3, to, [x]))
+                    if left == 2:  # the opponent's order only where its head was known
+                        vals.append(leaf(g3, to, [x], mine, after if len(pos.opps) == 1
+                                         else None, turn))
                     else:
-                        vals.append(max(our_turn(g3, to, tail, [(x, t)], left - 2,
-                                                 turn + 1).values()))
+                        vals.append(max(our_turn(g3, to, tail, [(x, t, after)], left - 2,
+                                                 turn + 1, mine).values()))
         return min(vals)
 
-    opps = [(int(o), tuple(int(c) for c in t)) for o, t in zip(pos.opps, pos.tails(),
-                                                                strict=True)]
-    vals = our_turn(pos.grid, pos.me, tuple(int(c) for c in pos.my_tail), opps, depth, 0)
+    opps = [(int(o), tuple(int(c) for c in t), [int(c) for c in t])
+            for o, t in zip(pos.opps, pos.tails(), strict=True)]
+    tail = tuple(int(c) for c in pos.my_tail)
+    vals = our_turn(pos.grid, pos.me, tail, opps, depth, 0, list(tail))
     return {d: vals[d] for d in root}
 
 

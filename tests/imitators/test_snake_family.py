@@ -70,6 +70,58 @@ def test_the_search_matches_a_brute_force_maximin(depth: int, phase: int) -> Non
         assert (np.abs(got[~live]) >= TERMINAL).all() or (got[~live] == 0).all()
 
 
+@pytest.mark.parametrize(("depth", "phase"), [(2, 0), (4, 0), (5, 1)])
+def test_the_search_matches_a_brute_force_maximin_with_whole_bodies(depth: int,
+                                                                    phase: int) -> None:
+    """With the order plane both bodies' whole orders are known, so ``territory_tails`` reads
+    a release step for every body cell but the heads, the cells the heads leave too (the
+    reference carries each body as a list; the search keeps the heads it placed)."""
+    planes, mask = random_planes(40, seed=40 + depth + 7 * phase, max_turn=60,
+                                 encoder=make_encoder(GAME, opponent_head=True,
+                                                      order_plane=True))
+    positions = planes_to_positions(planes, opponent_head=True, order_plane=True)
+    assert all(len(p.my_tail) == p.length - 1 for p in positions)
+    assert max(p.length for p in positions) > 11
+    w = np.zeros(num_features())
+    w[-1], w[0] = 1.0, 0.3  # territory_tails, which the bodies' orders move, and territory
+    roots = _roots(mask)
+    res = search_all(positions, w, depth, roots, phase)
+    moved = 0
+    for i, pos in enumerate(positions):
+        ref = maximin_root(pos, w, depth, roots[i], phase)
+        a, b = res.offsets[i], res.offsets[i + 1]
+        np.testing.assert_allclose(res.values[a:b], [ref[d] for d in roots[i]], rtol=1e-9,
+                                   atol=1e-9)
+        live = ~res.terminal[a:b]
+        tails = res.features[a:b][live]
+        moved += int((tails[:, -1] != tails[:, 0]).any())
+    assert moved >= 10  # the two territories differ at many positions' PV leaves
+
+
+def test_territory_tails_waits_for_a_tail_to_leave() -> None:
+    """A 1 x 5 corridor: our head at its west end, our body's next cell blocking it, two free
+    cells, the opponent's head at the east end. A body cell with a release step may be entered
+    from that step on, by either head, a head waiting in its room until then."""
+    grid = np.ones((3, 7), dtype=np.int8)
+    grid[1, 1:6] = 0
+    me, block, opp = 1 * 7 + 1, 1 * 7 + 2, 1 * 7 + 5
+    grid[1, 1] = grid[1, 2] = grid[1, 5] = 2
+    flat = grid.ravel()
+
+    def tails(release: int) -> float:
+        return features(flat, 7, me, np.array([opp]), [block], (), [release])[-1]
+
+    plain = features(flat, 7, me, np.array([opp]))
+    assert plain[0] == -2 and plain[-1] == -2  # no release: both free cells are the opponent's
+    # released at step 1: the block ours (1 against 3), the next cell neutral (2 and 2)
+    assert tails(1) == 0
+    # at step 2: we wait a step and enter it at 2 (the opponent at 3): the block ours, the
+    # free cells theirs
+    assert tails(2) == -1
+    # at step 5: both heads wait for it (5 and 5): neutral
+    assert tails(5) == -2
+
+
 def test_features_read_a_small_position() -> None:
     """Territory, reach, mobility, distance and walls on a hand-made 3 x 4 board."""
     # rows 1..3, columns 1..4 padded: our head at (1, 1), the opponent's at (3, 4)
@@ -80,7 +132,8 @@ def test_features_read_a_small_position() -> None:
     # 10 free cells, the board symmetric through its centre: territory 0, both reach all 10,
     # 2 free and 2 wall neighbours each, heads 2 + 3 apart, 5 free cells within 2 steps of
     # each, each head 1 + 1.5 from the centre (2, 2.5)
-    assert f.tolist() == [0.0, 10.0, 10.0, 2.0, 2.0, 5.0, 2.0, 2.0, 5.0, 5.0, 2.5, 2.5]
+    # (and with no body cell to leave, territory_tails is territory)
+    assert f.tolist() == [0.0, 10.0, 10.0, 2.0, 2.0, 5.0, 2.0, 2.0, 5.0, 5.0, 2.5, 2.5, 0.0]
 
 
 def test_tie_ranks_are_orders_of_the_four_directions() -> None:

@@ -62,8 +62,16 @@ class SnakeSearchPolicy(nn.Module):
         self.opponent_head = bool(config.get("opponent_head", False))
         self.turn_plane = bool(config.get("turn_plane", False))
         self.order_plane = bool(config.get("order_plane", False))
+        # the features it was fitted with, by name (a checkpoint fitted before a feature was
+        # added weighs it 0)
+        self.features = list(config.get("features", feature_names()))
+        unknown = sorted(set(self.features) - set(feature_names()))
+        if unknown:
+            raise ValueError(f"a Snake search imitator weighs features this code has not: "
+                             f"{unknown}")
+        self.columns = np.array([feature_names().index(f) for f in self.features])
         # a parameter (not a buffer) so that Table 4.4's parameter count shows the fitted weights
-        self.weights = nn.Parameter(torch.zeros(num_features(), dtype=torch.float64),
+        self.weights = nn.Parameter(torch.zeros(len(self.features), dtype=torch.float64),
                                     requires_grad=True)
         self.memo = DecisionMemo()  # positions asked again are not searched again
 
@@ -74,7 +82,8 @@ class SnakeSearchPolicy(nn.Module):
         positions = planes_to_positions(planes, opponent_head=self.opponent_head,
                                         turn_plane=self.turn_plane, order_plane=self.order_plane)
         roots = None if mask is None else [np.flatnonzero(m > 0).tolist() for m in mask]
-        w = self.weights.detach().cpu().numpy().astype(np.float64)
+        w = np.zeros(num_features())
+        w[self.columns] = self.weights.detach().cpu().numpy().astype(np.float64)
         chosen, res = decide(w, self.settings, positions, roots)
         return chosen, root_softmax(res, 4)
 

@@ -19,6 +19,10 @@ deciding snake's) view:
 ``near_opp``          the same for the opponent's head candidates
 ``centre_me``         Manhattan distance of our head from the board's centre
 ``centre_opp``        the same for the opponent's head (the least over its candidates)
+``territory_tails``   ``territory`` where the bodies move on: a body cell whose place from its
+                      snake's tail is known may be entered from the step at which the tails
+                      have left it (the growth rule's turns), a head waiting in its room until
+                      then (tail-aware Voronoi; :func:`_arrivals`)
 ====================  =========================================================================
 
 Both snakes always have the same length in this game (they grow on the same turns), so length is
@@ -53,6 +57,7 @@ the length and, where known, the turn. The search lets the opponent move from an
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -62,8 +67,13 @@ from ime.games.snake.encode import TURN_CAP
 
 FEATURES = ("territory", "reach_me", "reach_opp", "mobility_me", "mobility_opp",
             "head_distance", "walls_me", "walls_opp", "near_me", "near_opp", "centre_me",
-            "centre_opp")
+            "centre_opp", "territory_tails")
 FREE, WALL, BODY = 0, 1, 2
+
+
+TAILS = FEATURES.index("territory_tails")
+"""``territory_tails``'s column: the one feature a search may skip where its weight is 0 and no
+leaf's features are wanted (it costs as much as all the others)."""
 
 
 def num_features() -> int:
@@ -346,13 +356,97 @@ def _bfs(grid, stride, starts, dist, queue):
 
 
 @njit(cache=True)
-def features_into(grid, stride, me, opps, out):
+def _arrivals(grid, stride, starts, free_at, dist, front, nxt, waiting):
+    """The first step at which a head from ``starts`` may stand on each cell (-1: never): a
+    FREE cell one step after a neighbour, a body cell with a release step (``free_at >= 0``)
+    no earlier than that step (the head waits in its room until the tail has left it). A
+    breadth-first search by steps; a body cell first touched before its release waits in
+    ``waiting`` until its step comes (the first touch gives its earliest step)."""
+    dist[:] = -1
+    nf = 0
+    for s in starts:
+        if dist[s] < 0:
+            dist[s] = 0
+            front[nf] = s
+            nf += 1
+    nw = 0
+    t = 0
+    while nf > 0 or nw > 0:
+        nn = 0
+        for i in range(nf):
+            c = front[i]
+            for d in (-stride, 1, stride, -1):
+                x = c + d
+                if dist[x] != -1:
+                    continue
+                if grid[x] == 0 or (free_at[x] >= 0 and free_at[x] <= t + 1):
+                    dist[x] = t + 1
+                    nxt[nn] = x
+                    nn += 1
+                elif free_at[x] >= 0:
+                    dist[x] = -2 - free_at[x]  # waiting for its step (not yet reached)
+                    waiting[nw] = x
+                    nw += 1
+        k = 0
+        for i in range(nw):  # the waiting cells whose step is the next one
+            x = waiting[i]
+            if -2 - dist[x] == t + 1:
+                dist[x] = t + 1
+                nxt[nn] = x
+                nn += 1
+            else:
+                waiting[k] = x
+                k += 1
+        nw = k
+        front, nxt = nxt, front
+        nf = nn
+        t += 1
+
+
+@njit(cache=True)
+def _territory_tails(grid, stride, me, opps, place, side, popped, need, dm, do, queue):
+    """The ``territory_tails`` feature: cells our head may reach strictly first minus the
+    opponent's, where a body cell ``c`` with a known place (``place[c] >= 0``: its index in
+    snake ``side[c]``'s order from the tail, of which ``popped[side[c]]`` cells have left) may
+    be entered from step ``need[place[c] - popped[side[c]]]`` (never past ``need``'s end)."""
+    n = grid.shape[0]
+    free_at = np.full(n, -1, np.int64)
+    for c in range(n):
+        if grid[c] != 0 and place[c] >= 0:
+            k = place[c] - popped[side[c]]
+            if 0 <= k < need.shape[0]:
+                free_at[c] = need[k]
+    free_at[me] = -1  # the heads are where the races start, never a cell either wins
+    for o in opps:
+        free_at[o] = -1
+    nxt = np.empty(n, np.int64)
+    waiting = np.empty(n, np.int64)
+    _arrivals(grid, stride, np.array([me], np.int64), free_at, dm, queue, nxt, waiting)
+    _arrivals(grid, stride, opps, free_at, do, queue, nxt, waiting)
+    terr = 0
+    for c in range(n):
+        if grid[c] != 0 and free_at[c] < 0:
+            continue
+        a, b = dm[c], do[c]
+        if a >= 0 and (b < 0 or a < b):
+            terr += 1
+        elif b >= 0 and (a < 0 or b < a):
+            terr -= 1
+    return terr
+
+
+@njit(cache=True)
+def features_into(grid, stride, me, opps, place, side, popped, need, tails, out):
     """The feature vector (:data:`FEATURES`) of ``grid`` with our head at ``me`` and the
-    opponent's head candidates ``opps`` into ``out``."""
+    opponent's head candidates ``opps`` into ``out``; ``place``, ``side``, ``popped`` and
+    ``need``: the bodies' known orders and when their cells leave (:func:`_territory_tails`;
+    ``tails`` False: not computed, 0)."""
     n = grid.shape[0]
     dm = np.empty(n, np.int64)
     do = np.empty(n, np.int64)
     queue = np.empty(n, np.int64)
+    out[TAILS] = (_territory_tails(grid, stride, me, opps, place, side, popped, need, dm, do,
+                                   queue) if tails else 0.0)
     _bfs(grid, stride, np.array([me], np.int64), dm, queue)
     _bfs(grid, stride, opps, do, queue)
     terr, rm, ro, nm, no = 0, 0, 0, 0, 0
@@ -406,8 +500,20 @@ def features_into(grid, stride, me, opps, out):
     out[11] = cen_opp / 2.0
 
 
-def features(grid: np.ndarray, stride: int, me: int, opps: np.ndarray) -> np.ndarray:
-    """:func:`features_into` as a new array."""
+def features(grid: np.ndarray, stride: int, me: int, opps: np.ndarray,
+             mine: Sequence[int] = (), theirs: Sequence[int] = (), need: Sequence[int] = ()
+             ) -> np.ndarray:
+    """:func:`features_into` as a new array; ``mine`` and ``theirs``: the body cells whose order
+    is known, each snake's from its tail, and ``need[k]``: the step from which the ``k``-th of
+    either may be entered."""
+    grid = np.asarray(grid)
+    place = np.full(len(grid), -1, dtype=np.int64)
+    side = np.zeros(len(grid), dtype=np.int64)
+    for s, cells in enumerate((mine, theirs)):
+        for k, c in enumerate(cells):
+            place[c], side[c] = k, s
     out = np.zeros(len(FEATURES), dtype=np.float64)
-    features_into(grid, np.int64(stride), np.int64(me), np.asarray(opps, dtype=np.int64), out)
+    features_into(grid, np.int64(stride), np.int64(me), np.asarray(opps, dtype=np.int64), place,
+                  side, np.zeros(2, dtype=np.int64), np.asarray(need, dtype=np.int64), True,
+                  out)
     return out

@@ -171,7 +171,7 @@ def decide(w: np.ndarray, settings: SnakeSettings, positions: Sequence[SnakePosi
            roots: Sequence[Sequence[int]] | None = None) -> tuple[np.ndarray, SearchResults]:
     """The search's direction for every position, and the search results it came from."""
     res = search_all(positions, w, settings.depth, roots, settings.phase, settings.budget,
-                     settings.order, settings.kind)
+                     settings.order, settings.kind, features=False)
     return choices(res, settings.tie), res
 
 
@@ -301,7 +301,7 @@ class _Passes:
         """The tie rule of ``ties`` under which ``w``'s search agrees most with the selection
         decisions (the first listed wins a tie), and that agreement in %."""
         sel = search_all(self.sel_positions, w, depth, self.sel_roots, self.phase, budget, order,
-                         kind)
+                         kind, features=False)
         accs = {t: float(np.mean(choices(sel, t) == self.sel_action)) * 100
                 if len(self.sel_action) else 0.0 for t in ties}
         tie = max(ties, key=lambda t: accs[t])
@@ -418,7 +418,7 @@ def _round_climb(passer: _Passes, candidates: list[dict[str, Any]], cfg: SnakeFi
 
         def wrong(r: np.ndarray) -> np.ndarray:
             res = search_all([pos[i] for i in r], u, s.depth, [roots[i] for i in r],
-                             passer.phase, s.budget, s.order, s.kind)
+                             passer.phase, s.budget, s.order, s.kind, features=False)
             return np.array([choices(res, t) != act[r] for t in cfg.ties])
 
         return race(wrong, bar)

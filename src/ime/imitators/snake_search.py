@@ -58,16 +58,25 @@ the exact value of *every* root move and its principal variation's leaf features
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 
 import numpy as np
 
 from ime.games.snake.board import grows
 from ime.imitators.mmto import SearchResults, ranked_choices
-from ime.imitators.snake_features import BODY, FREE, SnakePosition, features_into, num_features
+from ime.imitators.snake_features import (
+    BODY,
+    FREE,
+    TAILS,
+    SnakePosition,
+    features_into,
+    num_features,
+)
 
 INF = 1e30
 TERMINAL = 1e6
+NO_STEPS = np.zeros(0, dtype=np.int64)
 TIE_ORDERS = {"up": (0, 1, 2, 3), "right": (1, 2, 3, 0), "down": (2, 3, 0, 1),
               "left": (3, 0, 1, 2), "reverse": (3, 2, 1, 0)}
 """Tie rules: the directions in order of preference (0 = up, 1 = right, 2 = down, 3 = left):
@@ -136,7 +145,8 @@ class _Searcher:
     """One position's search with weights ``w`` under tail rule ``phase``."""
 
     def __init__(self, pos: SnakePosition, w: np.ndarray, phase: int, depth: int,
-                 order: str = "natural", nodes: int = 0, limit: int = 0, leaves: int = 0):
+                 order: str = "natural", nodes: int = 0, limit: int = 0, leaves: int = 0,
+                 tails: bool = True):
         # the cells as a bytearray (fast to index from Python) and the numpy view of the same
         # memory that the numba features read: a write through either is seen by both
         self.cells = bytearray(np.ascontiguousarray(pos.grid, dtype=np.int8).tobytes())
@@ -145,7 +155,35 @@ class _Searcher:
         self.stride = np.int64(pos.stride)
         self.deltas = pos.deltas()
         self.w = w
-        self.pop = pops(pos.length, phase, depth // 2 + 2, pos.turn)
+        # the turns of the search and, past them, enough for every body cell to leave
+        # (territory_tails reads when the tails leave the cells a leaf's bodies hold)
+        self.pop = pops(pos.length, phase, depth // 2 + 2 + 2 * pos.length + 8, pos.turn)
+        self.needs: dict[int, np.ndarray] = {}
+        # the bodies' known orders (territory_tails): each body cell's index in its snake's
+        # order from its tail at the root (-1: unknown) and the snake (0: ours); a head placed
+        # by the search takes the next index where the whole order is known
+        # (Python arrays, fast to write from Python, under the numpy views the features read;
+        # ``tails`` False: territory_tails is not computed and the orders are not kept)
+        self.tails = tails
+        n = len(self.cells)
+        self.places = array("q", [-1]) * n
+        self.sides = array("q", [0]) * n
+        self.place = np.frombuffer(self.places, dtype=np.int64)
+        self.side = np.frombuffer(self.sides, dtype=np.int64)
+        tails = pos.tails()
+        known = [pos.my_tail, tails[0] if len(pos.opps) == 1 else ()]
+        heads = [pos.me, int(pos.opps[0])]
+        self.root_tails = [len(t) for t in known]
+        self.next = [-1, -1]  # the index of a snake's first head placed by the search
+        for who, cells in enumerate(known):
+            for k, c in enumerate(cells):
+                self.place[c], self.side[c] = k, who
+            if len(cells) == pos.length - 1 and (who == 0 or len(pos.opps) == 1):
+                self.place[heads[who]], self.side[heads[who]] = len(cells), who
+                self.next[who] = len(cells) + 1
+        self.moved = [0, 0]
+        self.pops_now = array("q", [0, 0])
+        self.popped = np.frombuffer(self.pops_now, dtype=np.int64)
         self.exits = order == "exits"
         self.nodes = nodes  # counted on from earlier iterations of a budgeted search
         self.limit = limit  # 0: none; else _OutOfNodes once the count passes it
@@ -181,14 +219,46 @@ class _Searcher:
         """The directions from ``head`` in the search's child order."""
         return self.exit_order(head) if self.exits else range(4)
 
-    def leaf(self, me: int, opps: list[Opp]) -> tuple[float, np.ndarray]:
+    def need(self, turn: int) -> np.ndarray:
+        """From a leaf in ``turn``: the step (1 = the next turn) by which the ``k + 1``-th tail
+        cell of a snake has left, for each ``k`` (the turns whose start pops a tail)."""
+        got = self.needs.get(turn)
+        if got is None:
+            got = np.array([d for d in range(1, len(self.pop) - turn) if self.pop[turn + d]],
+                           dtype=np.int64)
+            self.needs[turn] = got
+        return got
+
+    def put(self, cell: int, who: int) -> tuple[int, int]:
+        """Snake ``who``'s head onto ``cell`` (the grid is the caller's): its place in the
+        order; returns the cell's old place and snake for :meth:`take`."""
+        places, sides = self.places, self.sides
+        old = places[cell], sides[cell]
+        nxt = self.next[who]
+        places[cell] = nxt + self.moved[who] if nxt >= 0 else -1
+        sides[cell] = who
+        self.moved[who] += 1
+        return old
+
+    def take(self, cell: int, who: int, old: tuple[int, int]) -> None:
+        """Undo :meth:`put`."""
+        self.moved[who] -= 1
+        self.places[cell], self.sides[cell] = old
+
+    def leaf(self, me: int, opps: list[Opp], tail: tuple[int, ...], turn: int
+             ) -> tuple[float, np.ndarray]:
+        """The evaluation of a leaf in ``turn`` with our head at ``me`` (on the grid) and our
+        known ``tail``, and its features."""
         f = np.zeros(len(self.w), dtype=np.float64)
         if len(opps) == 1:
             heads = self.one_head
             heads[0] = opps[0][0]
+            self.pops_now[1] = self.root_tails[1] - len(opps[0][1])
         else:
             heads = np.array([o for o, _ in opps], dtype=np.int64)
-        features_into(self.grid, self.stride, np.int64(me), heads, f)
+        self.pops_now[0] = self.root_tails[0] - len(tail)
+        features_into(self.grid, self.stride, np.int64(me), heads, self.place, self.side,
+                      self.popped, self.need(turn) if self.tails else NO_STEPS, self.tails, f)
         return float(self.w @ f), f
 
     def begin(self, turn: int, tail: tuple[int, ...], opps: list[Opp]
@@ -241,7 +311,12 @@ class _Searcher:
             return -(TERMINAL + depth), None
         if depth == 1:
             self.cells[to] = BODY
-            v, f = self.leaf(to, opps)
+            if self.tails:
+                old = self.put(to, 0)
+                v, f = self.leaf(to, opps, tail, turn)
+                self.take(to, 0, old)
+            else:
+                v, f = self.leaf(to, opps, tail, turn)
             self.cells[to] = FREE
             return v, f
         return self.theirs(to, tail, opps, depth - 1, turn, done, alpha, beta)
@@ -267,11 +342,16 @@ class _Searcher:
                     cut = self.step(depth > 1)
                     self.cells[me] = BODY
                     self.cells[to] = BODY
+                    if self.tails:
+                        mine, theirs = self.put(me, 0), self.put(to, 1)
                     nxt = [(to, t)]
                     if depth == 1 or cut:
-                        v, f = self.leaf(me, nxt)
+                        v, f = self.leaf(me, nxt, tail, turn)
                     else:
                         v, f = self.ours(me, tail, nxt, depth - 1, turn + 1, alpha, beta)
+                    if self.tails:
+                        self.take(to, 1, theirs)
+                        self.take(me, 0, mine)
                     self.cells[me] = FREE
                     self.cells[to] = FREE
                 if v < best:
@@ -325,7 +405,7 @@ def _root_values(pos: SnakePosition, s: _Searcher, root: list[int], depth: int,
 
 
 def _budgeted(pos: SnakePosition, w: np.ndarray, root: list[int], cap: int, phase: int,
-              order: str, budget: int) -> tuple[RootValues, int, int]:
+              order: str, budget: int, tails: bool = True) -> tuple[RootValues, int, int]:
     """The textbook budgeted search (module doc): iterations a whole turn deeper each, up to
     ``cap`` plies, within ``budget`` joint steps counted over all of them; the last complete
     iteration answers. Returns each root move's exact value at that iteration's depth (a
@@ -334,7 +414,8 @@ def _budgeted(pos: SnakePosition, w: np.ndarray, root: list[int], cap: int, phas
     the nodes spent."""
     nodes, kept, seq = 0, None, list(root)
     for depth in range(2, max(cap, 2) + 1, 2):
-        s = _Searcher(pos, w, phase, depth, order, nodes, budget if kept is not None else 0)
+        s = _Searcher(pos, w, phase, depth, order, nodes, budget if kept is not None else 0,
+                      tails=tails)
         try:
             vals = {d: v for d, v, _ in _root_values(pos, s, seq, depth, bounded=True)[0]}
         except _OutOfNodes:
@@ -345,33 +426,35 @@ def _budgeted(pos: SnakePosition, w: np.ndarray, root: list[int], cap: int, phas
             break  # a forced result, or the budget is spent
         seq = sorted(seq, key=lambda d: -vals[d])  # stable: the best first
     depth, seq = kept  # type: ignore[misc]  # the first iteration always completes
-    exact = _Searcher(pos, w, phase, depth, order)
+    exact = _Searcher(pos, w, phase, depth, order, tails=tails)
     out, _ = _root_values(pos, exact, root, depth)
     return (out, {d: k for k, d in enumerate(seq)}), depth, nodes
 
 
 def _leaves(pos: SnakePosition, w: np.ndarray, root: list[int], depth: int, phase: int,
-            order: str, budget: int) -> tuple[RootValues, int, int]:
+            order: str, budget: int, tails: bool = True) -> tuple[RootValues, int, int]:
     """The ``leaves`` budget (module doc): one search ``depth`` plies deep, the root moves in
     direction order each bounded by the best so far, children in ``order``, every node past
     ``budget`` joint steps valued as a leaf. Returns each root move's value (exact for the
     first best, an upper bound for the others), the root order searched (the ``exits`` tie
     rule's ranks), the depth and the nodes spent."""
-    s = _Searcher(pos, w, phase, depth, order, leaves=budget)
+    s = _Searcher(pos, w, phase, depth, order, leaves=budget, tails=tails)
     out, _ = _root_values(pos, s, root, depth, bounded=True)
     return (out, {d: k for k, d in enumerate(root)}), depth, s.nodes
 
 
 def search_all(positions: Sequence[SnakePosition], w: np.ndarray, depth: int,
                roots: Sequence[Sequence[int]] | None = None, phase: int = -1,
-               budget: int = 0, order: str = "natural", kind: str = "deepen"
-               ) -> SearchResults:
+               budget: int = 0, order: str = "natural", kind: str = "deepen",
+               features: bool = True) -> SearchResults:
     """Search every position to ``depth`` plies with weights ``w`` (``budget > 0``: a node
     budget of ``kind``, :data:`BUDGET_KINDS`, ``depth`` the deepest search, children in
     ``order``; module doc): each root move's exact value (``roots[i]``: the directions
     searched, ascending; else :func:`legal_directions`; with the ``leaves`` budget the first
     best one's, bounds for the others), its PV leaf's features (0 where the PV ends the game),
-    whether it does, and its rank in the root order (the ``exits`` tie rule's)."""
+    whether it does, and its rank in the root order (the ``exits`` tie rule's). ``features``
+    False: only the values and moves are wanted, so a feature weighed 0 may read 0 at the
+    leaves (``territory_tails`` is then not computed: it costs as much as the others)."""
     if depth < 1:
         raise ValueError(f"depth must be >= 1, got {depth}")
     if budget < 0:
@@ -383,6 +466,7 @@ def search_all(positions: Sequence[SnakePosition], w: np.ndarray, depth: int,
     w = np.ascontiguousarray(w, dtype=np.float64)
     if len(w) != num_features():
         raise ValueError(f"{len(w)} weights for {num_features()} features")
+    tails = features or w[TAILS] != 0
     counts, dirs, vals, feats, term, nodes, depths, ranks = [], [], [], [], [], [], [], []
     for i, pos in enumerate(positions):
         root = sorted(set(int(d) for d in roots[i])) if roots is not None \
@@ -390,11 +474,13 @@ def search_all(positions: Sequence[SnakePosition], w: np.ndarray, depth: int,
         if not root:
             raise ValueError(f"position {i} has no root move")
         if budget and kind == "leaves":
-            (out, place), reached, spent = _leaves(pos, w, root, depth, phase, order, budget)
+            (out, place), reached, spent = _leaves(pos, w, root, depth, phase, order, budget,
+                                                   tails)
         elif budget:
-            (out, place), reached, spent = _budgeted(pos, w, root, depth, phase, order, budget)
+            (out, place), reached, spent = _budgeted(pos, w, root, depth, phase, order, budget,
+                                                     tails)
         else:
-            s = _Searcher(pos, w, phase, depth, order)
+            s = _Searcher(pos, w, phase, depth, order, tails=tails)
             (out, place), reached, spent = _root_values(pos, s, root, depth), depth, s.nodes
         for d, v, f in out:
             dirs.append(d)
