@@ -15,7 +15,12 @@ from ime.games.snake import board as B
 from ime.games.snake.encode import make_encoder
 from ime.imitators.family import get_family
 from ime.imitators.snake_family import FAMILY, SnakeSearchPolicy
-from ime.imitators.snake_features import features, num_features, planes_to_positions
+from ime.imitators.snake_features import (
+    feature_names,
+    features,
+    num_features,
+    planes_to_positions,
+)
 from ime.imitators.snake_fit import SnakeFitConfig, SnakeSettings, decide, fit
 from ime.imitators.snake_search import TERMINAL, pops, search_all, tie_ranks
 from ime.nets import load_checkpoint, save_checkpoint
@@ -181,6 +186,29 @@ def test_a_checkpoint_round_trip_plays_the_same(tmp_path: Path) -> None:
     planes, mask = random_planes(25, seed=4)
     x, m = torch.as_tensor(planes, dtype=torch.float32), torch.as_tensor(mask, dtype=torch.float32)
     assert torch.equal(back(x, m), model(x, m))
+
+
+def test_a_checkpoint_fitted_before_a_feature_was_added_weighs_it_zero(tmp_path: Path) -> None:
+    """A checkpoint names the features it weighs: one fitted with the first 12 (before
+    ``territory_tails``) loads and plays as the same weights with 0 on the new one; a feature
+    this code has not is refused by name."""
+    old = feature_names()[:12]
+    w = np.random.default_rng(5).normal(size=12)
+    model = SnakeSearchPolicy({"name": "search", "kind": "search", "game": "snake",
+                               "settings": {"depth": 2}, "features": old})
+    with torch.no_grad():
+        model.weights.copy_(torch.as_tensor(w))
+    path = tmp_path / "fold0.pt"
+    save_checkpoint(path, model, game="snake", encoder_version=ENCODER.version, fold=0,  # type: ignore[arg-type]
+                    in_shape=(4, 10, 11), num_actions=4)
+    back = load_checkpoint(path)
+    assert isinstance(back, SnakeSearchPolicy) and back.features == old
+    planes, mask = random_planes(25, seed=6)
+    full = np.append(w, 0.0)
+    want, _ = decide(full, SnakeSettings(depth=2), planes_to_positions(planes), _roots(mask))
+    assert back.moves(planes, mask).tolist() == want.tolist()
+    with pytest.raises(ValueError, match="features this code has not"):
+        SnakeSearchPolicy({"settings": {"depth": 2}, "features": [*old, "length"]})
 
 
 def test_the_plugin_offers_the_family_and_reads_the_pipelines_config() -> None:
