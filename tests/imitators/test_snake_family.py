@@ -103,6 +103,24 @@ def test_the_search_matches_a_brute_force_maximin_with_whole_bodies(depth: int,
     assert moved >= 10  # the two territories differ at many positions' PV leaves
 
 
+def test_a_search_that_reads_no_leaf_features_skips_territory_tails_only_at_weight_0() -> None:
+    """``features=False`` (a scoring): where ``territory_tails`` weighs 0 it is not computed
+    (its column reads 0) and the values are the same; where it weighs anything it is."""
+    planes, mask = random_planes(30, seed=44, max_turn=60,
+                                 encoder=make_encoder(GAME, opponent_head=True, order_plane=True))
+    positions = planes_to_positions(planes, opponent_head=True, order_plane=True)
+    roots = _roots(mask)
+    w = np.random.default_rng(8).normal(size=num_features())
+    w[-1] = 0.0
+    full = search_all(positions, w, 64, roots, 0, 200, "exits")
+    lean = search_all(positions, w, 64, roots, 0, 200, "exits", features=False)
+    np.testing.assert_array_equal(lean.values, full.values)
+    assert (lean.features[:, -1] == 0).all() and (full.features[:, -1] != 0).any()
+    w[-1] = 0.5
+    weighed = search_all(positions, w, 64, roots, 0, 200, "exits", features=False)
+    assert (weighed.features[:, -1] != 0).any()
+
+
 def test_territory_tails_waits_for_a_tail_to_leave() -> None:
     """A 1 x 5 corridor: our head at its west end, our body's next cell blocking it, two free
     cells, the opponent's head at the east end. A body cell with a release step may be entered

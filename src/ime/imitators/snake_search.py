@@ -157,29 +157,29 @@ class _Searcher:
         self.w = w
         # the turns of the search and, past them, enough for every body cell to leave
         # (territory_tails reads when the tails leave the cells a leaf's bodies hold)
-        self.pop = pops(pos.length, phase, depth // 2 + 2 + 2 * pos.length + 8, pos.turn)
+        self.tails = tails
+        self.pop = pops(pos.length, phase, depth // 2 + 2 + (2 * pos.length + 8 if tails else 0),
+                        pos.turn)
         self.needs: dict[int, np.ndarray] = {}
         # the bodies' known orders (territory_tails): each body cell's index in its snake's
         # order from its tail at the root (-1: unknown) and the snake (0: ours); a head placed
-        # by the search takes the next index where the whole order is known
-        # (Python arrays, fast to write from Python, under the numpy views the features read;
-        # ``tails`` False: territory_tails is not computed and the orders are not kept)
-        self.tails = tails
-        n = len(self.cells)
+        # by the search takes the next index where the whole order is known. Python arrays,
+        # fast to write from Python, under the numpy views the features read; with ``tails``
+        # False territory_tails is not computed and no order is kept.
+        n = len(self.cells) if tails else 0
         self.places = array("q", [-1]) * n
         self.sides = array("q", [0]) * n
-        self.place = np.frombuffer(self.places, dtype=np.int64)
-        self.side = np.frombuffer(self.sides, dtype=np.int64)
-        tails = pos.tails()
-        known = [pos.my_tail, tails[0] if len(pos.opps) == 1 else ()]
+        self.place = np.frombuffer(self.places, dtype=np.int64) if n else NO_STEPS
+        self.side = np.frombuffer(self.sides, dtype=np.int64) if n else NO_STEPS
+        known = [pos.my_tail, pos.tails()[0] if len(pos.opps) == 1 else ()]
         heads = [pos.me, int(pos.opps[0])]
         self.root_tails = [len(t) for t in known]
         self.next = [-1, -1]  # the index of a snake's first head placed by the search
-        for who, cells in enumerate(known):
+        for who, cells in enumerate(known if tails else ()):
             for k, c in enumerate(cells):
-                self.place[c], self.side[c] = k, who
+                self.places[c], self.sides[c] = k, who
             if len(cells) == pos.length - 1 and (who == 0 or len(pos.opps) == 1):
-                self.place[heads[who]], self.side[heads[who]] = len(cells), who
+                self.places[heads[who]], self.sides[heads[who]] = len(cells), who
                 self.next[who] = len(cells) + 1
         self.moved = [0, 0]
         self.pops_now = array("q", [0, 0])
