@@ -136,12 +136,14 @@ def test_the_stage_is_read_from_net_search_only_where_it_can_run() -> None:
     assert without_idle_stages(shares)["search"]["round_enter_shares"] == [0.1]
     for fam in (snake_family, connect4_family):
         fam.fit_config(arch["search"], seed=0)  # the keys are known, and ignored when off
-    with pytest.raises(ValueError, match="no Monte-Carlo mode"):
-        snake_family.fit_config(on["search"], seed=0)
-    # Connect Four has its own stage: it reads the lists, and refuses Reversi's weight climb
-    assert connect4_family.fit_config(on["search"], seed=0).mcts_sims == (500,)
-    with pytest.raises(ValueError, match="mcts_climb_evals"):
-        connect4_family.fit_config({**on["search"], "mcts_climb_evals": 100}, seed=0)
+    # Connect Four and Snake have their own stages: they read the lists, and refuse Reversi's
+    # weight climb
+    for fam in (snake_family, connect4_family):
+        assert fam.fit_config(on["search"], seed=0).mcts_sims == (500,)
+        with pytest.raises(ValueError, match="mcts_climb_evals"):
+            fam.fit_config({**on["search"], "mcts_climb_evals": 100}, seed=0)
+    assert snake_family.fit_config(on["search"], seed=0).mcts_scales == \
+        tuple(float(x) for x in arch["search"]["mcts_scales"])
 
 
 def test_an_idle_option_renames_no_model_folder() -> None:

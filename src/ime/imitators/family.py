@@ -48,16 +48,10 @@ MCTS_KEYS = ("mcts_sims", "mcts_cs", "mcts_depths", "mcts_playouts", "mcts_scale
              "mcts_aboves", "mcts_positions", "mcts_rounds", "mcts_climb_evals",
              "mcts_climb_positions", "mcts_tree_iters", "mcts_tree_positions", "mcts_tree_l2",
              "mcts_tree_repeats")
-"""Keys of ``net.search`` of the Monte-Carlo stages (Reversi's :mod:`ime.imitators.mcts_fit`,
-Connect Four's :func:`ime.imitators.connect4_fit.fit_mcts`, which reads four of them); the
-other games' families ignore them and refuse a nonempty ``mcts_sims``, which they cannot honour."""
-
-
-def refuse_mcts(config: Mapping[str, Any], game: str) -> None:
-    """A clear error where a family without the Monte-Carlo mode is asked for it."""
-    if config.get("mcts_sims"):
-        raise ValueError(f"{game}'s search imitator has no Monte-Carlo mode (Reversi's and "
-                         f"Connect Four's only: net.search.mcts_sims must be [])")
+"""Keys of ``net.search`` of the Monte-Carlo stages (Reversi's :mod:`ime.imitators.mcts_fit`;
+Connect Four's :func:`ime.imitators.connect4_fit.fit_mcts`, which reads four of them; Snake's
+:func:`ime.imitators.snake_fit.fit_mcts`, which reads five); a family ignores the ones it does
+not read, and refuses a weight climb it cannot honour."""
 
 
 CHOICE_SHARE = 0.5

@@ -14,12 +14,15 @@ log-probabilities as the other families do (:func:`ime.imitators.family.search_l
 Config: ``config/net/search.yaml``'s ``search:`` section. Snake reads ``depths``, ``passes``,
 ``patience``, ``inner_iters``, ``l2``, ``loss``, ``hinge_margin``, ``max_fit``,
 ``select_share``, ``max_select``, for its budget stage ``budgets``, ``budget_depth``,
-``budget_passes`` and ``budget_kinds``, and for its round-value climb ``round_evals`` and
-``round_positions``; it always tries its own tie rules (direction orders and the search's
-root order: :data:`ime.imitators.snake_search.TIE_RULES`) and both its child orderings
+``budget_passes`` and ``budget_kinds``, for its round-value climb ``round_evals`` and
+``round_positions``, and for its Monte-Carlo stage (decoupled UCT over the fitted
+evaluation, :func:`ime.imitators.snake_fit.fit_mcts`) ``mcts_sims``, ``mcts_cs``,
+``mcts_scales`` (in units of the evaluation's spread), ``mcts_positions`` and ``mcts_rounds``;
+it always tries its own tie rules (direction orders and the search's root order:
+:data:`ime.imitators.snake_search.TIE_RULES`) and both its child orderings
 (:data:`ime.imitators.snake_search.ORDERS`) with a budget, and ignores the other keys
 (Reversi's square-order ties, orderings, endgame solver, root windows and the round stage's
-refits and sparse start; Connect Four's phases and pass patience).
+refits and sparse start, the other Monte-Carlo keys; Connect Four's phases and pass patience).
 """
 
 from __future__ import annotations
@@ -32,15 +35,15 @@ import torch
 from torch import nn
 
 from ime.games.snake.encode import extra_options
-from ime.imitators.family import MCTS_KEYS, TRAIN_KEYS, DecisionMemo, refuse_mcts, search_logits
+from ime.imitators.family import MCTS_KEYS, TRAIN_KEYS, DecisionMemo, search_logits
 from ime.imitators.fit_state import FitState
-from ime.imitators.mmto import root_softmax
 from ime.imitators.snake_features import feature_names, num_features, planes_to_positions
 from ime.imitators.snake_fit import SnakeFitConfig, SnakeSettings, decide, fit
 
 FIT_KEYS = ("depths", "passes", "patience", "inner_iters", "l2", "loss", "hinge_margin",
             "max_fit", "budgets", "budget_depth", "budget_passes", "budget_kinds", "round_evals",
-            "round_positions")
+            "round_positions", "mcts_sims", "mcts_cs", "mcts_scales", "mcts_positions",
+            "mcts_rounds")
 """Keys of ``net.search`` that go to :class:`SnakeFitConfig`."""
 IGNORED_KEYS = ("ties", "endgames", "endgame_modes", "endgames_wld", "endgame_picks",
                 "orderings", "pv_firsts", "budget_screen", "budget_keep",
@@ -78,14 +81,14 @@ class SnakeSearchPolicy(nn.Module):
     def decide(self, planes: np.ndarray, mask: np.ndarray | None = None
                ) -> tuple[np.ndarray, np.ndarray]:
         """The search's directions and, per position, the softmax of its root values over the
-        4 directions; ``mask`` (``[N, 4]``): the directions searched (else the free ones)."""
+        4 directions (the Monte-Carlo mode's root visit shares where it decides); ``mask``
+        (``[N, 4]``): the directions searched (else the free ones)."""
         positions = planes_to_positions(planes, opponent_head=self.opponent_head,
                                         turn_plane=self.turn_plane, order_plane=self.order_plane)
         roots = None if mask is None else [np.flatnonzero(m > 0).tolist() for m in mask]
         w = np.zeros(num_features())
         w[self.columns] = self.weights.detach().cpu().numpy().astype(np.float64)
-        chosen, res = decide(w, self.settings, positions, roots)
-        return chosen, root_softmax(res, 4)
+        return decide(w, self.settings, positions, roots)
 
     def moves(self, planes: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
         """The search's direction for each position."""
@@ -102,11 +105,16 @@ def fit_config(config: Mapping[str, Any], seed: int) -> SnakeFitConfig:
                      - {"name", *TRAIN_KEYS})
     if unknown:
         raise ValueError(f"net.search: unknown keys {unknown}")
-    refuse_mcts(config, "Snake")
+    if config.get("mcts_sims") and int(config.get("mcts_climb_evals") or 0):
+        raise ValueError("Snake's Monte-Carlo mode has no weight climb (Reversi's only: "
+                         "net.search.mcts_climb_evals must be 0)")
     kw = {k: config[k] for k in FIT_KEYS if config.get(k) is not None}
-    for key in ("depths", "budgets"):
+    for key in ("depths", "budgets", "mcts_sims"):
         if key in kw:
             kw[key] = tuple(int(x) for x in kw[key])
+    for key in ("mcts_cs", "mcts_scales"):
+        if key in kw:
+            kw[key] = tuple(float(x) for x in kw[key])
     if "budget_kinds" in kw:
         kw["budget_kinds"] = tuple(str(x) for x in kw["budget_kinds"])
     if "passes" in kw and not isinstance(kw["passes"], int):

@@ -56,24 +56,26 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from ime.imitators.ascent import coordinate_ascent
 from ime.imitators.mmto import (
     Patience,
-    SearchResults,
     check_loss,
     check_ties,
     depth_schedule,
     feature_scale,
     optimise,
+    root_softmax,
     subsample,
     terminal_problem,
 )
 from ime.imitators.round_values import Agreement, Race, budget_ladder, climb, near_budgets
 from ime.imitators.snake_features import SnakePosition, feature_names, num_features
+from ime.imitators.snake_mcts import uct_moves
 from ime.imitators.snake_search import (
     BUDGET_KINDS,
     ORDERS,
@@ -92,7 +94,10 @@ class SnakeSettings:
     opponent's reply; with a budget the deepest iteration), ``tie`` one of :data:`TIE_RULES`,
     ``phase`` the tail rule (one of :data:`ime.imitators.snake_search.PHASES`), ``budget`` the
     node budget (0: none, a fixed depth) and ``order`` its child ordering (one of
-    :data:`ime.imitators.snake_search.ORDERS`)."""
+    :data:`ime.imitators.snake_search.ORDERS`); ``mcts_sims`` above 0: the Monte-Carlo mode
+    decides instead (:mod:`ime.imitators.snake_mcts`: that many simulations, UCB1's
+    ``mcts_c``, leaves squashed by ``mcts_scale`` in evaluation units, draws seeded by
+    ``mcts_seed``)."""
 
     depth: int = 1
     tie: str = "up"
@@ -100,6 +105,10 @@ class SnakeSettings:
     budget: int = 0
     order: str = "natural"
     kind: str = "deepen"
+    mcts_sims: int = 0
+    mcts_c: float = 0.7
+    mcts_scale: float = 1.0
+    mcts_seed: int = 0
 
     def __post_init__(self) -> None:
         if self.depth < 1:
@@ -114,6 +123,9 @@ class SnakeSettings:
             raise ValueError(f"phase must be one of {PHASES}, got {self.phase}")
         if self.tie not in TIE_RULES:
             raise ValueError(f"tie must be one of {TIE_RULES}, got {self.tie!r}")
+        if self.mcts_sims < 0 or self.mcts_c < 0 or self.mcts_scale <= 0:
+            raise ValueError(f"mcts_sims >= 0, mcts_c >= 0 and mcts_scale > 0 are required, "
+                             f"got {self.mcts_sims}, {self.mcts_c} and {self.mcts_scale}")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -130,7 +142,9 @@ class SnakeFitConfig:
     ordering and each kind of ``budget_kinds`` (:data:`ime.imitators.snake_search.BUDGET_KINDS`),
     searched up to ``budget_depth`` plies, ``budget_passes`` MMTO passes each;
     ``round_evals``: at most this many scorings of the round-value climb (0: none) on
-    ``round_positions`` fit positions (module doc)."""
+    ``round_positions`` fit positions (module doc); ``mcts_sims`` (empty: none), ``mcts_cs``,
+    ``mcts_scales`` (multiples of the evaluation's unit), ``mcts_positions`` and
+    ``mcts_rounds``: the Monte-Carlo stage (:func:`fit_mcts`)."""
 
     depths: Sequence[int] = (1, 2, 3, 4)
     passes: int | Sequence[int] = 3
@@ -148,6 +162,11 @@ class SnakeFitConfig:
     budget_kinds: Sequence[str] = ("deepen",)
     round_evals: int = 0
     round_positions: int = 1000
+    mcts_sims: Sequence[int] = ()
+    mcts_cs: Sequence[float] = (0.7, 0.35, 1.4)
+    mcts_scales: Sequence[float] = (1.0, 0.25, 0.5, 2.0, 4.0)
+    mcts_positions: int = 300
+    mcts_rounds: int = 2
     seed: int = 0
 
 
@@ -168,11 +187,19 @@ def fit_roots(positions: Sequence[SnakePosition], action: np.ndarray, phase: int
 
 
 def decide(w: np.ndarray, settings: SnakeSettings, positions: Sequence[SnakePosition],
-           roots: Sequence[Sequence[int]] | None = None) -> tuple[np.ndarray, SearchResults]:
-    """The search's direction for every position, and the search results it came from."""
+           roots: Sequence[Sequence[int]] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The search's direction for every position, and per position a distribution over the 4
+    directions: the softmax of the search's root values, or the Monte-Carlo mode's root visit
+    shares (``settings.mcts_sims`` above 0)."""
+    if settings.mcts_sims:
+        if roots is None:
+            roots = [legal_directions(p, settings.phase) for p in positions]
+        chosen, visits = uct_moves(positions, w, roots, settings.mcts_sims, settings.mcts_c,
+                                   settings.mcts_scale, settings.phase, settings.mcts_seed)
+        return chosen, visits / np.maximum(visits.sum(axis=1, keepdims=True), 1)
     res = search_all(positions, w, settings.depth, roots, settings.phase, settings.budget,
                      settings.order, settings.kind, features=False)
-    return choices(res, settings.tie), res
+    return choices(res, settings.tie), root_softmax(res, 4)
 
 
 def fit(positions: Sequence[SnakePosition], action: np.ndarray,
@@ -193,6 +220,7 @@ def fit(positions: Sequence[SnakePosition], action: np.ndarray,
             raise ValueError(f"budget_kinds: {kind!r} is not one of {list(BUDGET_KINDS)}")
     if budgets and cfg.budget_depth < 2:
         raise ValueError(f"budget_depth must be >= 2 with a budget, got {cfg.budget_depth}")
+    check_mcts(cfg)
     t0 = time.perf_counter()
     action = np.asarray(action, dtype=np.int64)
     idx = subsample(len(action), cfg.max_fit, cfg.seed)
@@ -246,16 +274,29 @@ def fit(positions: Sequence[SnakePosition], action: np.ndarray,
     settings = SnakeSettings(depth=best["depth"], tie=best["tie"], phase=best["phase"],
                              budget=best["budget"], order=best["order"],
                              kind=best.get("kind", "deepen"))
-    chosen, _ = decide(best["weights"], settings, pos, fit_roots(pos, action, settings.phase))
-    train_final = float(np.mean(chosen == action)) * 100 if len(action) else 0.0
-    summary = {"select_acc": best["acc"], "train_acc": train_final,
-               "train_positions": int(len(idx)),
+    mcts: dict[str, Any] | None = None
+    select_acc = best["acc"]
+    if cfg.mcts_sims:
+        settings, mcts = fit_mcts(best["weights"], settings, best["acc"], sel_positions,
+                                  sel_action, cfg, say)
+        select_acc = max(select_acc, mcts["select"])
+    # the train agreement: on every fit position, or on a sample of mcts_positions of them
+    # where the Monte-Carlo mode decides (a UCT decision costs a hundred searches')
+    scored = np.arange(len(action)) if not settings.mcts_sims \
+        else subsample(len(action), cfg.mcts_positions, cfg.seed + 4)
+    chosen, _ = decide(best["weights"], settings, [pos[i] for i in scored],
+                       fit_roots([pos[i] for i in scored], action[scored], settings.phase))
+    train_final = float(np.mean(chosen == action[scored])) * 100 if len(scored) else 0.0
+    summary = {"select_acc": select_acc, "train_acc": train_final,
+               "train_positions": int(len(idx)), "train_acc_positions": int(len(scored)),
                "select_positions": int(len(sel_action)),
                "fit_seconds": time.perf_counter() - t0,
                "grid": [{k: c[k] for k in ("phase", "depth", "budget", "order", "kind", "pass_",
                                            "tie", "acc", "train_acc_before", "kept", "start")
                          if k in c} for c in candidates]}
-    say(f"chosen: {settings} select acc {best['acc']:.2f}%, train acc {train_final:.2f}% in "
+    if mcts is not None:
+        summary["mcts"] = mcts
+    say(f"chosen: {settings} select acc {select_acc:.2f}%, train acc {train_final:.2f}% in "
         f"{summary['fit_seconds']:.0f}s")
     return SnakeFit(best["weights"], settings, summary)
 
@@ -440,6 +481,93 @@ def _round_climb(passer: _Passes, candidates: list[dict[str, Any]], cfg: SnakeFi
         f"{out['seconds']:.0f}s (raced: {race.searched} positions searched, "
         f"{race.searched / max(out['evals'] * len(rows), 1):.0%} of the full scorings)")
     return cand
+
+
+def check_mcts(cfg: SnakeFitConfig) -> None:
+    """A clear error for a Monte-Carlo stage that cannot run (before any fitting)."""
+    if not cfg.mcts_sims:
+        return
+    if not cfg.mcts_cs or not cfg.mcts_scales:
+        raise ValueError("net.search.mcts_cs and mcts_scales: at least one value each (to turn "
+                         "the Monte-Carlo stage off, set mcts_sims to [])")
+    if min(cfg.mcts_sims) < 1 or min(cfg.mcts_cs) < 0 or min(cfg.mcts_scales) <= 0:
+        raise ValueError(f"net.search.mcts_*: sims >= 1, c >= 0 and scale > 0 are required, got "
+                         f"{list(cfg.mcts_sims)}, {list(cfg.mcts_cs)}, {list(cfg.mcts_scales)}")
+    if cfg.mcts_positions < 1 or cfg.mcts_rounds < 1:
+        raise ValueError(f"net.search.mcts_positions and mcts_rounds must be >= 1, got "
+                         f"{cfg.mcts_positions} and {cfg.mcts_rounds}")
+
+
+def value_unit(w: np.ndarray, positions: Sequence[SnakePosition], roots: Sequence[Sequence[int]],
+               phase: int) -> float:
+    """The spread (standard deviation) of ``w``'s values a whole turn after each root move,
+    over the moves that do not end the game: the unit of the Monte-Carlo mode's leaf scale, so
+    that a scale means the same whatever the weights' own scale (1 where nothing varies)."""
+    res = search_all(positions, w, 2, roots, phase, features=False)
+    v = res.values[~res.terminal]
+    spread = float(np.std(v)) if len(v) > 1 else 0.0
+    return spread if spread > 0 else 1.0
+
+
+def fit_mcts(w: np.ndarray, base: SnakeSettings, base_acc: float,
+             sel_positions: Sequence[SnakePosition], sel_action: np.ndarray,
+             cfg: SnakeFitConfig, say: Callable[[str], None]
+             ) -> tuple[SnakeSettings, dict[str, Any]]:
+    """The Monte-Carlo mode's settings fitted to the selection decisions, or ``base`` itself:
+    whichever agrees more on the whole selection fold (``base_acc``: the search's agreement
+    there, percent; the same root moves, :func:`fit_roots`).
+
+    Why: against a target that draws its move from a simultaneous-move Monte-Carlo tree, a
+    fitted maximin search agrees only where that tree's favourite is the maximin move (snk01's
+    search imitator: 63.1 % of unseen positions against its self-agreement of 86.3 %, quick
+    scale). The stage keeps the fitted evaluation and asks whether decoupled UCT over it
+    (:mod:`ime.imitators.snake_mcts`) names the target's move more often, and with which
+    simulations, exploration constant and leaf scale: a coordinate ascent
+    (:func:`ime.imitators.ascent.coordinate_ascent`) from the lists' first values, every
+    candidate scored on the same seeded sample of ``mcts_positions`` selection positions. The
+    scales are multiples of :func:`value_unit`. Only the logged moves decide; the lists are
+    generic. UCT's seed is the fit's."""
+    t0 = time.perf_counter()
+    roots = fit_roots(sel_positions, sel_action, base.phase)
+    idx = subsample(len(sel_action), cfg.mcts_positions, cfg.seed + 3)
+    pos, act, rts = [sel_positions[i] for i in idx], sel_action[idx], [roots[i] for i in idx]
+    unit = value_unit(w, pos, rts, base.phase)
+    lists = {"sims": tuple(int(x) for x in cfg.mcts_sims),
+             "c": tuple(float(x) for x in cfg.mcts_cs),
+             "scale": tuple(float(x) for x in cfg.mcts_scales)}
+    rows: list[dict[str, Any]] = []
+    scored: dict[tuple[Any, ...], float] = {}
+
+    def with_knobs(v: dict[str, Any]) -> SnakeSettings:
+        return replace(base, mcts_sims=int(v["sims"]), mcts_c=float(v["c"]),
+                       mcts_scale=float(v["scale"]) * unit, mcts_seed=int(cfg.seed))
+
+    def score(v: dict[str, Any]) -> float:
+        key = tuple(v[k] for k in lists)
+        if key not in scored:
+            s = with_knobs(v)
+            moves, _ = uct_moves(pos, w, rts, s.mcts_sims, s.mcts_c, s.mcts_scale, s.phase,
+                                 s.mcts_seed)
+            scored[key] = 100.0 * float(np.mean(moves == act)) if len(act) else 0.0
+            rows.append({**v, "acc": scored[key]})
+        return scored[key]
+
+    start = {k: vals[0] for k, vals in lists.items()}
+    say(f"mcts: the evaluation's unit {unit:.4g}; UCT from {start}: {score(start):.2f}% on "
+        f"{len(act)} selection positions")
+    cur, best = coordinate_ascent(start, lists, score, rounds=cfg.mcts_rounds, say=say,
+                                  stage="mcts")
+    chosen = with_knobs(cur)
+    moves, _ = uct_moves(sel_positions, w, roots, chosen.mcts_sims, chosen.mcts_c,
+                         chosen.mcts_scale, chosen.phase, chosen.mcts_seed)
+    acc = 100.0 * float(np.mean(moves == sel_action)) if len(sel_action) else 0.0
+    kept = acc > base_acc + 1e-9
+    say(f"mcts: on the whole selection fold ({len(sel_action)} positions) the search alone "
+        f"{base_acc:.2f}%, UCT {acc:.2f}%: {'UCT' if kept else 'the search alone'} kept "
+        f"({time.perf_counter() - t0:.0f}s)")
+    info = {"select": acc, "kept": kept, "sample_acc": best, "positions": int(len(act)),
+            "unit": unit, "settings": cur, "rows": rows}
+    return (chosen if kept else base), info
 
 
 def _rank(c: dict[str, Any]) -> tuple[float, int, int, int]:
