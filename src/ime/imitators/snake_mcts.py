@@ -1,4 +1,4 @@
-"""Decoupled UCT over the Snake search imitator's fitted evaluation: the Snake family's
+"""Decoupled UCT over the Snake search imitator's fitted evaluation (numba): the Snake family's
 Monte-Carlo mode, for targets that draw their move from a simultaneous-move tree search rather
 than take a minimax move.
 
@@ -31,7 +31,7 @@ search applies them), not a zoo bot's.
   order). The root's moves are the ones the caller lists (the search's root moves).
 
 Budgets are simulations, never time, and the tree's only random draws (the orders of untried
-moves) come from a generator seeded by the position and the imitator's ``seed``
+moves) come from numba's generator seeded by the position and the imitator's ``seed``
 (:func:`position_seed`), so a decision is a pure function of (position, weights, settings): it
 replays exactly, on any worker.
 """
@@ -39,13 +39,13 @@ replays exactly, on any worker.
 from __future__ import annotations
 
 import math
-import random
 import zlib
 from collections.abc import Sequence
 
 import numpy as np
+from numba import njit
 
-from ime.imitators.snake_features import BODY, FREE, TAILS, SnakePosition
+from ime.imitators.snake_features import BODY, FREE, TAILS, SnakePosition, features_into
 from ime.imitators.snake_search import _opps, _Searcher
 
 
@@ -57,116 +57,176 @@ def position_seed(pos: SnakePosition, seed: int) -> int:
     return zlib.crc32(key)
 
 
-class _Node:
-    """One node of the tree: each snake's moves and their statistics, the joint children."""
-
-    __slots__ = ("n", "mine", "theirs", "nm", "wm", "no", "wo", "kids")
-
-    def __init__(self, mine: list[int], theirs: list[int]):
-        self.n = 0
-        self.mine, self.theirs = mine, theirs
-        self.nm = [0] * len(mine)
-        self.wm = [0.0] * len(mine)
-        self.no = [0] * len(theirs)
-        self.wo = [0.0] * len(theirs)
-        self.kids: dict[tuple[int, int], _Node] = {}
+TREE_TURNS = 200
+"""Turns of the tails' schedule the tree may reach (far beyond what its simulations do)."""
 
 
-def _pick(n: int, visits: list[int], results: list[float], c: float) -> int:
-    """The index of the first untried move, else UCB1's (the first listed wins a tie)."""
-    for i, v in enumerate(visits):
-        if v == 0:
+@njit(cache=True, inline="always")
+def _pick(node, count, n_visits, results, total, c):
+    """The index of ``node``'s first untried move, else UCB1's (the first listed wins a tie)."""
+    for i in range(count):
+        if n_visits[node, i] == 0:
             return i
-    ln = 2.0 * math.log(n)
+    ln = 2.0 * math.log(total)
     best, arg = -1e300, 0
-    for i, v in enumerate(visits):
-        u = results[i] / v + c * math.sqrt(ln / v)
+    for i in range(count):
+        u = results[node, i] / n_visits[node, i] + c * math.sqrt(ln / n_visits[node, i])
         if u > best:
             best, arg = u, i
     return arg
 
 
-class _Tree:
-    """One position's DUCT search with weights ``w``, tail rule ``phase``."""
+@njit(cache=True, inline="always")
+def _legal(grid, head, deltas, moves, node):
+    """``head``'s moves onto free cells, shuffled, into ``moves[node]`` (none: one move, up,
+    which dies); their count."""
+    k = 0
+    for d in range(4):
+        if grid[head + deltas[d]] == FREE:
+            moves[node, k] = d
+            k += 1
+    if k == 0:
+        moves[node, 0] = 0
+        return 1
+    for i in range(k - 1, 0, -1):
+        j = np.random.randint(0, i + 1)
+        moves[node, i], moves[node, j] = moves[node, j], moves[node, i]
+    return k
 
-    def __init__(self, pos: SnakePosition, w: np.ndarray, phase: int, c: float, scale: float,
-                 seed: int):
-        self.pos, self.c, self.scale = pos, c, scale
-        # the maximin search's state and rules: the grid, the bodies' orders, the tails' turns
-        # (deep enough for a long tree), the leaf's features
-        self.s = _Searcher(pos, w, phase, 2 * 200, tails=bool(w[TAILS] != 0))
-        self.deltas = pos.deltas()
-        self.rng = random.Random(position_seed(pos, seed))
 
-    def legal(self, head: int) -> list[int]:
-        cells, deltas = self.s.cells, self.deltas
-        moves = [d for d in range(4) if cells[head + deltas[d]] == FREE]
-        if not moves:
-            return [0]
-        self.rng.shuffle(moves)
-        return moves
+@njit(cache=True, inline="always")
+def _put(place, side, nxt, moved, cell, who):
+    """Snake ``who``'s head onto ``cell`` in the bodies' orders (the maximin search's rule);
+    the cell's old place and snake."""
+    old_p, old_s = place[cell], side[cell]
+    place[cell] = nxt[who] + moved[who] if nxt[who] >= 0 else -1
+    side[cell] = who
+    moved[who] += 1
+    return old_p, old_s
 
-    def value(self, me: int, opp: tuple[int, tuple[int, ...]], tail: tuple[int, ...],
-              turn: int) -> float:
-        v, _ = self.s.leaf(me, [opp], tail, turn)
-        z = v / self.scale
-        return 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
 
-    def simulate(self, root: _Node) -> None:
-        """One simulation from the root: select, expand one joint move, back up its value."""
-        s, cells, deltas = self.s, self.s.cells, self.deltas
-        pos = self.pos
-        me, tail = pos.me, pos.my_tail
-        opp = _opps(pos)[0]
-        turn, node = 0, root
-        path: list[tuple[_Node, int, int]] = []
-        undo: list[tuple[list[int], int, int, tuple[int, int], tuple[int, int]]] = []
+@njit(cache=True)
+def duct(grid, stride, deltas, me0, op0, my_tail, op_tail, place, side, nxt, root_tails, pop,
+         w, tails, roots, sims, c, scale, seed, out_n, out_w):
+    """Run ``sims`` simulations of decoupled UCT (module doc) from our head ``me0`` and the
+    opponent's ``op0``, the known tails (the tail first) leaving on the turns ``pop`` marks;
+    ``grid``, ``place`` and ``side`` are the maximin search's state (restored on return).
+    Writes each root direction's visits and results (ours) into ``out_n`` / ``out_w``."""
+    np.random.seed(seed)
+    cap = sims + 1
+    mine = np.zeros((cap, 4), np.int64)
+    theirs = np.zeros((cap, 4), np.int64)
+    n_mine = np.zeros(cap, np.int64)
+    n_theirs = np.zeros(cap, np.int64)
+    nm = np.zeros((cap, 4), np.float64)
+    wm = np.zeros((cap, 4), np.float64)
+    no = np.zeros((cap, 4), np.float64)
+    wo = np.zeros((cap, 4), np.float64)
+    total = np.zeros(cap, np.float64)
+    kids = np.full((cap, 16), -1, np.int64)
+    # the root: our moves are the caller's, in a seeded random order
+    k = len(roots)
+    for i in range(k):
+        mine[0, i] = roots[i]
+    for i in range(k - 1, 0, -1):
+        j = np.random.randint(0, i + 1)
+        mine[0, i], mine[0, j] = mine[0, j], mine[0, i]
+    n_mine[0] = k
+    n_nodes = 1
+    deepest = cap + 1
+    path_node = np.zeros(deepest, np.int64)
+    path_i = np.zeros(deepest, np.int64)
+    path_j = np.zeros(deepest, np.int64)
+    freed = np.full((deepest, 2), -1, np.int64)
+    heads = np.full((deepest, 2), -1, np.int64)
+    olds = np.zeros((deepest, 4), np.int64)
+    moved = np.zeros(2, np.int64)
+    popped = np.zeros(2, np.int64)
+    need = np.zeros(len(pop), np.int64)
+    one = np.zeros(1, np.int64)
+    f = np.zeros(len(w), np.float64)
+    n_pop = len(pop)
+    for _ in range(sims):
+        node, turn, depth = 0, 0, 0
+        me, op, mt, ot = me0, op0, 0, 0
         value = 0.5
         while True:
-            tail, opps, _, freed = s.begin(turn, tail, [opp])
-            opp = opps[0]
-            if not node.mine:
-                node.mine = self.legal(me)
-                node.nm, node.wm = [0] * len(node.mine), [0.0] * len(node.mine)
-            if not node.theirs:
-                node.theirs = self.legal(opp[0])
-                node.no, node.wo = [0] * len(node.theirs), [0.0] * len(node.theirs)
-            i = _pick(node.n, node.nm, node.wm, self.c)
-            j = _pick(node.n, node.no, node.wo, self.c)
-            a, b = node.mine[i], node.theirs[j]
-            path.append((node, i, j))
-            to_me, to_op = me + deltas[a], opp[0] + deltas[b]
-            dead_me = cells[to_me] != FREE or to_me == to_op
-            dead_op = cells[to_op] != FREE or to_me == to_op
+            # the turn's start: the known tails leave where the growth rule says
+            freed[depth, 0] = -1
+            freed[depth, 1] = -1
+            heads[depth, 0] = -1
+            if turn < n_pop and pop[turn]:
+                if mt < len(my_tail):
+                    freed[depth, 0] = my_tail[mt]
+                    grid[my_tail[mt]] = FREE
+                    mt += 1
+                if ot < len(op_tail):
+                    freed[depth, 1] = op_tail[ot]
+                    grid[op_tail[ot]] = FREE
+                    ot += 1
+            if n_mine[node] == 0:
+                n_mine[node] = _legal(grid, me, deltas, mine, node)
+            if n_theirs[node] == 0:
+                n_theirs[node] = _legal(grid, op, deltas, theirs, node)
+            i = _pick(node, n_mine[node], nm, wm, total[node], c)
+            j = _pick(node, n_theirs[node], no, wo, total[node], c)
+            a, b = mine[node, i], theirs[node, j]
+            path_node[depth], path_i[depth], path_j[depth] = node, i, j
+            depth += 1
+            tm, to = me + deltas[a], op + deltas[b]
+            dead_me = grid[tm] != FREE or tm == to
+            dead_op = grid[to] != FREE or tm == to
             if dead_me or dead_op:
                 value = 0.5 if dead_me and dead_op else (0.0 if dead_me else 1.0)
-                undo.append((freed, -1, -1, (0, 0), (0, 0)))
                 break
-            cells[to_me] = BODY
-            cells[to_op] = BODY
-            olds = (s.put(to_me, 0), s.put(to_op, 1)) if s.tails else ((0, 0), (0, 0))
-            undo.append((freed, to_me, to_op, olds[0], olds[1]))
-            me, opp = to_me, (to_op, opp[1])
-            child = node.kids.get((a, b))
-            if child is None:
-                node.kids[(a, b)] = _Node([], [])
-                value = self.value(me, opp, tail, turn)
+            grid[tm] = BODY
+            grid[to] = BODY
+            heads[depth - 1, 0], heads[depth - 1, 1] = tm, to
+            if tails:
+                olds[depth - 1, 0], olds[depth - 1, 1] = _put(place, side, nxt, moved, tm, 0)
+                olds[depth - 1, 2], olds[depth - 1, 3] = _put(place, side, nxt, moved, to, 1)
+            me, op = tm, to
+            child = kids[node, 4 * a + b]
+            if child < 0:  # expansion: the new joint move's position, valued at once
+                new = n_nodes
+                n_nodes += 1
+                kids[node, 4 * a + b] = new
+                k = 0
+                for d in range(1, n_pop - turn):
+                    if pop[turn + d]:
+                        need[k] = d
+                        k += 1
+                popped[0] = root_tails[0] - (len(my_tail) - mt)
+                popped[1] = root_tails[1] - (len(op_tail) - ot)
+                one[0] = op
+                features_into(grid, stride, me, one, place, side, popped, need[:k], tails, f)
+                z = (w @ f) / scale
+                value = 1.0 / (1.0 + math.exp(-z)) if z > -700.0 else 0.0
                 break
-            node, turn = child, turn + 1
-        for freed, to_me, to_op, old_me, old_op in reversed(undo):
-            if to_me >= 0:
-                if s.tails:
-                    s.take(to_op, 1, old_op)
-                    s.take(to_me, 0, old_me)
-                cells[to_me] = FREE
-                cells[to_op] = FREE
-            s.restore(freed)
-        for node, i, j in path:
-            node.n += 1
-            node.nm[i] += 1
-            node.wm[i] += value
-            node.no[j] += 1
-            node.wo[j] += 1.0 - value
+            node = child
+            turn += 1
+        for lv in range(depth - 1, -1, -1):  # undo, deepest first
+            tm, to = heads[lv, 0], heads[lv, 1]
+            if tm >= 0:
+                if tails:
+                    moved[1] -= 1
+                    place[to], side[to] = olds[lv, 2], olds[lv, 3]
+                    moved[0] -= 1
+                    place[tm], side[tm] = olds[lv, 0], olds[lv, 1]
+                grid[tm] = FREE
+                grid[to] = FREE
+            for s in range(2):
+                if freed[lv, s] >= 0:
+                    grid[freed[lv, s]] = BODY
+            nd = path_node[lv]
+            total[nd] += 1.0
+            nm[nd, path_i[lv]] += 1.0
+            wm[nd, path_i[lv]] += value
+            no[nd, path_j[lv]] += 1.0
+            wo[nd, path_j[lv]] += 1.0 - value
+    for i in range(n_mine[0]):
+        out_n[mine[0, i]] = nm[0, i]
+        out_w[mine[0, i]] = wm[0, i]
 
 
 def uct_search(pos: SnakePosition, w: np.ndarray, root: Sequence[int], sims: int, c: float,
@@ -176,16 +236,23 @@ def uct_search(pos: SnakePosition, w: np.ndarray, root: Sequence[int], sims: int
     if sims < 1 or c < 0 or scale <= 0:
         raise ValueError(f"sims >= 1, c >= 0 and scale > 0 are required, got {sims}, {c}, "
                          f"{scale}")
-    tree = _Tree(pos, np.ascontiguousarray(w, dtype=np.float64), phase, c, scale, seed)
-    mine = list(root)
-    tree.rng.shuffle(mine)
-    top = _Node(mine, [])
-    for _ in range(sims):
-        tree.simulate(top)
-    visits = dict(zip(top.mine, top.nm, strict=True))
-    results = dict(zip(top.mine, top.wm, strict=True))
-    best = min(sorted(root), key=lambda d: (-visits[d], -results[d]))
-    return best, visits
+    w = np.ascontiguousarray(w, dtype=np.float64)
+    # the maximin search's state of the position: its grid, the bodies' orders, the tails'
+    # turns and each snake's next place in its order
+    s = _Searcher(pos, w, phase, 2 * TREE_TURNS, tails=bool(w[TAILS] != 0))
+    opp = _opps(pos)[0]  # the opponent from its first head candidate
+    out_n = np.zeros(4, dtype=np.float64)
+    out_w = np.zeros(4, dtype=np.float64)
+    roots = np.asarray(list(root), dtype=np.int64)
+    duct(s.grid, s.stride, np.asarray(pos.deltas(), dtype=np.int64), np.int64(pos.me),
+         np.int64(opp[0]), np.asarray(pos.my_tail, dtype=np.int64),
+         np.asarray(opp[1], dtype=np.int64), s.place.copy() if s.tails else np.zeros(0, np.int64),
+         s.side.copy() if s.tails else np.zeros(0, np.int64),
+         np.asarray(s.next, dtype=np.int64), np.asarray(s.root_tails, dtype=np.int64),
+         np.asarray(s.pop, dtype=np.bool_), w, s.tails, roots, int(sims), float(c),
+         float(scale), np.int64(position_seed(pos, seed)), out_n, out_w)
+    best = min(sorted(int(d) for d in root), key=lambda d: (-out_n[d], -out_w[d]))
+    return best, {int(d): int(out_n[d]) for d in root}
 
 
 def uct_moves(positions: Sequence[SnakePosition], w: np.ndarray, roots: Sequence[Sequence[int]],
