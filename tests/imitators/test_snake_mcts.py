@@ -12,7 +12,13 @@ import torch
 
 from ime.games.snake.encode import make_encoder
 from ime.imitators.snake_family import FAMILY, SnakeSearchPolicy
-from ime.imitators.snake_features import FREE, feature_names, num_features, planes_to_positions
+from ime.imitators.snake_features import (
+    FREE,
+    TAILS,
+    feature_names,
+    num_features,
+    planes_to_positions,
+)
 from ime.imitators.snake_fit import (
     SnakeFitConfig,
     SnakeSettings,
@@ -21,7 +27,8 @@ from ime.imitators.snake_fit import (
     fit_mcts,
     value_unit,
 )
-from ime.imitators.snake_mcts import uct_moves, uct_search
+from ime.imitators.snake_mcts import TREE_TURNS, duct, uct_moves, uct_search
+from ime.imitators.snake_search import _opps, _Searcher
 from ime.nets import load_checkpoint, save_checkpoint
 from imitators.snake_helpers import GAME, random_planes
 
@@ -52,6 +59,47 @@ def test_a_decision_is_a_pure_function_of_the_position_and_seed() -> None:
     assert all(va[k, a[k]] == va[k].max() for k in range(len(a)))
 
 
+@pytest.mark.parametrize("playout", [0, 3, 40])
+def test_a_search_leaves_the_state_as_it_found_it(playout: int) -> None:
+    """The kernel moves heads, frees tails and writes the bodies' orders as it descends and
+    plays out; after every simulation the grid and the orders are the position's again (else
+    the next simulation would search another game). The positions carry whole orders (the
+    order plane) and ``territory_tails`` weighs, so the orders are kept and read."""
+    encoder = make_encoder(GAME, opponent_head=True, turn_plane=True, order_plane=True)
+    planes, mask = random_planes(15, seed=9, encoder=encoder)
+    pos = planes_to_positions(planes, opponent_head=True, turn_plane=True, order_plane=True)
+    w = _weights()
+    w[TAILS] = 0.7
+    for p, root in zip(pos, _roots(mask), strict=True):
+        s = _Searcher(p, w, 0, 2 * TREE_TURNS)
+        grid, place, side = s.grid.copy(), s.place.copy(), s.side.copy()
+        opp = _opps(p)[0]
+        out_n, out_w = np.zeros(4), np.zeros(4)
+        duct(s.grid, s.stride, np.asarray(p.deltas(), dtype=np.int64), np.int64(p.me),
+             np.int64(opp[0]), np.asarray(p.my_tail, dtype=np.int64),
+             np.asarray(opp[1], dtype=np.int64), s.place, s.side,
+             np.asarray(s.next, dtype=np.int64), np.asarray(s.root_tails, dtype=np.int64),
+             np.asarray(s.pop, dtype=np.bool_), w, True, np.asarray(root, dtype=np.int64), 300,
+             0.7, 3.0, playout, np.int64(1), out_n, out_w)
+        np.testing.assert_array_equal(s.grid, grid)
+        np.testing.assert_array_equal(s.place, place)
+        np.testing.assert_array_equal(s.side, side)
+        assert out_n.sum() == 300
+
+
+def test_a_playout_changes_the_values_and_still_replays() -> None:
+    """Safe-random playouts before the evaluation: the visits differ from the leaf valued at
+    once on some position, and the same seed gives the same decisions."""
+    planes, mask = random_planes(12, seed=4)
+    pos, roots = planes_to_positions(planes), _roots(mask)
+    at_once = uct_moves(pos, _weights(), roots, 150, 0.7, 3.0, 0, seed=5)[1]
+    a, va = uct_moves(pos, _weights(), roots, 150, 0.7, 3.0, 0, seed=5, playout=6)
+    b, vb = uct_moves(pos, _weights(), roots, 150, 0.7, 3.0, 0, seed=5, playout=6)
+    np.testing.assert_array_equal(va, vb)
+    np.testing.assert_array_equal(a, b)
+    assert (va != at_once).any()
+
+
 def test_uct_keeps_off_a_cell_that_kills_at_once() -> None:
     """Offered all four directions, UCT never moves onto a wall or body where a free cell is
     next to the head: that move loses in every simulation through it."""
@@ -71,8 +119,12 @@ def test_settings_refuse_a_bad_monte_carlo_mode() -> None:
         SnakeSettings(mcts_sims=100, mcts_scale=0.0)
     with pytest.raises(ValueError, match="mcts_sims"):
         SnakeSettings(mcts_sims=-1)
+    with pytest.raises(ValueError, match="mcts_playout"):
+        SnakeSettings(mcts_sims=100, mcts_playout=-1)
     with pytest.raises(ValueError, match="sims >= 1"):
         fit([], np.zeros(0), [], np.zeros(0), SnakeFitConfig(mcts_sims=(0,)))
+    with pytest.raises(ValueError, match="depth >= 0"):
+        fit([], np.zeros(0), [], np.zeros(0), SnakeFitConfig(mcts_sims=(10,), mcts_depths=(-1,)))
 
 
 def test_the_stage_finds_a_hidden_uct_target_the_search_cannot_follow() -> None:

@@ -50,7 +50,7 @@ MCTS_KEYS = ("mcts_sims", "mcts_cs", "mcts_depths", "mcts_playouts", "mcts_scale
              "mcts_tree_repeats")
 """Keys of ``net.search`` of the Monte-Carlo stages (Reversi's :mod:`ime.imitators.mcts_fit`;
 Connect Four's :func:`ime.imitators.connect4_fit.fit_mcts`, which reads four of them; Snake's
-:func:`ime.imitators.snake_fit.fit_mcts`, which reads five); a family ignores the ones it does
+:func:`ime.imitators.snake_fit.fit_mcts`, which reads six); a family ignores the ones it does
 not read, and refuses a weight climb it cannot honour."""
 
 

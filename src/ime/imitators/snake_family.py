@@ -17,7 +17,8 @@ Config: ``config/net/search.yaml``'s ``search:`` section. Snake reads ``depths``
 ``budget_passes`` and ``budget_kinds``, for its round-value climb ``round_evals`` and
 ``round_positions``, and for its Monte-Carlo stage (decoupled UCT over the fitted
 evaluation, :func:`ime.imitators.snake_fit.fit_mcts`) ``mcts_sims``, ``mcts_cs``,
-``mcts_scales`` (in units of the evaluation's spread), ``mcts_positions`` and ``mcts_rounds``;
+``mcts_scales`` (in units of the evaluation's spread), ``mcts_depths`` (safe-random playout
+turns before the evaluation, 0: none), ``mcts_positions`` and ``mcts_rounds``;
 it always tries its own tie rules (direction orders and the search's root order:
 :data:`ime.imitators.snake_search.TIE_RULES`) and both its child orderings
 (:data:`ime.imitators.snake_search.ORDERS`) with a budget, and ignores the other keys
@@ -42,8 +43,8 @@ from ime.imitators.snake_fit import SnakeFitConfig, SnakeSettings, decide, fit
 
 FIT_KEYS = ("depths", "passes", "patience", "inner_iters", "l2", "loss", "hinge_margin",
             "max_fit", "budgets", "budget_depth", "budget_passes", "budget_kinds", "round_evals",
-            "round_positions", "mcts_sims", "mcts_cs", "mcts_scales", "mcts_positions",
-            "mcts_rounds")
+            "round_positions", "mcts_sims", "mcts_cs", "mcts_scales", "mcts_depths",
+            "mcts_positions", "mcts_rounds")
 """Keys of ``net.search`` that go to :class:`SnakeFitConfig`."""
 IGNORED_KEYS = ("ties", "endgames", "endgame_modes", "endgames_wld", "endgame_picks",
                 "orderings", "pv_firsts", "budget_screen", "budget_keep",
@@ -109,7 +110,7 @@ def fit_config(config: Mapping[str, Any], seed: int) -> SnakeFitConfig:
         raise ValueError("Snake's Monte-Carlo mode has no weight climb (Reversi's only: "
                          "net.search.mcts_climb_evals must be 0)")
     kw = {k: config[k] for k in FIT_KEYS if config.get(k) is not None}
-    for key in ("depths", "budgets", "mcts_sims"):
+    for key in ("depths", "budgets", "mcts_sims", "mcts_depths"):
         if key in kw:
             kw[key] = tuple(int(x) for x in kw[key])
     for key in ("mcts_cs", "mcts_scales"):

@@ -96,8 +96,8 @@ class SnakeSettings:
     node budget (0: none, a fixed depth) and ``order`` its child ordering (one of
     :data:`ime.imitators.snake_search.ORDERS`); ``mcts_sims`` above 0: the Monte-Carlo mode
     decides instead (:mod:`ime.imitators.snake_mcts`: that many simulations, UCB1's
-    ``mcts_c``, leaves squashed by ``mcts_scale`` in evaluation units, draws seeded by
-    ``mcts_seed``)."""
+    ``mcts_c``, leaves squashed by ``mcts_scale`` in evaluation units after ``mcts_playout``
+    turns of safe-random play, draws seeded by ``mcts_seed``)."""
 
     depth: int = 1
     tie: str = "up"
@@ -109,6 +109,7 @@ class SnakeSettings:
     mcts_c: float = 0.7
     mcts_scale: float = 1.0
     mcts_seed: int = 0
+    mcts_playout: int = 0
 
     def __post_init__(self) -> None:
         if self.depth < 1:
@@ -123,9 +124,11 @@ class SnakeSettings:
             raise ValueError(f"phase must be one of {PHASES}, got {self.phase}")
         if self.tie not in TIE_RULES:
             raise ValueError(f"tie must be one of {TIE_RULES}, got {self.tie!r}")
-        if self.mcts_sims < 0 or self.mcts_c < 0 or self.mcts_scale <= 0:
-            raise ValueError(f"mcts_sims >= 0, mcts_c >= 0 and mcts_scale > 0 are required, "
-                             f"got {self.mcts_sims}, {self.mcts_c} and {self.mcts_scale}")
+        if self.mcts_sims < 0 or self.mcts_c < 0 or self.mcts_scale <= 0 \
+                or self.mcts_playout < 0:
+            raise ValueError(f"mcts_sims >= 0, mcts_c >= 0, mcts_scale > 0 and mcts_playout >= 0 "
+                             f"are required, got {self.mcts_sims}, {self.mcts_c}, "
+                             f"{self.mcts_scale} and {self.mcts_playout}")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -143,8 +146,8 @@ class SnakeFitConfig:
     searched up to ``budget_depth`` plies, ``budget_passes`` MMTO passes each;
     ``round_evals``: at most this many scorings of the round-value climb (0: none) on
     ``round_positions`` fit positions (module doc); ``mcts_sims`` (empty: none), ``mcts_cs``,
-    ``mcts_scales`` (multiples of the evaluation's unit), ``mcts_positions`` and
-    ``mcts_rounds``: the Monte-Carlo stage (:func:`fit_mcts`)."""
+    ``mcts_scales`` (multiples of the evaluation's unit), ``mcts_depths`` (playout turns, 0:
+    none), ``mcts_positions`` and ``mcts_rounds``: the Monte-Carlo stage (:func:`fit_mcts`)."""
 
     depths: Sequence[int] = (1, 2, 3, 4)
     passes: int | Sequence[int] = 3
@@ -165,6 +168,7 @@ class SnakeFitConfig:
     mcts_sims: Sequence[int] = ()
     mcts_cs: Sequence[float] = (0.7, 0.35, 1.4)
     mcts_scales: Sequence[float] = (1.0, 0.25, 0.5, 2.0, 4.0)
+    mcts_depths: Sequence[int] = (0,)
     mcts_positions: int = 300
     mcts_rounds: int = 2
     seed: int = 0
@@ -195,7 +199,8 @@ def decide(w: np.ndarray, settings: SnakeSettings, positions: Sequence[SnakePosi
         if roots is None:
             roots = [legal_directions(p, settings.phase) for p in positions]
         chosen, visits = uct_moves(positions, w, roots, settings.mcts_sims, settings.mcts_c,
-                                   settings.mcts_scale, settings.phase, settings.mcts_seed)
+                                   settings.mcts_scale, settings.phase, settings.mcts_seed,
+                                   settings.mcts_playout)
         return chosen, visits / np.maximum(visits.sum(axis=1, keepdims=True), 1)
     res = search_all(positions, w, settings.depth, roots, settings.phase, settings.budget,
                      settings.order, settings.kind, features=False)
@@ -487,12 +492,14 @@ def check_mcts(cfg: SnakeFitConfig) -> None:
     """A clear error for a Monte-Carlo stage that cannot run (before any fitting)."""
     if not cfg.mcts_sims:
         return
-    if not cfg.mcts_cs or not cfg.mcts_scales:
-        raise ValueError("net.search.mcts_cs and mcts_scales: at least one value each (to turn "
-                         "the Monte-Carlo stage off, set mcts_sims to [])")
-    if min(cfg.mcts_sims) < 1 or min(cfg.mcts_cs) < 0 or min(cfg.mcts_scales) <= 0:
-        raise ValueError(f"net.search.mcts_*: sims >= 1, c >= 0 and scale > 0 are required, got "
-                         f"{list(cfg.mcts_sims)}, {list(cfg.mcts_cs)}, {list(cfg.mcts_scales)}")
+    if not cfg.mcts_cs or not cfg.mcts_scales or not cfg.mcts_depths:
+        raise ValueError("net.search.mcts_cs, mcts_scales and mcts_depths: at least one value "
+                         "each (to turn the Monte-Carlo stage off, set mcts_sims to [])")
+    if min(cfg.mcts_sims) < 1 or min(cfg.mcts_cs) < 0 or min(cfg.mcts_scales) <= 0 \
+            or min(cfg.mcts_depths) < 0:
+        raise ValueError(f"net.search.mcts_*: sims >= 1, c >= 0, scale > 0 and depth >= 0 are "
+                         f"required, got {list(cfg.mcts_sims)}, {list(cfg.mcts_cs)}, "
+                         f"{list(cfg.mcts_scales)}, {list(cfg.mcts_depths)}")
     if cfg.mcts_positions < 1 or cfg.mcts_rounds < 1:
         raise ValueError(f"net.search.mcts_positions and mcts_rounds must be >= 1, got "
                          f"{cfg.mcts_positions} and {cfg.mcts_rounds}")
@@ -522,7 +529,7 @@ def fit_mcts(w: np.ndarray, base: SnakeSettings, base_acc: float,
     search imitator: 63.1 % of unseen positions against its self-agreement of 86.3 %, quick
     scale). The stage keeps the fitted evaluation and asks whether decoupled UCT over it
     (:mod:`ime.imitators.snake_mcts`) names the target's move more often, and with which
-    simulations, exploration constant and leaf scale: a coordinate ascent
+    simulations, exploration constant, leaf scale and playout turns: a coordinate ascent
     (:func:`ime.imitators.ascent.coordinate_ascent`) from the lists' first values, every
     candidate scored on the same seeded sample of ``mcts_positions`` selection positions. The
     scales are multiples of :func:`value_unit`. Only the logged moves decide; the lists are
@@ -534,20 +541,22 @@ def fit_mcts(w: np.ndarray, base: SnakeSettings, base_acc: float,
     unit = value_unit(w, pos, rts, base.phase)
     lists = {"sims": tuple(int(x) for x in cfg.mcts_sims),
              "c": tuple(float(x) for x in cfg.mcts_cs),
-             "scale": tuple(float(x) for x in cfg.mcts_scales)}
+             "scale": tuple(float(x) for x in cfg.mcts_scales),
+             "playout": tuple(int(x) for x in cfg.mcts_depths)}
     rows: list[dict[str, Any]] = []
     scored: dict[tuple[Any, ...], float] = {}
 
     def with_knobs(v: dict[str, Any]) -> SnakeSettings:
         return replace(base, mcts_sims=int(v["sims"]), mcts_c=float(v["c"]),
-                       mcts_scale=float(v["scale"]) * unit, mcts_seed=int(cfg.seed))
+                       mcts_scale=float(v["scale"]) * unit, mcts_seed=int(cfg.seed),
+                       mcts_playout=int(v["playout"]))
 
     def score(v: dict[str, Any]) -> float:
         key = tuple(v[k] for k in lists)
         if key not in scored:
             s = with_knobs(v)
             moves, _ = uct_moves(pos, w, rts, s.mcts_sims, s.mcts_c, s.mcts_scale, s.phase,
-                                 s.mcts_seed)
+                                 s.mcts_seed, s.mcts_playout)
             scored[key] = 100.0 * float(np.mean(moves == act)) if len(act) else 0.0
             rows.append({**v, "acc": scored[key]})
         return scored[key]
@@ -559,7 +568,7 @@ def fit_mcts(w: np.ndarray, base: SnakeSettings, base_acc: float,
                                   stage="mcts")
     chosen = with_knobs(cur)
     moves, _ = uct_moves(sel_positions, w, roots, chosen.mcts_sims, chosen.mcts_c,
-                         chosen.mcts_scale, chosen.phase, chosen.mcts_seed)
+                         chosen.mcts_scale, chosen.phase, chosen.mcts_seed, chosen.mcts_playout)
     acc = 100.0 * float(np.mean(moves == sel_action)) if len(sel_action) else 0.0
     kept = acc > base_acc + 1e-9
     say(f"mcts: on the whole selection fold ({len(sel_action)} positions) the search alone "

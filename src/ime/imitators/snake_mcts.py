@@ -24,9 +24,12 @@ search applies them), not a zoo bot's.
   both heads move on and the turn passes (the tails leave at a turn's start as the growth rule
   says; an unknown tail stays, as in the maximin search; an opponent with several head
   candidates moves from its first).
-* **Expansion and the leaf**: a joint move not yet in the tree is added and valued at once,
-  ``1 / (1 + exp(-v / scale))`` with ``v`` the linear evaluation of the position it leads to
-  (:mod:`ime.imitators.snake_features`, from our view); no playout.
+* **Expansion and the leaf**: a joint move not yet in the tree is added and valued
+  ``1 / (1 + exp(-v / scale))`` with ``v`` the linear evaluation (:mod:`snake_features`, from
+  our view) of the position it leads to, at once (``playout`` 0) or after at most ``playout``
+  turns of safe-random play (each snake onto a uniformly random free cell; none: it dies; a
+  game that ends on the way counts 1, 1/2 or 0), the textbook playout of the game's
+  Monte-Carlo bots.
 * **Decision**: our root move with the most visits (equal visits: more results, then direction
   order). The root's moves are the ones the caller lists (the search's root moves).
 
@@ -106,12 +109,104 @@ def _put(place, side, nxt, moved, cell, who):
 
 
 @njit(cache=True)
+def _value(grid, stride, me, op, mt, ot, my_tail, op_tail, place, side, root_tails, pop, turn,
+           w, tails, scale, need, popped, one, f):
+    """The squashed evaluation, for us, of the position after the joint move of ``turn``
+    (``mt`` / ``ot``: the tail cells that have left)."""
+    k = 0
+    for d in range(1, len(pop) - turn):
+        if pop[turn + d]:
+            need[k] = d
+            k += 1
+    popped[0] = root_tails[0] - (len(my_tail) - mt)
+    popped[1] = root_tails[1] - (len(op_tail) - ot)
+    one[0] = op
+    features_into(grid, stride, me, one, place, side, popped, need[:k], tails, f)
+    z = (w @ f) / scale
+    return 1.0 / (1.0 + math.exp(-z)) if z > -700.0 else 0.0
+
+
+@njit(cache=True)
+def _safe_move(grid, head, deltas):
+    """A uniformly random direction onto a free cell from ``head``, or -1 where none is."""
+    free = np.empty(4, np.int64)
+    k = 0
+    for d in range(4):
+        if grid[head + deltas[d]] == FREE:
+            free[k] = d
+            k += 1
+    if k == 0:
+        return -1
+    return free[np.random.randint(0, k)]
+
+
+@njit(cache=True)
+def _playout(grid, stride, deltas, me, op, mt, ot, my_tail, op_tail, place, side, nxt, moved,
+             root_tails, pop, turn, steps, w, tails, scale, need, popped, one, f):
+    """The value for us of at most ``steps`` turns of safe-random play (each snake onto a
+    uniformly random free cell; none: it dies) after the joint move of ``turn``: 1, 1/2 or 0
+    where the game ends on the way, else the squashed evaluation where they stop. The state is
+    restored on return."""
+    freed = np.full((steps, 2), -1, np.int64)
+    heads = np.full((steps, 2), -1, np.int64)
+    olds = np.zeros((steps, 4), np.int64)
+    value = -1.0
+    done = 0
+    for s in range(steps):
+        turn += 1
+        done = s + 1
+        if turn < len(pop) and pop[turn]:
+            if mt < len(my_tail):
+                freed[s, 0] = my_tail[mt]
+                grid[my_tail[mt]] = FREE
+                mt += 1
+            if ot < len(op_tail):
+                freed[s, 1] = op_tail[ot]
+                grid[op_tail[ot]] = FREE
+                ot += 1
+        a = _safe_move(grid, me, deltas)
+        b = _safe_move(grid, op, deltas)
+        tm = me + deltas[a] if a >= 0 else -1
+        to = op + deltas[b] if b >= 0 else -2
+        dead_me = a < 0 or tm == to
+        dead_op = b < 0 or tm == to
+        if dead_me or dead_op:
+            value = 0.5 if dead_me and dead_op else (0.0 if dead_me else 1.0)
+            break
+        grid[tm] = BODY
+        grid[to] = BODY
+        heads[s, 0], heads[s, 1] = tm, to
+        if tails:
+            olds[s, 0], olds[s, 1] = _put(place, side, nxt, moved, tm, 0)
+            olds[s, 2], olds[s, 3] = _put(place, side, nxt, moved, to, 1)
+        me, op = tm, to
+    if value < 0.0:
+        value = _value(grid, stride, me, op, mt, ot, my_tail, op_tail, place, side, root_tails,
+                       pop, turn, w, tails, scale, need, popped, one, f)
+    for s in range(done - 1, -1, -1):
+        tm, to = heads[s, 0], heads[s, 1]
+        if tm >= 0:
+            if tails:
+                moved[1] -= 1
+                place[to], side[to] = olds[s, 2], olds[s, 3]
+                moved[0] -= 1
+                place[tm], side[tm] = olds[s, 0], olds[s, 1]
+            grid[tm] = FREE
+            grid[to] = FREE
+        for k in range(2):
+            if freed[s, k] >= 0:
+                grid[freed[s, k]] = BODY
+    return value
+
+
+@njit(cache=True)
 def duct(grid, stride, deltas, me0, op0, my_tail, op_tail, place, side, nxt, root_tails, pop,
-         w, tails, roots, sims, c, scale, seed, out_n, out_w):
+         w, tails, roots, sims, c, scale, playout, seed, out_n, out_w):
     """Run ``sims`` simulations of decoupled UCT (module doc) from our head ``me0`` and the
-    opponent's ``op0``, the known tails (the tail first) leaving on the turns ``pop`` marks;
-    ``grid``, ``place`` and ``side`` are the maximin search's state (restored on return).
-    Writes each root direction's visits and results (ours) into ``out_n`` / ``out_w``."""
+    opponent's ``op0``, the known tails (the tail first) leaving on the turns ``pop`` marks, a
+    new node valued after ``playout`` turns of safe-random play (0: at once); ``grid``,
+    ``place`` and ``side`` are the maximin search's state (restored on return). Writes each
+    root direction's visits and results (ours) into ``out_n`` / ``out_w``."""
     np.random.seed(seed)
     cap = sims + 1
     mine = np.zeros((cap, 4), np.int64)
@@ -187,21 +282,17 @@ def duct(grid, stride, deltas, me0, op0, my_tail, op_tail, place, side, nxt, roo
                 olds[depth - 1, 2], olds[depth - 1, 3] = _put(place, side, nxt, moved, to, 1)
             me, op = tm, to
             child = kids[node, 4 * a + b]
-            if child < 0:  # expansion: the new joint move's position, valued at once
+            if child < 0:  # expansion: the new joint move's position, valued
                 new = n_nodes
                 n_nodes += 1
                 kids[node, 4 * a + b] = new
-                k = 0
-                for d in range(1, n_pop - turn):
-                    if pop[turn + d]:
-                        need[k] = d
-                        k += 1
-                popped[0] = root_tails[0] - (len(my_tail) - mt)
-                popped[1] = root_tails[1] - (len(op_tail) - ot)
-                one[0] = op
-                features_into(grid, stride, me, one, place, side, popped, need[:k], tails, f)
-                z = (w @ f) / scale
-                value = 1.0 / (1.0 + math.exp(-z)) if z > -700.0 else 0.0
+                if playout > 0:
+                    value = _playout(grid, stride, deltas, me, op, mt, ot, my_tail, op_tail,
+                                     place, side, nxt, moved, root_tails, pop, turn, playout, w,
+                                     tails, scale, need, popped, one, f)
+                else:
+                    value = _value(grid, stride, me, op, mt, ot, my_tail, op_tail, place, side,
+                                   root_tails, pop, turn, w, tails, scale, need, popped, one, f)
                 break
             node = child
             turn += 1
@@ -230,12 +321,14 @@ def duct(grid, stride, deltas, me0, op0, my_tail, op_tail, place, side, nxt, roo
 
 
 def uct_search(pos: SnakePosition, w: np.ndarray, root: Sequence[int], sims: int, c: float,
-               scale: float, phase: int = 0, seed: int = 0) -> tuple[int, dict[int, int]]:
-    """DUCT from ``pos`` (module doc) with ``sims`` simulations over root moves ``root``: the
-    move chosen and each root move's visits."""
-    if sims < 1 or c < 0 or scale <= 0:
-        raise ValueError(f"sims >= 1, c >= 0 and scale > 0 are required, got {sims}, {c}, "
-                         f"{scale}")
+               scale: float, phase: int = 0, seed: int = 0, playout: int = 0
+               ) -> tuple[int, dict[int, int]]:
+    """DUCT from ``pos`` (module doc) with ``sims`` simulations over root moves ``root``, a new
+    node valued after ``playout`` turns of safe-random play (0: at once): the move chosen and
+    each root move's visits."""
+    if sims < 1 or c < 0 or scale <= 0 or playout < 0:
+        raise ValueError(f"sims >= 1, c >= 0, scale > 0 and playout >= 0 are required, got "
+                         f"{sims}, {c}, {scale}, {playout}")
     w = np.ascontiguousarray(w, dtype=np.float64)
     # the maximin search's state of the position: its grid, the bodies' orders, the tails'
     # turns and each snake's next place in its order
@@ -250,20 +343,20 @@ def uct_search(pos: SnakePosition, w: np.ndarray, root: Sequence[int], sims: int
          s.side.copy() if s.tails else np.zeros(0, np.int64),
          np.asarray(s.next, dtype=np.int64), np.asarray(s.root_tails, dtype=np.int64),
          np.asarray(s.pop, dtype=np.bool_), w, s.tails, roots, int(sims), float(c),
-         float(scale), np.int64(position_seed(pos, seed)), out_n, out_w)
+         float(scale), int(playout), np.int64(position_seed(pos, seed)), out_n, out_w)
     best = min(sorted(int(d) for d in root), key=lambda d: (-out_n[d], -out_w[d]))
     return best, {int(d): int(out_n[d]) for d in root}
 
 
 def uct_moves(positions: Sequence[SnakePosition], w: np.ndarray, roots: Sequence[Sequence[int]],
-              sims: int, c: float, scale: float, phase: int = 0, seed: int = 0
-              ) -> tuple[np.ndarray, np.ndarray]:
+              sims: int, c: float, scale: float, phase: int = 0, seed: int = 0,
+              playout: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """:func:`uct_search` of every position: the moves chosen and the root visits
     (``[N, 4]``, 0 for a direction not searched)."""
     chosen = np.zeros(len(positions), dtype=np.int64)
     visits = np.zeros((len(positions), 4), dtype=np.int64)
     for k, pos in enumerate(positions):
-        chosen[k], v = uct_search(pos, w, roots[k], sims, c, scale, phase, seed)
+        chosen[k], v = uct_search(pos, w, roots[k], sims, c, scale, phase, seed, playout)
         for d, n in v.items():
             visits[k, d] = n
     return chosen, visits
