@@ -108,6 +108,42 @@ def _put(place, side, nxt, moved, cell, who):
     return old_p, old_s
 
 
+@njit(cache=True, inline="always")
+def _leave(grid, pop, turn, my_tail, op_tail, mt, ot, freed, lv):
+    """The start of ``turn``: the known tails leave where the growth rule says (their cells into
+    ``freed[lv]``); the tail cells that have left, ours and the opponent's."""
+    freed[lv, 0] = -1
+    freed[lv, 1] = -1
+    if turn < len(pop) and pop[turn]:
+        if mt < len(my_tail):
+            freed[lv, 0] = my_tail[mt]
+            grid[my_tail[mt]] = FREE
+            mt += 1
+        if ot < len(op_tail):
+            freed[lv, 1] = op_tail[ot]
+            grid[op_tail[ot]] = FREE
+            ot += 1
+    return mt, ot
+
+
+@njit(cache=True, inline="always")
+def _undo(grid, place, side, moved, heads, olds, freed, lv, tails):
+    """Undo level ``lv``'s joint move (its heads and their places in the orders) and its
+    tails' leaving."""
+    tm, to = heads[lv, 0], heads[lv, 1]
+    if tm >= 0:
+        if tails:
+            moved[1] -= 1
+            place[to], side[to] = olds[lv, 2], olds[lv, 3]
+            moved[0] -= 1
+            place[tm], side[tm] = olds[lv, 0], olds[lv, 1]
+        grid[tm] = FREE
+        grid[to] = FREE
+    for s in range(2):
+        if freed[lv, s] >= 0:
+            grid[freed[lv, s]] = BODY
+
+
 @njit(cache=True)
 def _value(grid, stride, me, op, mt, ot, my_tail, op_tail, place, side, root_tails, pop, turn,
            w, tails, scale, need, popped, one, f):
@@ -155,15 +191,7 @@ def _playout(grid, stride, deltas, me, op, mt, ot, my_tail, op_tail, place, side
     for s in range(steps):
         turn += 1
         done = s + 1
-        if turn < len(pop) and pop[turn]:
-            if mt < len(my_tail):
-                freed[s, 0] = my_tail[mt]
-                grid[my_tail[mt]] = FREE
-                mt += 1
-            if ot < len(op_tail):
-                freed[s, 1] = op_tail[ot]
-                grid[op_tail[ot]] = FREE
-                ot += 1
+        mt, ot = _leave(grid, pop, turn, my_tail, op_tail, mt, ot, freed, s)
         a = _safe_move(grid, me, deltas)
         b = _safe_move(grid, op, deltas)
         tm = me + deltas[a] if a >= 0 else -1
@@ -184,18 +212,7 @@ def _playout(grid, stride, deltas, me, op, mt, ot, my_tail, op_tail, place, side
         value = _value(grid, stride, me, op, mt, ot, my_tail, op_tail, place, side, root_tails,
                        pop, turn, w, tails, scale, need, popped, one, f)
     for s in range(done - 1, -1, -1):
-        tm, to = heads[s, 0], heads[s, 1]
-        if tm >= 0:
-            if tails:
-                moved[1] -= 1
-                place[to], side[to] = olds[s, 2], olds[s, 3]
-                moved[0] -= 1
-                place[tm], side[tm] = olds[s, 0], olds[s, 1]
-            grid[tm] = FREE
-            grid[to] = FREE
-        for k in range(2):
-            if freed[s, k] >= 0:
-                grid[freed[s, k]] = BODY
+        _undo(grid, place, side, moved, heads, olds, freed, s, tails)
     return value
 
 
@@ -240,25 +257,14 @@ def duct(grid, stride, deltas, me0, op0, my_tail, op_tail, place, side, nxt, roo
     need = np.zeros(len(pop), np.int64)
     one = np.zeros(1, np.int64)
     f = np.zeros(len(w), np.float64)
-    n_pop = len(pop)
     for _ in range(sims):
         node, turn, depth = 0, 0, 0
         me, op, mt, ot = me0, op0, 0, 0
         value = 0.5
         while True:
             # the turn's start: the known tails leave where the growth rule says
-            freed[depth, 0] = -1
-            freed[depth, 1] = -1
             heads[depth, 0] = -1
-            if turn < n_pop and pop[turn]:
-                if mt < len(my_tail):
-                    freed[depth, 0] = my_tail[mt]
-                    grid[my_tail[mt]] = FREE
-                    mt += 1
-                if ot < len(op_tail):
-                    freed[depth, 1] = op_tail[ot]
-                    grid[op_tail[ot]] = FREE
-                    ot += 1
+            mt, ot = _leave(grid, pop, turn, my_tail, op_tail, mt, ot, freed, depth)
             if n_mine[node] == 0:
                 n_mine[node] = _legal(grid, me, deltas, mine, node)
             if n_theirs[node] == 0:
@@ -297,18 +303,7 @@ def duct(grid, stride, deltas, me0, op0, my_tail, op_tail, place, side, nxt, roo
             node = child
             turn += 1
         for lv in range(depth - 1, -1, -1):  # undo, deepest first
-            tm, to = heads[lv, 0], heads[lv, 1]
-            if tm >= 0:
-                if tails:
-                    moved[1] -= 1
-                    place[to], side[to] = olds[lv, 2], olds[lv, 3]
-                    moved[0] -= 1
-                    place[tm], side[tm] = olds[lv, 0], olds[lv, 1]
-                grid[tm] = FREE
-                grid[to] = FREE
-            for s in range(2):
-                if freed[lv, s] >= 0:
-                    grid[freed[lv, s]] = BODY
+            _undo(grid, place, side, moved, heads, olds, freed, lv, tails)
             nd = path_node[lv]
             total[nd] += 1.0
             nm[nd, path_i[lv]] += 1.0
