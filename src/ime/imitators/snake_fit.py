@@ -525,9 +525,10 @@ def fit_mcts(w: np.ndarray, base: SnakeSettings, base_acc: float,
     there, percent; the same root moves, :func:`fit_roots`).
 
     Why: against a target that draws its move from a simultaneous-move Monte-Carlo tree, a
-    fitted maximin search agrees only where that tree's favourite is the maximin move (snk01's
-    search imitator: 63.1 % of unseen positions against its self-agreement of 86.3 %, quick
-    scale). The stage keeps the fitted evaluation and asks whether decoupled UCT over it
+    fitted maximin search agrees only where that tree's favourite is the maximin move (a
+    decoupled-UCT target's search imitator: 63.1 % of unseen positions against its
+    self-agreement of 86.3 %, quick scale; docs/imitators.md, "Snake's Monte-Carlo mode"). The
+    stage keeps the fitted evaluation and asks whether decoupled UCT over it
     (:mod:`ime.imitators.snake_mcts`) names the target's move more often, and with which
     simulations, exploration constant, leaf scale and playout turns: a coordinate ascent
     (:func:`ime.imitators.ascent.coordinate_ascent`) from the lists' first values, every
