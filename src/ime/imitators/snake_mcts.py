@@ -334,8 +334,7 @@ def uct_search(pos: SnakePosition, w: np.ndarray, root: Sequence[int], sims: int
     roots = np.asarray(list(root), dtype=np.int64)
     duct(s.grid, s.stride, np.asarray(pos.deltas(), dtype=np.int64), np.int64(pos.me),
          np.int64(opp[0]), np.asarray(pos.my_tail, dtype=np.int64),
-         np.asarray(opp[1], dtype=np.int64), s.place.copy() if s.tails else np.zeros(0, np.int64),
-         s.side.copy() if s.tails else np.zeros(0, np.int64),
+         np.asarray(opp[1], dtype=np.int64), s.place, s.side,
          np.asarray(s.next, dtype=np.int64), np.asarray(s.root_tails, dtype=np.int64),
          np.asarray(s.pop, dtype=np.bool_), w, s.tails, roots, int(sims), float(c),
          float(scale), int(playout), np.int64(position_seed(pos, seed)), out_n, out_w)
