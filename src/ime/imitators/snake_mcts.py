@@ -150,10 +150,11 @@ def _value(grid, stride, me, op, mt, ot, my_tail, op_tail, place, side, root_tai
     """The squashed evaluation, for us, of the position after the joint move of ``turn``
     (``mt`` / ``ot``: the tail cells that have left)."""
     k = 0
-    for d in range(1, len(pop) - turn):
-        if pop[turn + d]:
-            need[k] = d
-            k += 1
+    if tails:  # the tails' steps only territory_tails reads
+        for d in range(1, len(pop) - turn):
+            if pop[turn + d]:
+                need[k] = d
+                k += 1
     popped[0] = root_tails[0] - (len(my_tail) - mt)
     popped[1] = root_tails[1] - (len(op_tail) - ot)
     one[0] = op
